@@ -1,0 +1,30 @@
+"""Matematici (theorems): the pure rules engine.
+
+No Django, no I/O: a state goes in, a new state comes out. See docs/rules/theorems.md.
+"""
+
+from .catalogue import CATALOGUE, FIELDS, KIND_NAMES, STARTER_DECKS, Card, StarterDeck
+from .engine import apply, is_legal, legal_actions, new_game, validate_deck, view
+from .errors import IllegalMove
+from .robot import choose_action
+from .state import FINISHED, RUNNING, GameState
+
+__all__ = [
+    "CATALOGUE",
+    "FIELDS",
+    "FINISHED",
+    "KIND_NAMES",
+    "RUNNING",
+    "STARTER_DECKS",
+    "Card",
+    "GameState",
+    "IllegalMove",
+    "StarterDeck",
+    "apply",
+    "choose_action",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "validate_deck",
+    "view",
+]
