@@ -1,0 +1,43 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import Browser, PlayerProfile, User
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    ordering = ("email",)
+    list_display = ("email", "name", "is_staff", "is_active", "date_joined")
+    list_filter = ("is_staff", "is_superuser", "is_active")
+    search_fields = ("email", "name")
+    fieldsets = (
+        (None, {"fields": ("email", "password", "name", "player")}),
+        (
+            _("Permissions"),
+            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
+        (_("Dates"), {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
+    raw_id_fields = ("player",)
+
+
+@admin.register(PlayerProfile)
+class PlayerProfileAdmin(admin.ModelAdmin):
+    list_display = ("nickname", "is_active", "nickname_hidden", "created_at", "last_seen_at")
+    list_filter = ("is_active", "nickname_hidden")
+    search_fields = ("nickname",)
+    readonly_fields = ("code", "created_at", "last_seen_at")
+    actions = ["hide_nicknames"]
+
+    @admin.action(description=_("Hide the selected nicknames from public pages"))
+    def hide_nicknames(self, request, queryset):
+        queryset.update(nickname_hidden=True)
+
+
+@admin.register(Browser)
+class BrowserAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "selected", "created_at", "last_seen_at")
+    readonly_fields = ("token_hash", "created_at", "last_seen_at")
+    raw_id_fields = ("selected", "profiles")

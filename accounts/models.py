@@ -1,0 +1,129 @@
+"""Teachers/admins (``User``) and players (``PlayerProfile``).
+
+Teachers and admins log in with e-mail and password. Players -- students and
+guests -- never give personal data: a profile is a nickname. A browser is
+recognised by a random token in a signed cookie; only the token's SHA-256 is
+stored (``Browser.token_hash``), so a database leak cannot impersonate anyone.
+"""
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def _create(self, email: str, password: str | None, **extra) -> "User":
+        if not email:
+            raise ValueError("An e-mail address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email: str, password: str | None = None, **extra) -> "User":
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create(email, password, **extra)
+
+    def create_superuser(self, email: str, password: str | None = None, **extra) -> "User":
+        extra["is_staff"] = True
+        extra["is_superuser"] = True
+        return self._create(email, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    email = models.EmailField(_("e-mail"), unique=True)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    is_staff = models.BooleanField(_("staff"), default=False)
+    is_active = models.BooleanField(_("active"), default=True)
+    date_joined = models.DateTimeField(_("joined"), default=timezone.now)
+    player = models.OneToOneField(
+        "PlayerProfile",
+        verbose_name=_("own player profile"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="user",
+    )
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+    def __str__(self) -> str:
+        return self.email
+
+    def get_full_name(self) -> str:
+        return self.name or self.email
+
+    def get_short_name(self) -> str:
+        return self.name or self.email.split("@")[0]
+
+
+class PlayerProfile(models.Model):
+    nickname = models.CharField(_("nickname"), max_length=24)
+    code = models.CharField(
+        _("profile code"),
+        max_length=12,
+        unique=True,
+        help_text=_("Lets the player continue on another device."),
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+    nickname_hidden = models.BooleanField(
+        _("nickname hidden by a moderator"),
+        default=False,
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    last_seen_at = models.DateTimeField(_("last seen"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("player profile")
+        verbose_name_plural = _("player profiles")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("nickname"),
+                condition=models.Q(is_active=True),
+                name="unique_active_nickname_ci",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.nickname
+
+    @property
+    def display_name(self) -> str:
+        return str(_("Player")) + f" #{self.pk}" if self.nickname_hidden else self.nickname
+
+
+class Browser(models.Model):
+    """One browser (cookie jar) that holds one or more player profiles."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    profiles = models.ManyToManyField(PlayerProfile, related_name="browsers", blank=True)
+    selected = models.ForeignKey(
+        PlayerProfile,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    last_seen_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("browser")
+        verbose_name_plural = _("browsers")
+
+    def __str__(self) -> str:
+        return f"browser {self.token_hash[:8]}"

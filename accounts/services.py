@@ -1,0 +1,137 @@
+"""Write operations on player profiles; each user intent is one transaction."""
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import identity, nicknames
+from accounts.errors import AccountsError
+from accounts.models import Browser, PlayerProfile
+
+CODE_ATTEMPTS_PER_HOUR = 10
+
+
+def _nickname_taken_error() -> AccountsError:
+    return nicknames.NicknameError(
+        "taken", _("This nickname is already taken. Try another one or add a number.")
+    )
+
+
+def validate_nickname(raw: str, *, exclude_profile_id: int | None = None) -> str:
+    nickname = nicknames.normalise(raw)
+    nicknames.check_characters(nickname)
+    taken = PlayerProfile.objects.annotate(lower=Lower("nickname")).filter(
+        is_active=True, lower=nickname.lower()
+    )
+    if exclude_profile_id is not None:
+        taken = taken.exclude(pk=exclude_profile_id)
+    if taken.exists():
+        raise _nickname_taken_error()
+    return nickname
+
+
+def _browser_for(token: str | None) -> tuple[Browser, str]:
+    if token:
+        browser = Browser.objects.filter(token_hash=identity.hash_token(token)).first()
+        if browser is not None:
+            return browser, token
+    token = identity.new_token()
+    return Browser.objects.create(token_hash=identity.hash_token(token)), token
+
+
+def _unique_code() -> str:
+    while True:
+        code = identity.new_profile_code()
+        if not PlayerProfile.objects.filter(code=code).exists():
+            return code
+
+
+@transaction.atomic
+def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerProfile, str]:
+    """Create a profile, attach it to the browser (creating one) and select it.
+
+    Returns the profile and the browser token the response must store.
+    """
+    nickname = validate_nickname(nickname)
+    browser, token = _browser_for(browser_token)
+    try:
+        with transaction.atomic():
+            profile = PlayerProfile.objects.create(nickname=nickname, code=_unique_code())
+    except IntegrityError as exc:  # a concurrent request took the nickname first
+        raise _nickname_taken_error() from exc
+    browser.profiles.add(profile)
+    browser.selected = profile
+    browser.save(update_fields=["selected"])
+    return profile, token
+
+
+@transaction.atomic
+def rename_profile(*, profile: PlayerProfile, nickname: str) -> PlayerProfile:
+    nickname = validate_nickname(nickname, exclude_profile_id=profile.pk)
+    profile = PlayerProfile.objects.select_for_update().get(pk=profile.pk)
+    profile.nickname = nickname
+    try:
+        with transaction.atomic():
+            profile.save(update_fields=["nickname"])
+    except IntegrityError as exc:
+        raise _nickname_taken_error() from exc
+    return profile
+
+
+def select_profile(*, browser: Browser, profile_id: int) -> PlayerProfile:
+    profile = browser.profiles.filter(pk=profile_id, is_active=True).first()
+    if profile is None:
+        raise AccountsError("unknown_profile", _("This profile is not available in this browser."))
+    browser.selected = profile
+    browser.save(update_fields=["selected"])
+    return profile
+
+
+@transaction.atomic
+def forget_profile(*, browser: Browser, profile_id: int) -> None:
+    """Remove a profile from this browser only; it stays reachable by its code."""
+    profile = browser.profiles.filter(pk=profile_id).first()
+    if profile is None:
+        raise AccountsError("unknown_profile", _("This profile is not available in this browser."))
+    browser.profiles.remove(profile)
+    if browser.selected_id == profile.pk:
+        browser.selected = browser.profiles.filter(is_active=True).first()
+        browser.save(update_fields=["selected"])
+
+
+def _check_code_rate(limit_key: str) -> None:
+    key = f"profile-code-attempts:{limit_key}"
+    cache.add(key, 0, timeout=3600)
+    if cache.incr(key) > CODE_ATTEMPTS_PER_HOUR:
+        raise AccountsError(
+            "rate_limited", _("Too many attempts. Please wait an hour and try again.")
+        )
+
+
+@transaction.atomic
+def continue_with_code(
+    *, browser_token: str | None, code: str, limit_key: str
+) -> tuple[PlayerProfile, str]:
+    """Bring an existing profile to this browser by its profile code."""
+    _check_code_rate(limit_key)
+    normalised = identity.normalise_profile_code(code)
+    profile = PlayerProfile.objects.filter(code=normalised, is_active=True).first()
+    if profile is None:
+        raise AccountsError("unknown_code", _("No profile has this code. Check it and try again."))
+    browser, token = _browser_for(browser_token)
+    browser.profiles.add(profile)
+    browser.selected = profile
+    browser.save(update_fields=["selected"])
+    return profile, token
+
+
+def touch(*, browser: Browser) -> None:
+    """Record activity at most once an hour per browser (cheap on every request)."""
+    now = timezone.now()
+    if (now - browser.last_seen_at).total_seconds() < 3600:
+        return
+    Browser.objects.filter(pk=browser.pk).update(last_seen_at=now)
+    if browser.selected_id:
+        PlayerProfile.objects.filter(pk=browser.selected_id).update(last_seen_at=now)

@@ -1,0 +1,201 @@
+"""Teacher sign-up and the player's own profile pages (nickname, switcher, code, storage)."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts import identity, nicknames, services
+from accounts.errors import AccountsError
+from accounts.forms import NicknameForm, ProfileCodeForm, TeacherSignupForm
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = TeacherSignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to Matika! Your teacher account is ready."))
+        return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def _next_url(request: HttpRequest, default: str) -> str:
+    """Only same-site redirects: a crafted ``next`` must not send players elsewhere."""
+    candidate = request.POST.get("next", "")
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return resolve_url(default)
+
+
+def _client_key(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def _profile_page(request: HttpRequest, *, nickname_form=None, code_form=None, status=200):
+    profiles = []
+    if request.browser is not None:
+        profiles = list(request.browser.profiles.filter(is_active=True).order_by("nickname"))
+    context = {
+        "nickname_form": nickname_form
+        or NicknameForm(
+            initial={
+                "nickname": request.player.nickname
+                if request.player
+                else nicknames.generate(language=get_language())
+            }
+        ),
+        "code_form": code_form or ProfileCodeForm(),
+        "profiles": profiles,
+        "profile_code": identity.format_profile_code(request.player.code)
+        if request.player
+        else None,
+    }
+    return render(request, "accounts/profile.html", context, status=status)
+
+
+def profile(request: HttpRequest) -> HttpResponse:
+    return _profile_page(request)
+
+
+def _storage_off_error(request: HttpRequest) -> HttpResponse:
+    messages.error(
+        request,
+        _(
+            "Saving is switched off in this browser, so a profile cannot be kept. Switch it on first."
+        ),
+    )
+    return redirect("accounts:profile")
+
+
+@require_POST
+def create_profile(request: HttpRequest) -> HttpResponse:
+    if not request.storage_enabled:
+        return _storage_off_error(request)
+    form = NicknameForm(request.POST)
+    if not form.is_valid():
+        return _profile_page(request, nickname_form=form, status=400)
+    try:
+        player, token = services.create_profile(
+            browser_token=identity.read_token(request), nickname=form.cleaned_data["nickname"]
+        )
+    except AccountsError as error:
+        form.add_error("nickname", error.message)
+        return _profile_page(request, nickname_form=form, status=400)
+    messages.success(request, _("Hello, %(nickname)s!") % {"nickname": player.nickname})
+    response = redirect(_next_url(request, "accounts:profile"))
+    identity.write_token(response, token)
+    return response
+
+
+@require_POST
+def rename_profile(request: HttpRequest) -> HttpResponse:
+    if request.player is None:
+        return redirect("accounts:profile")
+    form = NicknameForm(request.POST)
+    if form.is_valid():
+        try:
+            services.rename_profile(profile=request.player, nickname=form.cleaned_data["nickname"])
+            messages.success(request, _("Your nickname was changed."))
+            return redirect("accounts:profile")
+        except AccountsError as error:
+            form.add_error("nickname", error.message)
+    return _profile_page(request, nickname_form=form, status=400)
+
+
+@require_POST
+def switch_profile(request: HttpRequest) -> HttpResponse:
+    try:
+        if request.browser is None:
+            raise AccountsError("no_browser", _("There are no profiles in this browser yet."))
+        services.select_profile(
+            browser=request.browser, profile_id=int(request.POST.get("profile", "0"))
+        )
+    except (AccountsError, ValueError) as error:
+        messages.error(
+            request,
+            error.message if isinstance(error, AccountsError) else _("Unknown profile."),
+        )
+    return redirect(_next_url(request, "accounts:profile"))
+
+
+@require_POST
+def forget_profile(request: HttpRequest) -> HttpResponse:
+    try:
+        if request.browser is None:
+            raise AccountsError("no_browser", _("There are no profiles in this browser yet."))
+        services.forget_profile(
+            browser=request.browser, profile_id=int(request.POST.get("profile", "0"))
+        )
+        messages.success(request, _("The profile was removed from this browser."))
+    except (AccountsError, ValueError) as error:
+        messages.error(
+            request,
+            error.message if isinstance(error, AccountsError) else _("Unknown profile."),
+        )
+    return redirect("accounts:profile")
+
+
+@require_POST
+def continue_profile(request: HttpRequest) -> HttpResponse:
+    if not request.storage_enabled:
+        return _storage_off_error(request)
+    form = ProfileCodeForm(request.POST)
+    if not form.is_valid():
+        return _profile_page(request, code_form=form, status=400)
+    try:
+        player, token = services.continue_with_code(
+            browser_token=identity.read_token(request),
+            code=form.cleaned_data["code"],
+            limit_key=_client_key(request),
+        )
+    except AccountsError as error:
+        form.add_error("code", error.message)
+        return _profile_page(
+            request, code_form=form, status=429 if error.code == "rate_limited" else 400
+        )
+    messages.success(request, _("Welcome back, %(nickname)s!") % {"nickname": player.nickname})
+    response = redirect("accounts:profile")
+    identity.write_token(response, token)
+    return response
+
+
+@require_POST
+def set_storage(request: HttpRequest) -> HttpResponse:
+    enabled = request.POST.get("storage") == "on"
+    response = redirect(_next_url(request, "privacy"))
+    if enabled:
+        response.delete_cookie(settings.STORAGE_COOKIE_NAME)
+        messages.success(request, _("Saving is on. Your games and profile can be kept."))
+    else:
+        response.set_cookie(
+            settings.STORAGE_COOKIE_NAME,
+            "off",
+            max_age=settings.PLAYER_COOKIE_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.PLAYER_COOKIE_SECURE,
+        )
+        identity.forget_token(response)
+        messages.success(
+            request, _("Saving is off. This browser keeps no profile and nothing is recorded.")
+        )
+    return response
+
+
+@require_GET
+def suggest_nickname(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"nickname": nicknames.generate(language=get_language())})
+
+
+def privacy(request: HttpRequest) -> HttpResponse:
+    return render(request, "privacy.html")

@@ -1,0 +1,17 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
+
+from accounts.views import privacy
+from config.health import healthz
+from games.views import home
+
+urlpatterns = [
+    path("", home, name="home"),
+    path("privacy/", privacy, name="privacy"),
+    path("healthz", healthz, name="healthz"),
+    path("accounts/", include("accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("admin/", admin.site.urls),
+]
