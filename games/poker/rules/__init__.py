@@ -10,6 +10,7 @@ from .deck import (
     daily_date,
     daily_deck,
     daily_seed,
+    randbelow,
     seeded_deck,
     shuffle,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "get_table",
     "holding_combinations",
     "preview",
+    "randbelow",
     "score_board",
     "score_line",
     "seeded_deck",

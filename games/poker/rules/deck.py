@@ -35,8 +35,9 @@ def build_deck(table: str = DEFAULT_TABLE) -> list[int]:
     return deck + [JOKER] * spec.jokers
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """A uniform int in ``0..n-1`` from the fewest bits that can hold ``n-1``."""
+def randbelow(rng: random.Random, n: int) -> int:
+    """A uniform int in ``0..n-1`` from the fewest bits that can hold ``n-1``
+    (rejection sampling; the JS twin's ``PyRandom.below`` is the same)."""
     bits = (n - 1).bit_length()
     while True:
         candidate = rng.getrandbits(bits)
@@ -48,7 +49,7 @@ def shuffle(cards: Sequence[int], rng: random.Random) -> list[int]:
     """Return a Fisher–Yates shuffled copy of ``cards`` (the input is untouched)."""
     deck = list(cards)
     for i in range(len(deck) - 1, 0, -1):
-        j = _below(rng, i + 1)
+        j = randbelow(rng, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 

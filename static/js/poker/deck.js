@@ -89,7 +89,7 @@ export class PyRandom {
     return k === 0 ? 0 : this.nextUint32() >>> (32 - k);
   }
 
-  /** A uniform integer in 0..n-1, as deck.py's _below (rejection sampling). */
+  /** A uniform integer in 0..n-1, as deck.py's randbelow (rejection sampling). */
   below(n) {
     const bits = n <= 1 ? 0 : 32 - Math.clz32(n - 1);
     for (;;) {

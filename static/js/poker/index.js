@@ -16,6 +16,7 @@ export {
   TABLE_NAMES,
   TABLES,
   getTable,
+  lineFacts,
   scoreBoard,
   scoreLine,
 } from "./scoring.js";

@@ -1,7 +1,8 @@
 // Scoring of lines and boards: the JavaScript twin of games/poker/rules/scoring.py.
 //
-// The combinations are the spec's definitions (§2), evaluated directly: a line's
-// score is the best row of the table whose test holds. The Python engine
+// The combinations are the spec's definitions (§2), evaluated directly on a few
+// facts gathered once per line: a line's score is the best row of the table
+// whose test holds. The Python engine
 // compiles the same definitions into lookups for speed; tests/vectors/poker.json
 // keeps the two in exact agreement.
 
@@ -40,94 +41,88 @@ export const LINES_THROUGH_CELL = Object.freeze(
 // --- the combinations ---------------------------------------------------------
 
 const isEmpty = (x) => x === null || x === undefined;
-const filled = (v) => v.filter((x) => !isEmpty(x));
-const isFull = (v) => v.every((x) => !isEmpty(x));
 
-function counts(v) {
-  const result = new Map();
-  for (const x of filled(v)) result.set(x, (result.get(x) ?? 0) + 1);
-  return result;
-}
-
-const maxCount = (v) => Math.max(0, ...counts(v).values());
-
-function longestRun(v) {
-  let best = 0;
+/**
+ * What the combinations are read from, computed once per line: the values,
+ * whether the line is full, how often each value occurs, the longest run of
+ * equal neighbours (an empty cell breaks it) and the greedy count of adjacent
+ * equal pairs (a pair counts once and is skipped, so `3 3 3 3` holds two).
+ */
+export function lineFacts(v) {
+  const counts = new Map();
+  let full = true;
+  let longestRun = 0;
   let run = 0;
-  let previous = null;
-  for (const x of v) {
-    if (isEmpty(x)) run = 0;
-    else if (x === previous) run += 1;
-    else run = 1;
-    previous = isEmpty(x) ? null : x;
-    best = Math.max(best, run);
+  for (let i = 0; i < v.length; i += 1) {
+    const x = v[i];
+    if (isEmpty(x)) {
+      full = false;
+      run = 0;
+      continue;
+    }
+    counts.set(x, (counts.get(x) ?? 0) + 1);
+    run = i > 0 && v[i - 1] === x ? run + 1 : 1;
+    if (run > longestRun) longestRun = run;
   }
-  return best;
-}
-
-/** Greedy scan: an equal, filled neighbour pair counts once and is skipped. */
-function adjacentPairs(v) {
-  let pairs = 0;
+  let adjacentPairs = 0;
   for (let i = 0; i < v.length - 1; ) {
     if (!isEmpty(v[i]) && v[i] === v[i + 1]) {
-      pairs += 1;
+      adjacentPairs += 1;
       i += 2;
     } else {
       i += 1;
     }
   }
-  return pairs;
+  let maxCount = 0;
+  let repeated = 0;
+  for (const n of counts.values()) {
+    if (n > maxCount) maxCount = n;
+    if (n >= 2) repeated += 1;
+  }
+  return { values: v, full, counts, maxCount, repeated, longestRun, adjacentPairs };
 }
 
-function isStraight(v) {
-  if (!isFull(v)) return false;
-  return new Set(v).size === 5 && Math.max(...v) - Math.min(...v) === 4;
+/** Five distinct values spanning exactly five; 1 is low only (no wrap-around). */
+function isStraight(f) {
+  return f.full && f.counts.size === 5 && Math.max(...f.values) - Math.min(...f.values) === 4;
 }
 
-function isSortedStraight(v) {
-  if (!isStraight(v)) return false;
-  const steps = new Set(v.slice(1).map((x, i) => x - v[i]));
-  return steps.size === 1 && (steps.has(1) || steps.has(-1));
+function isSortedStraight(f) {
+  if (!isStraight(f)) return false;
+  const v = f.values;
+  const step = v[1] - v[0];
+  return (step === 1 || step === -1) && v.every((x, i) => i === 0 || x - v[i - 1] === step);
 }
 
-function isFullHouse(v) {
-  if (!isFull(v)) return false;
-  const shape = [...counts(v).values()].sort();
-  return shape.length === 2 && shape[0] === 2 && shape[1] === 3;
+function isFullHouse(f) {
+  return f.full && f.counts.size === 2 && f.maxCount === 3;
 }
 
-function isFullHouseContiguous(v) {
-  const [a, b, c, d, e] = v;
-  return isFullHouse(v) && ((a === b && b === c && d === e) || (a === b && c === d && d === e));
+function isFullHouseContiguous(f) {
+  const [a, b, c, d, e] = f.values;
+  return isFullHouse(f) && ((a === b && b === c && d === e) || (a === b && c === d && d === e));
 }
 
-function isOneAndTenToThirteen(v) {
-  const sorted = filled(v).sort((x, y) => x - y);
-  return sorted.join(",") === "1,10,11,12,13";
-}
+const count = (f, value) => f.counts.get(value) ?? 0;
 
-function isThreeOnesTwoThirteens(v) {
-  const c = counts(v);
-  return c.size === 2 && c.get(1) === 3 && c.get(13) === 2;
-}
-
-/** Combination name → test on a line of five (null = empty), as in the spec. */
+/** Combination name → test on the facts of a line (see lineFacts), as in the spec. */
 export const COMBINATIONS = Object.freeze({
-  five_of_a_kind: (v) => maxCount(v) === 5,
-  four_of_a_kind: (v) => maxCount(v) >= 4,
-  four_ones: (v) => (counts(v).get(1) ?? 0) >= 4,
+  five_of_a_kind: (f) => f.maxCount === 5,
+  four_of_a_kind: (f) => f.maxCount >= 4,
+  four_ones: (f) => count(f, 1) >= 4,
   straight: isStraight,
   full_house: isFullHouse,
-  two_pairs: (v) => [...counts(v).values()].filter((n) => n >= 2).length >= 2,
-  three_of_a_kind: (v) => maxCount(v) >= 3,
-  pair: (v) => maxCount(v) >= 2,
-  three_ones_two_thirteens: isThreeOnesTwoThirteens,
-  one_and_ten_to_thirteen: isOneAndTenToThirteen,
-  four_contiguous: (v) => longestRun(v) >= 4,
+  two_pairs: (f) => f.repeated >= 2,
+  three_of_a_kind: (f) => f.maxCount >= 3,
+  pair: (f) => f.maxCount >= 2,
+  three_ones_two_thirteens: (f) => f.counts.size === 2 && count(f, 1) === 3 && count(f, 13) === 2,
+  one_and_ten_to_thirteen: (f) =>
+    f.full && f.counts.size === 5 && [1, 10, 11, 12, 13].every((x) => f.counts.has(x)),
+  four_contiguous: (f) => f.longestRun >= 4,
   full_house_contiguous: isFullHouseContiguous,
-  two_pairs_contiguous: (v) => adjacentPairs(v) >= 2,
-  three_contiguous: (v) => longestRun(v) >= 3,
-  pair_contiguous: (v) => longestRun(v) >= 2,
+  two_pairs_contiguous: (f) => f.adjacentPairs >= 2,
+  three_contiguous: (f) => f.longestRun >= 3,
+  pair_contiguous: (f) => f.longestRun >= 2,
   sorted_straight: isSortedStraight,
 });
 
@@ -163,9 +158,10 @@ export function checkCells(cells, size = CELLS, what = "a board") {
 // --- scoring ------------------------------------------------------------------
 
 function linePoints(table, values) {
+  const facts = lineFacts(values);
   let best = 0;
   for (const row of table.rows) {
-    if (row.points > best && COMBINATIONS[row.combination](values)) best = row.points;
+    if (row.points > best && COMBINATIONS[row.combination](facts)) best = row.points;
   }
   return best;
 }
