@@ -40,46 +40,93 @@ class Reading(NamedTuple):
         return f"∛{n[0]}={n[1]}"
 
 
+def _feasible_splits(n: int) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]:
+    """For a run of ``n`` digits and a first number of ``i`` digits, which splits
+    and operations the lengths alone allow.
+
+    A sum has as many digits as its longer term or one more, a product as many as
+    its factors together or one fewer, a square twice its root's or one fewer, a
+    cube three times or up to two fewer; subtraction and division are a sum and a
+    product read backwards. Entry ``[i]`` lists ``(j, ops)``: ``j`` is where the
+    third number starts, or 0 for the two-number operations.
+    """
+    table = [()]
+    for la in range(1, n):
+        options = []
+        lb = n - la
+        two = tuple(
+            op
+            for op, fits in (
+                ("square", lb in (2 * la - 1, 2 * la)),
+                ("cube", 3 * la - 2 <= lb <= 3 * la),
+                ("sqrt", la in (2 * lb - 1, 2 * lb)),
+                ("cbrt", 3 * lb - 2 <= la <= 3 * lb),
+            )
+            if fits
+        )
+        if two:
+            options.append((0, two))
+        for j in range(la + 1, n):
+            lb, lc = j - la, n - j
+            three = tuple(
+                op
+                for op, fits in (
+                    ("add", lc in (max(la, lb), max(la, lb) + 1)),
+                    ("sub", la in (max(lb, lc), max(lb, lc) + 1)),
+                    ("mul", lc in (la + lb - 1, la + lb)),
+                    ("div", la in (lb + lc - 1, lb + lc)),
+                )
+                if fits
+            )
+            if three:
+                options.append((j, three))
+        table.append(tuple(options))
+    return tuple(table)
+
+
+# Runs longer than the board is wide never occur.
+_SPLITS = tuple(_feasible_splits(n) for n in range(16))
+
+
 def all_readings(digits: str) -> list[Reading]:
     """Every reading of ``digits`` (a string of 0-9), simplest first.
 
-    Used by tests and the rules page; the engine itself only needs
-    :func:`read_example`.
+    Ties between readings of the same operation go to the shortest first
+    number, then the shortest second number.
     """
-    found: list[tuple[int, int, int, Reading]] = []
     n = len(digits)
     if n < 2 or digits[0] == "0":
         return []
+    splits = _SPLITS[n] if n < len(_SPLITS) else _feasible_splits(n)
+    found: list[tuple[int, int, int, Reading]] = []
     for i in range(1, n):
         if digits[i] == "0":
             continue
         a = int(digits[:i])
-        rest = digits[i:]
-        b_all = int(rest)
-        # Two numbers: a op b, split after i digits.
-        if a * a == b_all:
-            found.append((_RANK["square"], i, 0, Reading("square", (a, b_all))))
-        if a * a * a == b_all:
-            found.append((_RANK["cube"], i, 0, Reading("cube", (a, b_all))))
-        if b_all * b_all == a:
-            found.append((_RANK["sqrt"], i, 0, Reading("sqrt", (a, b_all))))
-        if b_all * b_all * b_all == a:
-            found.append((_RANK["cbrt"], i, 0, Reading("cbrt", (a, b_all))))
-        # Three numbers: a op b = c, second split after j digits.
-        for j in range(i + 1, n):
+        for j, ops in splits[i]:
+            if j == 0:
+                b = int(digits[i:])
+                for op in ops:
+                    if (
+                        (op == "square" and a * a == b)
+                        or (op == "cube" and a * a * a == b)
+                        or (op == "sqrt" and b * b == a)
+                        or (op == "cbrt" and b * b * b == a)
+                    ):
+                        found.append((_RANK[op], i, 0, Reading(op, (a, b))))
+                continue
             if digits[j] == "0":
                 continue
             b = int(digits[i:j])
             c = int(digits[j:])
-            nums = (a, b, c)
-            if a + b == c:
-                found.append((_RANK["add"], i, j, Reading("add", nums)))
-            if a - b == c:
-                found.append((_RANK["sub"], i, j, Reading("sub", nums)))
-            if a * b == c:
-                found.append((_RANK["mul"], i, j, Reading("mul", nums)))
-            if b * c == a:
-                found.append((_RANK["div"], i, j, Reading("div", nums)))
+            for op in ops:
+                if (
+                    (op == "add" and a + b == c)
+                    or (op == "sub" and a - b == c)
+                    or (op == "mul" and a * b == c)
+                    or (op == "div" and b * c == a)
+                ):
+                    found.append((_RANK[op], i, j, Reading(op, (a, b, c))))
     found.sort(key=lambda item: item[:3])
     return [item[3] for item in found]
 
@@ -88,8 +135,7 @@ def all_readings(digits: str) -> list[Reading]:
 def read_example(digits: str) -> Reading | None:
     """The reading shown for ``digits``, or ``None`` if it is no example.
 
-    Ties between readings of the same operation go to the shortest first number,
-    then the shortest second number. Cached because move generation asks about
+    Cached because move generation asks about
     the same short runs over and over; the function is pure, so the cache is
     invisible.
     """

@@ -206,7 +206,10 @@ def evaluate_move(board: Board, placements: Iterable[Placement]) -> MoveResult:
                 i <= positions[0] and positions[-1] <= j for i, j, _ in counted
             )
         values = [s.value for s in stones]  # type: ignore[union-attr]
-        mults = [board.multipliers(*cell) if is_new else (1, 1) for cell, is_new in zip(run, new)]
+        mults = [
+            board.multipliers(*cell) if is_new else (1, 1)
+            for cell, is_new in zip(run, new, strict=True)
+        ]
         digit_mult = [m[0] for m in mults]
         example_mult = [m[1] for m in mults]
         for i, j, reading in counted:
