@@ -7,6 +7,7 @@ from .board import Board, Placed, Stone
 from .data import CENTRE, JOKER, LAYOUTS, RACK_SIZE, STONE_SET
 from .errors import IllegalMove
 from .examples import OPERATIONS, Reading, all_readings, read_example
+from .movegen import Move, all_moves
 from .moves import Example, MoveResult, evaluate_move
 
 __all__ = [
@@ -19,10 +20,12 @@ __all__ = [
     "Board",
     "Example",
     "IllegalMove",
+    "Move",
     "MoveResult",
     "Placed",
     "Reading",
     "Stone",
+    "all_moves",
     "all_readings",
     "evaluate_move",
     "read_example",
