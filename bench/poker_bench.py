@@ -59,7 +59,9 @@ def per_call_us(calls: list[Callable[[], object]], repeat: int = 7) -> float:
     return best / len(calls) * 1e6
 
 
-def choose_greedy(cells: list[int | None], card: int, table: str, rng: random.Random):
+def choose_greedy(
+    cells: list[int | None], card: int, table: str, rng: random.Random
+) -> tuple[int, int]:
     """Largest immediate gain; ties (and an all-zero preview) broken at random.
 
     A joker is tried with every value. Options are listed value by value, cell
@@ -79,7 +81,9 @@ def choose_greedy(cells: list[int | None], card: int, table: str, rng: random.Ra
     return options[randbelow(rng, len(options))]
 
 
-def choose_random(cells: list[int | None], card: int, table: str, rng: random.Random):
+def choose_random(
+    cells: list[int | None], card: int, table: str, rng: random.Random
+) -> tuple[int, int]:
     empty = [cell for cell, occupant in enumerate(cells) if occupant is None]
     cell = empty[randbelow(rng, len(empty))]
     return cell, (1 + randbelow(rng, 13) if card == JOKER else card)

@@ -269,6 +269,7 @@ def test_dealing_checks_the_card_and_the_deck_owner():
     assert code_of(lambda: game.deal(JOKER, now=1.0)) == "bad_card"
     assert code_of(lambda: game.deal(14, now=1.0)) == "bad_card"
     assert code_of(lambda: solo().deal(5, now=1.0)) == "own_deck"
+    assert code_of(lambda: solo().close_sequence(now=1.0)) == "own_deck"
 
 
 # --- hard mode ---------------------------------------------------------------

@@ -253,6 +253,8 @@ class PokerGame:
         """No more cards will come (the lobby's deck ran out or it stopped dealing)."""
 
         def act() -> list[Event]:
+            if self.deck is not None:
+                raise IllegalMove("own_deck")
             self.closed = True
             return self._check_end(float(now))
 

@@ -1,6 +1,16 @@
 // Score preview (spec §3): what placing the number in hand adds right now.
 
-import { CELLS, DEFAULT_TABLE, LINES, LINES_THROUGH_CELL, checkCells, getTable, lineTotals } from "./scoring.js";
+import {
+  CELLS,
+  DEFAULT_TABLE,
+  LINES,
+  LINES_THROUGH_CELL,
+  MAX_VALUE,
+  MIN_VALUE,
+  checkCells,
+  getTable,
+  lineTotals,
+} from "./scoring.js";
 
 const ALL_LINES = LINES.map((_, index) => index);
 
@@ -11,8 +21,10 @@ const ALL_LINES = LINES.map((_, index) => index);
 export function preview(cells, value, table = DEFAULT_TABLE) {
   const spec = getTable(table);
   const board = checkCells(cells);
-  if (!Number.isInteger(value) || value < 1 || value > 13) {
-    throw new RangeError(`value: expected an integer 1..13, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(value) || value < MIN_VALUE || value > MAX_VALUE) {
+    throw new RangeError(
+      `value: expected an integer ${MIN_VALUE}..${MAX_VALUE}, got ${JSON.stringify(value)}`,
+    );
   }
   const current = lineTotals(spec, board, ALL_LINES);
   const gains = {};
