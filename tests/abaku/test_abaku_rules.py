@@ -1,0 +1,215 @@
+"""The rules of one move (spec sections 1, 3 and 4), one test per rule."""
+
+import pytest
+
+from games.abaku.rules import (
+    LAYOUTS,
+    Board,
+    IllegalMove,
+    all_readings,
+    evaluate_move,
+    read_example,
+)
+
+from .test_abaku_seed_example import seed_board
+
+
+def texts(board: Board, placements: list) -> list[str]:
+    return sorted(e.text for e in evaluate_move(board, placements).examples)
+
+
+def code_of(board: Board, placements: list) -> str:
+    with pytest.raises(IllegalMove) as caught:
+        evaluate_move(board, placements)
+    return caught.value.code
+
+
+# --- reading a run of digits -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("digits", "text"),
+    [
+        ("1243", "12:4=3"),
+        ("64248", "6+42=48"),
+        ("835", "8-3=5"),
+        ("236", "2×3=6"),
+        ("632", "6:3=2"),
+        ("24", "2²=4"),
+        ("28", "2³=8"),
+        ("93", "√9=3"),
+        ("82", "∛8=2"),
+        ("2054", "20:5=4"),
+    ],
+)
+def test_each_operation_reads_and_prints_as_people_write_it(digits: str, text: str) -> None:
+    assert read_example(digits).text == text
+
+
+@pytest.mark.parametrize(
+    "digits",
+    ["10", "303", "550", "0112", "1012", "125", "7"],
+    ids=[
+        "zero-result",
+        "zero-added",
+        "zero-difference",
+        "leading-zero",
+        "zero-term",
+        "none",
+        "one",
+    ],
+)
+def test_runs_that_are_no_example(digits: str) -> None:
+    assert read_example(digits) is None
+
+
+def test_ambiguous_run_shows_the_simplest_operation() -> None:
+    assert [r.text for r in all_readings("981")] == ["9-8=1", "9²=81"]
+    assert read_example("224").text == "2+2=4"
+    assert read_example("11").text == "1²=1"
+
+
+# --- where stones may go -----------------------------------------------------
+
+
+def test_new_stones_in_two_lines_are_refused() -> None:
+    assert code_of(Board.empty(), [(7, 7, 2), (8, 8, 4)]) == "not_in_line"
+
+
+def test_first_move_must_cover_the_centre() -> None:
+    assert code_of(Board.empty(), [(0, 0, 2), (0, 1, 4)]) == "off_centre"
+
+
+def test_first_move_needs_two_stones() -> None:
+    assert code_of(Board.empty(), [(7, 7, 1)]) == "first_move_too_short"
+
+
+def test_empty_square_between_new_stones_is_a_gap() -> None:
+    assert code_of(Board.empty(), [(7, 7, 2), (7, 9, 4)]) == "gap"
+
+
+def test_old_stones_may_fill_the_gap_between_new_ones() -> None:
+    assert texts(seed_board(1), [(7, 6, 1), (7, 9, 3)]) == ["12:4=3"]
+
+
+def test_move_must_touch_the_old_stones() -> None:
+    assert code_of(seed_board(1), [(0, 0, 2), (0, 1, 4)]) == "not_connected"
+
+
+def test_new_stones_must_form_an_example() -> None:
+    assert code_of(seed_board(1), [(7, 9, 5)]) == "no_example"
+
+
+def test_contact_with_an_old_stone_must_be_part_of_an_example() -> None:
+    # 3 over 9 is √9=3, but the 3 also lands right of the old 4: "2 4 3" is nothing
+    assert code_of(seed_board(1), [(7, 9, 3), (8, 9, 9)]) == "contact_without_example"
+
+
+def test_square_taken_or_off_board_or_twice_is_refused() -> None:
+    board = seed_board(1)
+    assert code_of(board, [(7, 7, 2), (7, 6, 1)]) == "occupied"
+    assert code_of(board, [(7, 15, 2)]) == "off_board"
+    assert code_of(board, [(6, 7, 2), (6, 7, 3)]) == "duplicate_cell"
+    assert code_of(board, [(6, 7, 12)]) == "bad_digit"
+    assert code_of(board, []) == "no_stones"
+
+
+# --- zero ----------------------------------------------------------------------
+
+
+def test_new_zero_touching_old_stone_needs_no_example() -> None:
+    result = evaluate_move(seed_board(4), [(8, 5, 1), (8, 6, 0), (8, 7, 5)])
+    assert result.score == 22  # the 0 under the old 1 reads "1 0": nothing, no points
+
+
+def test_lone_zero_between_two_stones_joining_them_into_an_example() -> None:
+    board = Board.empty("plain").place([(7, 5, 2), (7, 7, 5), (7, 8, 4)])
+    assert texts(board, [(7, 6, 0)]) == ["20:5=4"]
+
+
+def test_lone_zero_between_two_stones_must_join_them() -> None:
+    # the column reads 5×2=10 through the 0, but "2 0 5 3" joins nothing
+    board = Board.empty("plain").place(
+        [(7, 5, 2), (7, 7, 5), (7, 8, 3), (4, 6, 5), (5, 6, 2), (6, 6, 1)]
+    )
+    assert code_of(board, [(7, 6, 0)]) == "zero_between"
+
+
+# --- which stretches count -------------------------------------------------------
+
+
+def test_stretch_with_old_stones_counts_beside_a_longer_one() -> None:
+    assert texts(seed_board(2), [(6, 8, 6), (8, 8, 2)]) == ["6-4=2", "√4=2"]
+
+
+@pytest.mark.parametrize(
+    ("digits", "shown"),
+    [("224", "2+2=4"), ("7321", "7×3=21"), ("981", "9-8=1")],
+)
+def test_fresh_stretch_inside_a_longer_fresh_example_does_not_count(
+    digits: str, shown: str
+) -> None:
+    placements = [(7, 7 + k, int(d)) for k, d in enumerate(digits)]
+    assert texts(Board.empty("plain"), placements) == [shown]
+
+
+def test_stones_shared_by_examples_score_in_each() -> None:
+    result = evaluate_move(seed_board(3), [(9, 7, 7), (9, 8, 4), (9, 9, 9)])
+    assert sorted(e.points for e in result.examples) == [6, 16, 20]
+    assert result.score == 42
+
+
+# --- premiums and jokers ---------------------------------------------------------
+
+
+def test_centre_doubles_the_first_example() -> None:
+    assert evaluate_move(Board.empty(), [(7, 7, 2), (7, 8, 4)]).score == 12
+
+
+def test_digit_and_example_premiums_multiply_together() -> None:
+    # 10+2=12 over the centre (example ×2) and (7, 11) (digit ×2 on the last 2)
+    placements = [(7, 7, 1), (7, 8, 0), (7, 9, 2), (7, 10, 1), (7, 11, 2)]
+    assert LAYOUTS["standard"][7][11] == "d"
+    assert evaluate_move(Board.empty(), placements).score == (1 + 0 + 2 + 1 + 2 * 2) * 2
+
+
+def test_example_triple_counts_for_every_example_through_the_square() -> None:
+    # a stone on the T square (0, 7) of a column 4 / 2 above ... makes "2 4": 2²=4
+    board = Board.empty().place([(1, 7, 4), (1, 8, 2)])
+    result = evaluate_move(board, [(0, 7, 2)])
+    assert [(e.text, e.points) for e in result.examples] == [("2²=4", 18)]
+
+
+def test_premiums_are_used_up_once_covered() -> None:
+    board = Board.empty().place([(7, 7, 2), (7, 8, 4)])
+    assert board.premium(7, 7) == "."
+    assert Board.empty().premium(7, 7) == "*"
+    result = evaluate_move(board, [(7, 9, 8)])  # "2 4 8": 2×4=8, no premium left
+    assert result.score == 14
+
+
+def test_joker_scores_nothing_but_shows_its_digit() -> None:
+    result = evaluate_move(Board.empty("plain"), [(7, 7, 2), (7, 8, 4, True)])
+    assert result.score == 2
+    assert [e.text for e in result.examples] == ["2²=4"]
+
+
+def test_joker_keeps_its_digit_on_the_board_and_stays_worthless() -> None:
+    board = Board.empty("plain").place([(7, 7, 2), (7, 8, 4, True)])
+    assert board.stone(7, 8).digit == 4 and board.stone(7, 8).value == 0
+    assert evaluate_move(board, [(7, 9, 8)]).score == 10  # 2×4=8 with the 4 worth 0
+
+
+# --- the board -------------------------------------------------------------------
+
+
+def test_place_returns_a_new_board_and_leaves_the_old_one_alone() -> None:
+    empty = Board.empty()
+    placed = empty.place([(7, 7, 2), (7, 8, 4)])
+    assert empty.is_empty and len(placed) == 2
+    assert Board.from_dict(placed.to_dict()) == placed
+
+
+def test_plain_layout_has_no_premiums() -> None:
+    assert all(set(row) == {"."} for row in LAYOUTS["plain"])
+    assert evaluate_move(Board.empty("plain"), [(7, 7, 2), (7, 8, 4)]).score == 6
