@@ -1,0 +1,54 @@
+"""Mathesso rules engine: pure, deterministic, no I/O and no Django.
+
+Public API (see docs/rules/mathesso.md):
+- tiles: `build_tiles`, `Tile`, `FACES`, `catalogue`, `VARIANT_NAMES`, `EXTENSION_NAMES`
+- scoring: `score_pairs`, `score_breakdown`, `sheldons`
+- the game: `new_game`, `apply_action`, `view`, `legal_actions`, `scores`, `result`,
+  `GameState` (`to_dict` / `from_dict`), `IllegalMove`
+"""
+
+from .game import (
+    GameState,
+    IllegalMove,
+    PlacedTile,
+    apply_action,
+    legal_actions,
+    new_game,
+    result,
+    scores,
+    view,
+)
+from .scoring import score_breakdown, score_pairs, sheldons
+from .tiles import (
+    EXTENSION_NAMES,
+    FACES,
+    VARIANT_NAMES,
+    Face,
+    Tile,
+    build_tiles,
+    catalogue,
+    variant_faces,
+)
+
+__all__ = [
+    "EXTENSION_NAMES",
+    "FACES",
+    "VARIANT_NAMES",
+    "Face",
+    "GameState",
+    "IllegalMove",
+    "PlacedTile",
+    "Tile",
+    "apply_action",
+    "build_tiles",
+    "catalogue",
+    "legal_actions",
+    "new_game",
+    "result",
+    "score_breakdown",
+    "score_pairs",
+    "scores",
+    "sheldons",
+    "variant_faces",
+    "view",
+]

@@ -1,0 +1,202 @@
+"""The tile set: what each variant holds, and that it is all derived from one data table."""
+
+import json
+from collections import Counter
+from itertools import combinations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.mathesso.rules import (
+    EXTENSION_NAMES,
+    FACES,
+    VARIANT_NAMES,
+    build_tiles,
+    catalogue,
+    data,
+)
+
+# The spec's table (section 3) and the extensions' additions, counted by hand.
+SPEC_PAIRS = {
+    "atto": 11,
+    "femto": 15,
+    "pico": 29,
+    "nano": 42,
+    "mikro": 59,
+    "mili": 84,
+    "standart": 99,
+}
+FACTORIALS_ADDED = {"femto": 3, "pico": 3, "nano": 3, "mikro": 4, "mili": 4, "standart": 5}
+CJV_ADDED = 8  # 4 CJV pairs + zero:12a, zero:12b, zero:37, zero:73
+
+
+def allowed_setups():
+    """Factorial from Femto up, CJV from Pico up (spec section 3)."""
+    femto, pico = VARIANT_NAMES.index("femto"), VARIANT_NAMES.index("pico")
+    for level, variant in enumerate(VARIANT_NAMES):
+        for size in range(len(EXTENSION_NAMES) + 1):
+            for exts in combinations(EXTENSION_NAMES, size):
+                if ("factorial" in exts and level < femto) or ("cjv" in exts and level < pico):
+                    continue
+                yield variant, exts
+
+
+SETUPS = list(allowed_setups())
+
+
+def test_the_allowed_setups_are_the_ones_the_spec_names():
+    assert len(SETUPS) == 1 + 2 + 4 * 5
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_variant_has_the_pair_count_of_the_spec_table(variant):
+    assert len(build_tiles(variant)) == 2 * SPEC_PAIRS[variant]
+
+
+@pytest.mark.parametrize(("variant", "extensions"), SETUPS)
+def test_extensions_add_the_pairs_the_spec_lists(variant, extensions):
+    expected = SPEC_PAIRS[variant]
+    if "factorial" in extensions:
+        expected += FACTORIALS_ADDED[variant]
+    if "cjv" in extensions:
+        expected += CJV_ADDED
+    assert len(build_tiles(variant, extensions)) == 2 * expected
+
+
+@pytest.mark.parametrize(("variant", "extensions"), SETUPS)
+def test_every_variants_tiles_pair_up(variant, extensions):
+    faces = Counter(t.face for t in build_tiles(variant, extensions))
+    assert set(faces.values()) == {2}
+
+
+@pytest.mark.parametrize(("variant", "extensions"), SETUPS)
+def test_tiles_have_the_face_fields_of_the_api(variant, extensions):
+    for t in build_tiles(variant, extensions):
+        assert t.face.split(":")[0] == t.group
+        assert isinstance(t.value, int)
+        assert isinstance(t.bw, int) or t.bw == "!"
+
+
+@pytest.mark.parametrize(("variant", "extensions"), SETUPS)
+def test_a_variant_keeps_only_values_up_to_its_maximum(variant, extensions):
+    top = next(v.max_value for v in data.VARIANTS if v.name == variant)
+    for t in build_tiles(variant, extensions):
+        if t.group not in {"zero", "cjv"}:
+            assert t.value <= top
+
+
+def test_extensions_are_order_independent_and_may_repeat():
+    assert build_tiles("pico", ["cjv", "factorial"]) == build_tiles("pico", ("factorial", "cjv"))
+    assert build_tiles("pico", ["cjv", "cjv"]) == build_tiles("pico", ["cjv"])
+
+
+@pytest.mark.parametrize(
+    ("variant", "extensions"),
+    [("atto", ["factorial"]), ("atto", ["cjv"]), ("femto", ["cjv"]), ("pico", ["dice"])],
+)
+def test_an_extension_not_allowed_for_the_variant_raises(variant, extensions):
+    with pytest.raises(ValueError):
+        build_tiles(variant, extensions)
+
+
+@pytest.mark.parametrize("variant", ["", "Atto", "giga", None])
+def test_an_unknown_variant_raises(variant):
+    with pytest.raises(ValueError):
+        build_tiles(variant)
+
+
+def test_extensions_given_as_a_bare_string_raise():
+    with pytest.raises(ValueError):
+        build_tiles("pico", "cjv")
+
+
+def test_equal_values_of_different_colours_are_different_faces():
+    tiles = build_tiles("standart")
+    twelve = {t.face for t in tiles if t.value == 12}
+    assert {"mult:3x4", "mult:2x6"} <= twelve
+    thirteen = {t.face for t in tiles if t.value == 13}
+    assert thirteen == {"prime:13", "fib:13"}
+
+
+def by_face(tiles):
+    faces = {}
+    for t in tiles:
+        faces.setdefault(t.face, []).append(t)
+    return faces
+
+
+def test_each_group_shows_its_bw_sides_as_the_spec_says():
+    faces = by_face(build_tiles("standart", ["factorial", "cjv"]))
+    assert sorted(t.bw for t in faces["mult:3x7"]) == [3, 7]
+    assert {t.value for t in faces["mult:3x7"]} == {21}
+    assert [(t.bw, t.value) for t in faces["square:11"]] == [(11, 121)] * 2
+    assert [(t.bw, t.value) for t in faces["prime:113"]] == [(113, 113)] * 2
+    assert [(t.bw, t.value) for t in faces["fib:89"]] == [(89, 89)] * 2
+    assert [(t.bw, t.value) for t in faces["fact:5"]] == [(5, 120), ("!", 120)]
+    assert [(t.bw, t.value) for t in faces["zero:21"]] == [(21, 0)] * 2
+    assert [(t.bw, t.value) for t in faces["zero:12a"]] == [(12, 0)] * 2
+    assert [(t.bw, t.value) for t in faces["cjv:3"]] == [(12, 21), (21, 12)]
+
+
+def test_the_mult_group_includes_the_one_times_table_but_no_squares():
+    faces = {t.face for t in build_tiles("standart")}
+    assert {f"mult:1x{b}" for b in range(2, 11)} <= faces
+    assert not any(f"mult:{a}x{a}" in faces for a in range(1, 11))
+    assert sum(f.startswith("mult:") for f in faces) == 45
+
+
+def test_unused_black_tiles_are_not_in_the_digital_game():
+    for n in (17, 19, 23, 29, 31, 41, 43, 71):
+        assert f"zero:{n}" not in FACES
+
+
+def test_every_variant_has_enough_one_tiles_for_six_players():
+    for variant in VARIANT_NAMES:
+        assert sum(t.bw == 1 for t in build_tiles(variant)) >= data.MAX_PLAYERS
+
+
+def test_ruler_keeps_the_seeds_colours_and_ten_distinct_colours():
+    ruler = {c.number: c for c in data.RULER}
+    assert [c.number for c in data.RULER] == list(range(1, 11))
+    assert (ruler[1].name, ruler[2].name, ruler[3].name, ruler[7].name) == (
+        "pink",
+        "red",
+        "orange",
+        "light blue",
+    )
+    assert len({c.hex for c in data.RULER}) == 10
+
+
+def test_a_product_is_coloured_digit_by_digit_in_its_factors_colours():
+    ruler = {c.number: c.hex for c in data.RULER}
+    looks = catalogue()["faces"]
+    twenty_one = looks["mult:3x7"]["tiles"][0]["digits"]
+    assert twenty_one == [
+        {"digit": "2", "colours": [ruler[3]]},
+        {"digit": "1", "colours": [ruler[7]]},
+    ]
+    six = looks["mult:2x3"]["tiles"][0]["digits"]
+    assert six == [{"digit": "6", "colours": [ruler[2], ruler[3]]}]
+    nine = looks["square:3"]["tiles"][0]["digits"]
+    assert nine == [{"digit": "9", "colours": [ruler[3]]}]
+
+
+def test_catalogue_is_json_and_describes_a_game():
+    cat = catalogue("pico", ["cjv"])
+    assert json.loads(json.dumps(cat)) == cat
+    assert cat["counts"]["pairs"] == SPEC_PAIRS["pico"] + CJV_ADDED
+    assert cat["counts"]["by_group"]["cjv"] == 4
+    assert [v["pairs"] for v in cat["variants"]] == list(SPEC_PAIRS.values())
+    assert cat["faces"]["zero:37"]["tiles"][0]["behind"] == 37
+    assert cat["faces"]["cjv:1"]["design"] == 1
+    assert "fact:3" not in cat["faces"]
+    assert catalogue()["faces"]["fact:3"]["tiles"][0]["hint"] == "3!"
+
+
+@given(st.sampled_from(SETUPS))
+def test_catalogue_faces_are_exactly_the_games_faces(setup):
+    variant, extensions = setup
+    assert set(catalogue(variant, extensions)["faces"]) == {
+        t.face for t in build_tiles(variant, extensions)
+    }
