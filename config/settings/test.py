@@ -9,3 +9,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# whitenoise serves from the finders here; nothing is collected
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True

@@ -1,0 +1,53 @@
+# Matika — the two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-lock
+
+.PHONY: run test install lint format lock messages translations jstest clean-data
+
+$(STAMP): requirements.lock
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+messages: install
+	@$(PY) -m config.compilemessages
+
+## Start PostgreSQL, Redis, migrations, demo data, web + worker + beat (Ctrl-C stops all).
+run: install messages
+	$(PY) -m config.devservices run
+
+## Lint, JS tests, then the whole Python suite against throwaway PostgreSQL and Redis.
+test: install messages lint jstest
+	@tests/tools/ensure_chromium.sh
+	$(PY) -m config.devservices test $(PYTEST_ARGS)
+
+lint: install
+	@test ! -e platform/__init__.py || { echo "platform/__init__.py must not exist: a package named platform shadows the standard library" >&2; exit 1; }
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+jstest:
+	@if [ -d tests/js ]; then node --test tests/js/; fi
+
+format: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+## Re-pin dependencies after editing requirements.in.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet -r requirements.in
+	.lock-venv/bin/pip freeze --exclude-editable | grep -v -E '^(pip|setuptools|wheel)==' > requirements.lock
+	rm -rf .lock-venv
+
+## Extract strings into locale/*/LC_MESSAGES/django.po (needs GNU gettext).
+translations: install
+	$(PY) manage.py makemessages --locale cs --locale sk --locale en --ignore '.venv/*' --ignore 'tests/*' --no-obsolete
+	$(PY) manage.py makemessages --domain djangojs --locale cs --locale sk --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --no-obsolete
+
+clean-data:
+	rm -rf .data

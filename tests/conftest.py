@@ -1,0 +1,182 @@
+"""Shared fixtures: real server processes against the test database.
+
+``make test`` (config/devservices.py) starts throwaway PostgreSQL and Redis
+and passes their URLs in the environment. Fixtures here start the real ASGI
+server (uvicorn) and a real Celery worker pointed at pytest-django's test
+database, so tests exercise the same path as production. Tests that use them
+need ``transactional_db`` so their data is committed and visible to the servers.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _test_database_url() -> str:
+    from django.db import connection
+
+    params = connection.settings_dict
+    return f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}/{params['NAME']}"
+
+
+def _server_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env["DATABASE_URL"] = _test_database_url()
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
+    env["DB_CONN_MAX_AGE"] = "0"
+    return env
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """Base URL of a real uvicorn process serving config.asgi on the test database."""
+    port = _free_port()
+    with django_db_blocker.unblock():
+        env = _server_env()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--ws",
+            "websockets-sansio",
+            "--log-level",
+            "warning",
+        ],
+        cwd=BASE_DIR,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/privacy/", timeout=2):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                _stop(process)
+                pytest.fail("the ASGI server did not start")
+            time.sleep(0.2)
+    yield url
+    _stop(process)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[subprocess.Popen]:
+    """A real Celery worker (solo pool) consuming from the test Redis."""
+    with django_db_blocker.unblock():
+        env = _server_env()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "warning",
+            "--hostname",
+            f"test-{os.getpid()}@%h",
+        ],
+        cwd=BASE_DIR,
+        env=env,
+    )
+    from config.celery import app
+
+    deadline = time.monotonic() + 60
+    while not app.control.ping(timeout=0.5):
+        if process.poll() is not None or time.monotonic() > deadline:
+            _stop(process)
+            pytest.fail("the Celery worker did not start")
+    yield process
+    _stop(process)
+
+
+@pytest.fixture
+def client():
+    """The Django test client, speaking English unless a test asks otherwise."""
+    from django.test import Client
+
+    return Client(headers={"accept-language": "en"})
+
+
+def _chromium_path() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless system Chromium through Playwright (its own browser download cannot work here)."""
+    executable = _chromium_path()
+    if executable is None:
+        reason = "NO CHROMIUM: browser tests cannot run (install it: apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an asyncio loop on this thread for the rest of
+    # the session; the ORM calls of later tests are ordinary synchronous code.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(
+            executable_path=executable,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser, asgi_server):
+    context = browser.new_context(base_url=asgi_server, locale="en-GB")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def pytest_report_header(config) -> str:
+    chromium = _chromium_path()
+    return f"chromium: {chromium or 'MISSING — browser tests will be skipped (fail under CI=true)'}"

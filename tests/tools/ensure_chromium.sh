@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Make sure a system Chromium exists for the browser tests.
+# Root: install it with apt-get. Otherwise: say loudly that browser tests will be
+# skipped -- except under CI=true, where a missing browser fails the run.
+set -u
+if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
+  exit 0
+fi
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "[matika] installing Chromium for the browser tests (apt-get install chromium)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }
+  command -v chromium >/dev/null 2>&1 && exit 0
+fi
+echo "############################################################################"
+echo "# NO CHROMIUM: the browser tests will be SKIPPED.                          #"
+echo "# Install it (Debian/Ubuntu: sudo apt-get install chromium) and run again.  #"
+echo "############################################################################"
+if [ "${CI:-}" = "true" ]; then
+  echo "CI=true: a missing browser is a failure." >&2
+  exit 1
+fi
+exit 0
