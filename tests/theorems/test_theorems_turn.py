@@ -431,3 +431,21 @@ def test_with_both_piles_empty_nothing_happens():
     player = state.players[0]
     assert player.reshuffles == 1 and player.boredom == 1
     assert player.discard_pile == ["conference"] and player.draw_pile == []
+
+
+def test_a_reshuffle_in_the_middle_of_drawing_can_end_the_game_at_once():
+    state = table(
+        seat(hand=("conference",), draw=("rolle",), discard=("ceva", "morley"), boredom=6),
+        seat("euclid"),
+    )
+    state = act(state, "play", "conference")
+    player = state.players[0]
+    assert player.lost and state.winners == [1]
+    assert player.hand == ["rolle"]  # the reshuffle for the second card ended it
+    assert sorted(player.draw_pile) == ["ceva", "morley"]
+
+
+def test_playing_fermats_last_theorem_can_bore_you_out():
+    state = table(seat(hand=("fermat_last",), boredom=6), seat("euclid"))
+    state = act(state, "play", "fermat_last")
+    assert state.players[0].lost and state.winners == [1]

@@ -119,7 +119,9 @@ def ensure_draw_pile(state: GameState, seat: int) -> bool:
 
 
 def take_top(state: GameState, seat: int) -> str | None:
-    if not ensure_draw_pile(state, seat):
+    """The top card of the draw pile, or None if there is none or the reshuffle
+    needed to get it bored the player out of the game."""
+    if not ensure_draw_pile(state, seat) or state.players[seat].lost:
         return None
     return state.players[seat].draw_pile.pop()
 
@@ -133,8 +135,6 @@ def draw_cards(state: GameState, seat: int, count: int) -> int:
             break
         player.hand.append(card)
         drawn += 1
-        if player.lost or state.status != RUNNING:
-            break
     log(state, "draw", player=seat, count=drawn)
     return drawn
 
