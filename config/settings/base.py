@@ -43,6 +43,8 @@ INSTALLED_APPS = [
     "accounts",
     "classrooms",
     "games",
+    "games.rooms",
+    "games.poker",
 ]
 
 MIDDLEWARE = [

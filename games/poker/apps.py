@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PokerConfig(AppConfig):
+    name = "games.poker"
+    label = "poker"
+    verbose_name = _("Mathematical poker")
