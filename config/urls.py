@@ -12,6 +12,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("classes/", include("classrooms.urls")),
+    path("api/", include("classrooms.api_urls")),
+    path("staff/", include("classrooms.staff_urls")),
     path("rooms/", include("games.rooms.urls")),
     path("poker/", include("games.poker.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

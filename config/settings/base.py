@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_celery_beat",
     "accounts",
     "classrooms",
@@ -156,6 +158,17 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Matika API",
+    "DESCRIPTION": "Classes, members, game sessions and results for teachers.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Self-hosted Swagger UI assets: no CDN (the CSP allows same-origin only).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
