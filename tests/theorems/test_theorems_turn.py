@@ -8,6 +8,7 @@ from games.theorems.rules import IllegalMove, apply, effects, legal_actions, new
 from .theorems_helpers import act, progress, seat, table
 
 FILLER = ("rolle", "pigeonhole", "thales", "coffee", "holidays", "eureka")
+TEN = (*FILLER, "ceva", "ptolemy", "morley", "calculator")
 
 
 def codes_of(state, kind, card=None):
@@ -118,38 +119,14 @@ def test_draw_takes_the_top_card_of_the_draw_pile():
 
 
 def test_draw_is_not_allowed_with_ten_cards_in_hand():
-    ten = (
-        "rolle",
-        "pigeonhole",
-        "thales",
-        "coffee",
-        "holidays",
-        "eureka",
-        "ceva",
-        "ptolemy",
-        "morley",
-        "calculator",
-    )
-    state = table(seat(hand=ten, draw=("pythagoras",)))
+    state = table(seat(hand=TEN, draw=("pythagoras",)))
     assert codes_of(state, "draw") == "hand_limit"
-    state = table(seat(hand=ten[:9], draw=("pythagoras",)))
+    state = table(seat(hand=TEN[:9], draw=("pythagoras",)))
     assert len(act(state, "draw").players[0].hand) == 10
 
 
 def test_effects_draw_above_the_hand_limit_and_nobody_discards():
-    ten = (
-        "rolle",
-        "pigeonhole",
-        "thales",
-        "coffee",
-        "holidays",
-        "eureka",
-        "ceva",
-        "ptolemy",
-        "morley",
-        "calculator",
-    )
-    state = table(seat(hand=(*ten, "conference"), draw=("pythagoras", "euler_line", "four_colour")))
+    state = table(seat(hand=(*TEN, "conference"), draw=("pythagoras", "euler_line", "four_colour")))
     state = act(state, "play", "conference")
     assert len(state.players[0].hand) == 13
 
