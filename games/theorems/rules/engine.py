@@ -210,7 +210,7 @@ def _check_use(state: GameState, player: PlayerState, action: Mapping[str, Any])
 
 
 def _check_end_turn(state: GameState, player: PlayerState, action: Mapping[str, Any]) -> None:
-    return None
+    """Ending the turn is always allowed once no choice is pending (checked before)."""
 
 
 def _check_choose(state: GameState, player: PlayerState, action: Mapping[str, Any]) -> None:
