@@ -20,6 +20,7 @@ import {
   seededDeck,
   shuffle,
 } from "../../static/js/poker/index.js";
+import { HARD, IllegalMove, PokerGame } from "../../static/js/poker/game.js";
 
 const readJson = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
 const vectors = readJson("../vectors/poker.json");
@@ -165,5 +166,58 @@ describe("poker scoring rules in JS", () => {
         assert.equal(gains[cell], Math.max(...Object.values(gains)));
       }
     }
+  });
+});
+
+describe("poker game state machine agrees with the Python vectors", () => {
+  test("every scripted game replays to the same events, errors, view and snapshot", () => {
+    assert.ok(vectors.games.length > 0);
+    for (const script of vectors.games) {
+      const game = PokerGame.create({
+        table: script.table,
+        mode: script.mode,
+        secondsPerCard: script.seconds,
+        deck: seededDeck(BigInt(script.seed), script.table),
+        now: script.start,
+      });
+      for (const step of script.steps) {
+        const run = () =>
+          step.action.type === "advance" ? game.advance(step.now) : game.apply(step.action, step.now);
+        if (step.error) {
+          const before = game.toDict();
+          assert.throws(run, (error) => error instanceof IllegalMove && error.code === step.error);
+          assert.deepEqual(game.toDict(), before, "an illegal action changes nothing");
+        } else {
+          assert.deepEqual(run(), step.events);
+        }
+      }
+      assert.deepEqual(game.playerView(), script.view);
+      assert.deepEqual(game.toDict(), script.state);
+      assert.deepEqual(PokerGame.fromDict(JSON.parse(JSON.stringify(game.toDict()))), game);
+    }
+  });
+
+  test("a joker is used with a value or kept, and a kept joker is placed later", () => {
+    const game = PokerGame.create({ deck: [JOKER, 5, JOKER, 7], now: 0 });
+    assert.throws(() => game.place(0, 1), (e) => e.code === "joker_in_hand");
+    game.keepJoker(1);
+    assert.equal(game.hand, 5);
+    game.placeKeptJoker(3, 9, 2);
+    assert.deepEqual(game.joker_cells, [3]);
+    assert.equal(game.hand, 5);
+    game.place(0, 3);
+    game.useJoker(1, 5, 4);
+    assert.deepEqual(game.cells.slice(0, 4), [5, 5, null, 9]);
+    assert.throws(() => game.useJoker(2, 14, 5), (e) => e.code === "not_joker" || e.code === "bad_value");
+  });
+
+  test("hard mode forfeits a number not placed in time", () => {
+    const game = PokerGame.create({ mode: HARD, secondsPerCard: 3, deck: [4, 5, 6], now: 0 });
+    assert.equal(game.deadline(), 3);
+    const events = game.advance(3.5);
+    assert.deepEqual(events[0], { type: "forfeited", index: 0, card: 4, at: 3 });
+    assert.equal(game.forfeited, 1);
+    assert.equal(game.hand, 5);
+    assert.equal(game.deadline(), 6);
   });
 });

@@ -16,10 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from games.poker.rules import (
+    EASY,
+    HARD,
     JOKER,
     LINES,
     TABLE_NAMES,
     TABLES_FILE,
+    IllegalMove,
+    PokerGame,
     build_deck,
     daily_deck,
     daily_seed,
@@ -42,6 +46,7 @@ JOKER_BOARDS = 100
 PREVIEWS = 150
 RANDOM_LINES = 400
 DECK_SEEDS = (0, 1, 42, 2**32, 2**64 + 5, 2**255 + 12345)
+GAME_SCRIPTS = 48
 DAILY = (("2026-11-29", "test-secret"), ("2027-01-01", "another secret"))
 
 #: Lines chosen by hand: every row of every table, the spec's worked checks and
@@ -105,6 +110,61 @@ def _lines(rng: random.Random) -> list[list[int | None]]:
     return lines
 
 
+def _game_script(rng: random.Random, table: str, mode: str) -> dict[str, Any]:
+    """A random game played action by action, with some illegal actions and, in
+    hard mode, pauses long enough to forfeit cards; every step's events or error
+    code is recorded so the JS state machine can replay and compare it."""
+    seed = rng.getrandbits(64)
+    seconds = rng.choice((3, 5, 10)) if mode == HARD else None
+    start = now = 1_800_000_000.0 + rng.randint(0, 10**6)
+    game = PokerGame.new(
+        table=table, mode=mode, seconds_per_card=seconds, deck=seeded_deck(seed, table), now=now
+    )
+    steps: list[dict[str, Any]] = []
+    while not game.over and len(steps) < 80:
+        pauses = (0.5, 1.0, 2.0, 2.5) if mode == EASY else (1.0, 2.5, 4.0, 7.5)
+        now += rng.choice(pauses)
+        free = [cell for cell, value in enumerate(game.cells) if value is None]
+        taken = [cell for cell, value in enumerate(game.cells) if value is not None]
+        roll = rng.random()
+        if roll < 0.06 and taken:
+            action: dict[str, Any] = {"type": "place", "cell": rng.choice(taken)}
+        elif roll < 0.09:
+            action = {"type": "use_joker", "cell": rng.choice(free), "value": rng.choice((0, 14))}
+        elif roll < 0.12:
+            action = {"type": "advance"}
+        elif game.kept_jokers and roll < 0.3:
+            value = rng.randint(1, 13)
+            action = {"type": "place_kept_joker", "cell": rng.choice(free), "value": value}
+        elif game.hand == JOKER:
+            if rng.random() < 0.5:
+                action = {"type": "keep_joker"}
+            else:
+                value = rng.randint(1, 13)
+                action = {"type": "use_joker", "cell": rng.choice(free), "value": value}
+        else:
+            action = {"type": "place", "cell": rng.choice(free)}
+        step: dict[str, Any] = {"action": action, "now": now}
+        try:
+            if action["type"] == "advance":
+                step["events"] = game.advance(now)
+            else:
+                step["events"] = game.apply(action, now)
+        except IllegalMove as error:
+            step["error"] = error.code
+        steps.append(step)
+    return {
+        "table": table,
+        "mode": mode,
+        "seconds": seconds,
+        "seed": str(seed),
+        "start": start,
+        "steps": steps,
+        "view": game.player_view(),
+        "state": game.to_dict(),
+    }
+
+
 def build() -> dict[str, Any]:
     rng = random.Random(SEED)
     lines = _lines(rng)
@@ -120,6 +180,7 @@ def build() -> dict[str, Any]:
         "previews": [],
         "decks": [],
         "daily": [],
+        "games": [],
     }
     for table in TABLE_NAMES:
         for values in lines:
@@ -162,6 +223,11 @@ def build() -> dict[str, Any]:
                 "deck": daily_deck(day, secret),
             }
         )
+    game_rng = random.Random(SEED + 1)
+    for index in range(GAME_SCRIPTS):
+        table = TABLE_NAMES[index % len(TABLE_NAMES)]
+        mode = HARD if index % 2 else EASY
+        vectors["games"].append(_game_script(game_rng, table, mode))
     return vectors
 
 

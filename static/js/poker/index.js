@@ -22,3 +22,4 @@ export {
 } from "./scoring.js";
 export { bestCells, preview } from "./preview.js";
 export { JOKER, PyRandom, buildDeck, seededDeck, shuffle } from "./deck.js";
+export { EASY, ERROR_CODES, HARD, IllegalMove, MODES, PokerGame } from "./game.js";
