@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Browser, PlayerProfile, User
+from accounts.models import Browser, PlayerProfile, PublicationConsent, User
 
 
 @admin.register(User)
@@ -41,3 +41,12 @@ class BrowserAdmin(admin.ModelAdmin):
     list_display = ("__str__", "selected", "created_at", "last_seen_at")
     readonly_fields = ("token_hash", "created_at", "last_seen_at")
     raw_id_fields = ("selected", "profiles")
+
+
+@admin.register(PublicationConsent)
+class PublicationConsentAdmin(admin.ModelAdmin):
+    list_display = ("player", "granted", "text_version", "language", "created_at")
+    list_filter = ("granted", "text_version", "language")
+    search_fields = ("player__nickname",)
+    raw_id_fields = ("player",)
+    readonly_fields = ("player", "granted", "text_version", "language", "text", "created_at")

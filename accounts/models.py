@@ -127,3 +127,32 @@ class Browser(models.Model):
 
     def __str__(self) -> str:
         return f"browser {self.token_hash[:8]}"
+
+
+class PublicationConsent(models.Model):
+    """One answer to the publication question; the newest row is the player's current choice.
+
+    The exact text shown is stored with its version and language, so what the
+    player agreed to can be shown again later.
+    """
+
+    player = models.ForeignKey(
+        PlayerProfile,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="consents",
+    )
+    granted = models.BooleanField(_("granted"))
+    text_version = models.CharField(_("text version"), max_length=16)
+    language = models.CharField(_("language"), max_length=8)
+    text = models.TextField(_("text shown"))
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("publication consent")
+        verbose_name_plural = _("publication consents")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["player", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {'yes' if self.granted else 'no'} (v{self.text_version})"

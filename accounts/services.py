@@ -6,9 +6,10 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import identity, nicknames
+from accounts import consent, identity, nicknames, signals
 from accounts.errors import AccountsError
-from accounts.models import Browser, PlayerProfile
+from accounts.models import Browser, PlayerProfile, PublicationConsent
+from games.models import GameResult
 
 CODE_ATTEMPTS_PER_HOUR = 10
 
@@ -135,3 +136,39 @@ def touch(*, browser: Browser) -> None:
     Browser.objects.filter(pk=browser.pk).update(last_seen_at=now)
     if browser.selected_id:
         PlayerProfile.objects.filter(pk=browser.selected_id).update(last_seen_at=now)
+
+
+@transaction.atomic
+def record_consent(*, player: PlayerProfile, granted: bool, language: str) -> PublicationConsent:
+    """Store an answer to the publication question (with the exact text shown)."""
+    PlayerProfile.objects.select_for_update().filter(pk=player.pk).first()
+    answer = PublicationConsent.objects.create(
+        player=player,
+        granted=granted,
+        text_version=consent.VERSION,
+        language=language,
+        text=consent.question(),
+    )
+    if not granted:
+        signals.public_data_withdrawn.send(sender=PlayerProfile, player=player)
+    return answer
+
+
+@transaction.atomic
+def reset_stats(*, player: PlayerProfile) -> int:
+    """Detach the player's results: their stats start from zero; class reports
+    keep the rows anonymised. Public entries go too. Returns the number detached."""
+    PlayerProfile.objects.select_for_update().filter(pk=player.pk).first()
+    signals.public_data_withdrawn.send(sender=PlayerProfile, player=player)
+    return GameResult.objects.filter(player=player).update(player=None)
+
+
+@transaction.atomic
+def delete_profile(*, player: PlayerProfile) -> None:
+    """Remove the profile and its personal data. Results stay, anonymised, so
+    class statistics remain consistent; roster names are personal and go."""
+    player = PlayerProfile.objects.select_for_update().get(pk=player.pk)
+    signals.public_data_withdrawn.send(sender=PlayerProfile, player=player)
+    GameResult.objects.filter(player=player).update(player=None)
+    player.memberships.all().delete()
+    player.delete()

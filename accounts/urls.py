@@ -62,4 +62,8 @@ urlpatterns = [
     path("player/continue/", views.continue_profile, name="continue_profile"),
     path("player/storage/", views.set_storage, name="set_storage"),
     path("player/suggest/", views.suggest_nickname, name="suggest_nickname"),
+    path("player/consent/", views.set_consent, name="set_consent"),
+    path("player/export.<str:fmt>", views.export_data, name="export_data"),
+    path("player/reset/", views.reset_stats, name="reset_stats"),
+    path("player/delete/", views.delete_profile, name="delete_profile"),
 ]

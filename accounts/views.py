@@ -1,16 +1,18 @@
 """Teacher sign-up and the player's own profile pages (nickname, switcher, code, storage)."""
 
+import json
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import identity, nicknames, services
+from accounts import consent, identity, nicknames, selectors, services
 from accounts.errors import AccountsError
 from accounts.forms import NicknameForm, ProfileCodeForm, TeacherSignupForm
 
@@ -59,6 +61,9 @@ def _profile_page(request: HttpRequest, *, nickname_form=None, code_form=None, s
         "profile_code": identity.format_profile_code(request.player.code)
         if request.player
         else None,
+        "stats": selectors.player_stats(request.player) if request.player else None,
+        "consent": selectors.current_consent(request.player) if request.player else None,
+        "consent_question": consent.question(),
     }
     return render(request, "accounts/profile.html", context, status=status)
 
@@ -195,6 +200,72 @@ def set_storage(request: HttpRequest) -> HttpResponse:
 @require_GET
 def suggest_nickname(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"nickname": nicknames.generate(language=get_language())})
+
+
+def _require_player(request: HttpRequest) -> HttpResponse | None:
+    if request.player is None:
+        messages.error(request, _("Choose a nickname first: there is no profile in this browser."))
+        return redirect("accounts:profile")
+    return None
+
+
+@require_POST
+def set_consent(request: HttpRequest) -> HttpResponse:
+    if (refusal := _require_player(request)) is not None:
+        return refusal
+    answer = request.POST.get("consent")
+    if answer not in {"yes", "no"}:
+        messages.error(request, _("Please answer yes or no."))
+        return redirect("accounts:profile")
+    services.record_consent(player=request.player, granted=answer == "yes", language=get_language())
+    if answer == "yes":
+        messages.success(request, _("Thank you. Your results may appear on public tables."))
+    else:
+        messages.success(request, _("Nothing of yours is published; public entries were removed."))
+    if request.headers.get("accept") == "application/json":
+        return JsonResponse({"consent": answer == "yes"})
+    return redirect(_next_url(request, "accounts:profile"))
+
+
+@require_GET
+def export_data(request: HttpRequest, fmt: str) -> HttpResponse:
+    if fmt not in {"json", "csv"}:
+        raise Http404
+    if (refusal := _require_player(request)) is not None:
+        return refusal
+    stamp = request.player.nickname.replace(" ", "_")
+    if fmt == "csv":
+        response = HttpResponse(
+            selectors.export_profile_csv(request.player), content_type="text/csv; charset=utf-8"
+        )
+    else:
+        response = HttpResponse(
+            json.dumps(selectors.export_profile(request.player), ensure_ascii=False, indent=2),
+            content_type="application/json; charset=utf-8",
+        )
+    response["Content-Disposition"] = f'attachment; filename="matika-{stamp}.{fmt}"'
+    return response
+
+
+@require_POST
+def reset_stats(request: HttpRequest) -> HttpResponse:
+    if (refusal := _require_player(request)) is not None:
+        return refusal
+    services.reset_stats(player=request.player)
+    messages.success(request, _("Your statistics were reset."))
+    return redirect("accounts:profile")
+
+
+@require_POST
+def delete_profile(request: HttpRequest) -> HttpResponse:
+    if (refusal := _require_player(request)) is not None:
+        return refusal
+    nickname = request.player.nickname
+    services.delete_profile(player=request.player)
+    messages.success(
+        request, _("The profile %(nickname)s and its data were deleted.") % {"nickname": nickname}
+    )
+    return redirect("accounts:profile")
 
 
 def privacy(request: HttpRequest) -> HttpResponse:
