@@ -1,0 +1,236 @@
+"""The one WebSocket consumer for every game: ``/ws/rooms/<code>/``.
+
+Thin by design: it identifies the player from the identity cookie sent with
+the handshake, checks the envelope of each message (size, JSON, id, type,
+rate), hands the intent to ``services.submit`` and relays what the channel
+layer delivers. The protocol is written down in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core import signing
+from django.http.cookie import parse_cookie
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts import identity
+from accounts.models import Browser, PlayerProfile
+from games.rooms import registry, selectors, services
+from games.rooms.errors import RoomError
+from games.rooms.models import Room, Seat
+
+logger = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 4096
+MAX_ID_LENGTH = 64
+# Token bucket per connection: a burst of 20, then 10 messages a second.
+RATE_BURST = 20
+RATE_PER_SECOND = 10.0
+# A client that keeps flooding after this many refusals is cut off.
+ABUSE_LIMIT = 100
+
+CLOSE_REFUSED = 4403
+CLOSE_EXPIRED = 4410
+CLOSE_ABUSIVE = 4429
+
+
+def _cookies(scope: dict) -> dict[str, str]:
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            return parse_cookie(value.decode("latin-1"))
+    return {}
+
+
+def player_from_cookies(cookies: dict[str, str]) -> PlayerProfile | None:
+    """The selected profile of the browser whose identity cookie came with the handshake."""
+    if cookies.get(settings.STORAGE_COOKIE_NAME) == "off":
+        return None
+    raw = cookies.get(settings.PLAYER_COOKIE_NAME)
+    if not raw:
+        return None
+    try:
+        token = signing.loads(raw, salt=identity.SALT)
+    except signing.BadSignature:
+        return None
+    browser = (
+        Browser.objects.select_related("selected")
+        .filter(token_hash=identity.hash_token(token))
+        .first()
+    )
+    if browser is None or browser.selected is None or not browser.selected.is_active:
+        return None
+    return browser.selected
+
+
+def _language(scope: dict, cookies: dict[str, str]) -> str:
+    supported = {code for code, _name in settings.LANGUAGES}
+    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen in supported:
+        return chosen
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            for lang, _q in translation.trans_real.parse_accept_lang_header(value.decode()):
+                if lang.split("-")[0] in supported:
+                    return lang.split("-")[0]
+    return settings.LANGUAGE_CODE
+
+
+def _admit(code: str, cookies: dict[str, str]) -> tuple[Room, PlayerProfile]:
+    player = player_from_cookies(cookies)
+    room = selectors.room_by_code(code)
+    if room is None:
+        raise RoomError("unknown_room", _("There is no room with this code."))
+    if player is None:
+        raise RoomError("no_identity", _("Choose a nickname on the join page first."))
+    if room.status == Room.Status.EXPIRED:
+        raise RoomError("room_expired", _("This room has expired."))
+    seat = selectors.seat_for(room, player)
+    if seat is None or seat.status == Seat.Status.LEFT:
+        raise RoomError("not_in_room", _("Join the room on its page first."))
+    if seat.status == Seat.Status.KICKED:
+        raise RoomError("kicked", _("The host removed you from this room."))
+    return room, player
+
+
+class RoomConsumer(AsyncWebsocketConsumer):
+    room_id: int | None = None
+    player: PlayerProfile | None = None
+
+    async def connect(self) -> None:
+        # Accept first so a refusal can say why (a rejected handshake cannot).
+        await self.accept()
+        cookies = _cookies(self.scope)
+        self.language = _language(self.scope, cookies)
+        self.tokens = float(RATE_BURST)
+        self.refill_at = time.monotonic()
+        self.refusals = 0
+        code = self.scope["url_route"]["kwargs"]["code"]
+        try:
+            room, player = await self._db(_admit, code, cookies)
+        except RoomError as error:
+            await self._send({"type": "error", "id": None, **error.as_dict()})
+            await self.close(code=CLOSE_REFUSED)
+            return
+        self.room_id, self.player, self.code = room.pk, player, room.code
+        self.adapter = registry.get(room.game, room.mode)
+        self.groups_joined = [
+            services.room_group(room.pk),
+            services.player_group(room.pk, player.pk),
+        ]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        # Joined the groups before reading: nothing committed after this read is missed.
+        await self._send(await self._db(selectors.snapshot, room_id=room.pk, player=player))
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def _db(self, function, *args, **kwargs):
+        language = getattr(self, "language", settings.LANGUAGE_CODE)
+
+        def run():
+            with translation.override(language):
+                return function(*args, **kwargs)
+
+        return await database_sync_to_async(run)()
+
+    async def _send(self, message: dict) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    async def _error(self, message_id, code: str, text: str) -> None:
+        await self._send({"type": "error", "id": message_id, "code": code, "message": text})
+
+    def _allowed(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refill_at) * RATE_PER_SECOND)
+        self.refill_at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.room_id is None:
+            return
+        with translation.override(self.language):
+            refusal = await self._check(text_data, bytes_data)
+        if refusal is None:
+            return
+        message_id, code, text = refusal
+        self.refusals += 1
+        await self._error(message_id, code, text)
+        if self.refusals >= ABUSE_LIMIT:
+            await self.close(code=CLOSE_ABUSIVE)
+
+    async def _check(self, text_data, bytes_data) -> tuple | None:
+        """Handle one frame; return (id, code, message) when it is refused."""
+        if not self._allowed():
+            return None, "rate_limited", _("Too many messages. Slow down.")
+        if text_data is None:
+            return None, "bad_message", _("Messages must be JSON text.")
+        if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+            return None, "too_large", _("This message is too long.")
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            return None, "bad_json", _("This message is not valid JSON.")
+        if not isinstance(message, dict):
+            return None, "bad_message", _("A message must be a JSON object.")
+        kind, message_id = message.get("type"), message.get("id")
+        if kind == "ping":
+            await self._send(
+                {"type": "pong", "id": message_id if isinstance(message_id, str) else None}
+            )
+            return None
+        if not isinstance(message_id, str) or not 0 < len(message_id) <= MAX_ID_LENGTH:
+            return None, "bad_id", _("Every message needs a short text id.")
+        if not isinstance(kind, str):
+            return message_id, "bad_message", _("Every message needs a type.")
+        if "room" in message and message["room"] != self.code:
+            return message_id, "wrong_room", _("This message is for another room.")
+        if kind == "sync":
+            snapshot = await self._db(selectors.snapshot, room_id=self.room_id, player=self.player)
+            await self._send({**snapshot, "id": message_id})
+            return None
+        known = (
+            registry.RESERVED_TYPES | self.adapter.message_types | self.adapter.seat_message_types
+        )
+        if kind not in known:
+            return message_id, "unknown_type", _("Unknown message type.")
+        body = {k: v for k, v in message.items() if k not in ("id", "room")}
+        try:
+            answer = await self._db(
+                services.submit,
+                room_id=self.room_id,
+                player=self.player,
+                client_id=message_id,
+                message=body,
+            )
+        except RoomError as error:
+            return message_id, error.code, error.message
+        except Exception:
+            logger.exception("room %s: message %r failed", self.room_id, kind)
+            return message_id, "server_error", _("Something went wrong. Nothing was changed.")
+        await self._send(answer)
+        if kind == "leave":
+            await self.close()
+        return None
+
+    async def room_event(self, event: dict) -> None:
+        await self._send(event["payload"])
+        if event.get("close") == "expired":
+            await self.close(code=CLOSE_EXPIRED)
+
+    async def room_kicked(self, event: dict) -> None:
+        with translation.override(self.language):
+            text = _("The host removed you from this room.")
+        await self._send({"type": "kicked", "message": text})
+        await self.close(code=CLOSE_REFUSED)

@@ -1,0 +1,191 @@
+"""The plug-in interface between the rooms runtime and a game.
+
+A game registers one adapter per mode, usually in its ``AppConfig.ready()``::
+
+    from games.rooms import registry
+
+    registry.register("mathesso", "table", MathessoTable())
+
+The runtime owns everything generic -- codes, seats, host controls, locking,
+the event log, idempotency, delivery, expiry. The adapter owns the rules: it
+turns a state and a player's message into a new state and the events to tell
+people, and it says what each player may see. Adapters are stateless
+translators to the game's pure rules engine; they never touch the database.
+
+Every value passed in or returned must be JSON-serialisable (it is stored in
+PostgreSQL). See docs/protocol.md for the whole contract.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import ClassVar
+
+from django.utils.translation import gettext as _
+
+from games.rooms.errors import RoomError
+
+# Message types the runtime handles itself; a game cannot claim them.
+RESERVED_TYPES = frozenset(
+    {"sync", "ping", "start", "lock", "unlock", "kick", "end", "leave", "tick"}
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many may sit in a room of this game and mode."""
+
+    max_players: int
+    min_players: int = 1
+    spectators: bool = False
+    # False for games where the host only deals (the poker group game): the host
+    # then does not take one of the ``max_players`` places.
+    host_plays: bool = True
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """What a game learns about a seat when the game starts."""
+
+    player_id: int
+    nickname: str
+    role: str  # "host" | "player" | "spectator"
+
+
+@dataclass
+class Outcome:
+    """What a move (or start, or tick) produced.
+
+    ``public`` goes to everyone in the room under one new ``seq``; ``private``
+    maps a player id to events only that player receives. ``finished`` ends the
+    game: the runtime then asks ``results()`` and writes the game record.
+    """
+
+    state: dict
+    public: list[dict] = field(default_factory=list)
+    private: dict[int, list[dict]] = field(default_factory=dict)
+    finished: bool = False
+
+
+@dataclass
+class SeatOutcome:
+    """What a per-seat move produced (see ``RoomGame.seat_message_types``)."""
+
+    seat_state: dict
+    public: list[dict] = field(default_factory=list)
+    private: list[dict] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    player_id: int
+    score: int
+    rank: int | None = None
+    completed: bool = True
+    details: dict = field(default_factory=dict)
+
+
+class RoomGame:
+    """Base class for game adapters; override what your game needs.
+
+    Refuse a message by raising ``RoomError(code, message)`` (or any exception
+    with string attributes ``code`` and ``message``, such as a rules engine's
+    ``IllegalMove``): the runtime answers the sender with that error and
+    nothing is stored.
+    """
+
+    limits: ClassVar[Limits] = Limits(max_players=4)
+    # Message types this game accepts from players, handled by ``apply``.
+    message_types: ClassVar[frozenset[str]] = frozenset()
+    # Message types handled by ``apply_seat``: they lock only the sender's seat
+    # row, so many players can act at the same moment without queueing.
+    seat_message_types: ClassVar[frozenset[str]] = frozenset()
+    # Optional: a template included in the room page once the game runs, and
+    # the ES module (static path) that drives it with a RoomSocket.
+    template_name: ClassVar[str | None] = None
+    script: ClassVar[str | None] = None
+
+    def clean_settings(self, settings: dict) -> dict:
+        """Validate and normalise the host's settings; raise RoomError if bad."""
+        return dict(settings)
+
+    def start(
+        self, *, settings: dict, seats: list[SeatInfo], rng: random.Random, now: datetime
+    ) -> Outcome:
+        raise NotImplementedError
+
+    def initial_seat_state(self, state: dict, player_id: int) -> dict:
+        """The per-seat state a seat starts with (only for per-seat games)."""
+        return {}
+
+    def apply(
+        self,
+        state: dict,
+        *,
+        player_id: int,
+        role: str,
+        message: dict,
+        now: datetime,
+        rng: random.Random,
+    ) -> Outcome:
+        raise RoomError("unknown_type", _("This game does not accept that message."))
+
+    def apply_seat(
+        self,
+        state: dict,
+        seat_state: dict,
+        *,
+        player_id: int,
+        message: dict,
+        now: datetime,
+    ) -> SeatOutcome:
+        raise RoomError("unknown_type", _("This game does not accept that message."))
+
+    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
+        """What ``player_id`` may see (a spectator sees only public things)."""
+        return {}
+
+    def tick(self, state: dict, *, now: datetime, rng: random.Random) -> Outcome | None:
+        """Apply time-based rules; None when nothing is due."""
+        return None
+
+    def next_deadline(self, state: dict) -> datetime | None:
+        """When ``tick`` should next be evaluated (from timestamps in the state)."""
+        return None
+
+    def end(self, state: dict, *, now: datetime) -> dict:
+        """The host ends a running game early; return the final state."""
+        return state
+
+    def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
+        """Scores for GameRecord/GameResult when the game is over."""
+        return []
+
+
+_REGISTRY: dict[tuple[str, str], RoomGame] = {}
+
+
+def register(game: str, mode: str, adapter: RoomGame) -> None:
+    clash = (adapter.message_types | adapter.seat_message_types) & RESERVED_TYPES
+    if clash:
+        raise ValueError(f"{game}/{mode} claims reserved message types: {sorted(clash)}")
+    if adapter.message_types & adapter.seat_message_types:
+        raise ValueError(f"{game}/{mode}: a message type is both room-wide and per-seat")
+    _REGISTRY[(game, mode)] = adapter
+
+
+def unregister(game: str, mode: str) -> None:
+    _REGISTRY.pop((game, mode), None)
+
+
+def get(game: str, mode: str) -> RoomGame:
+    try:
+        return _REGISTRY[(game, mode)]
+    except KeyError:
+        raise RoomError("unknown_game", _("This game or mode does not exist.")) from None
+
+
+def registered() -> list[tuple[str, str]]:
+    return sorted(_REGISTRY)

@@ -1,0 +1,136 @@
+"""Read operations on rooms: lookups, lists and each player's snapshot (``sync``)."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.models import PlayerProfile
+from games.rooms import registry
+from games.rooms.models import Room, RoomEvent, Seat
+from games.rooms.registry import SeatInfo
+from games.rooms.services import _rng, normalise_code, seat_public
+
+
+def live_rooms() -> QuerySet[Room]:
+    """Rooms still open or playing and not past their expiry (even before the task runs)."""
+    return Room.objects.filter(status__in=Room.LIVE_STATUSES, expires_at__gt=timezone.now())
+
+
+def live_rooms_for_classroom(classroom) -> QuerySet[Room]:
+    return live_rooms().filter(classroom=classroom).select_related("host").order_by("-created_at")
+
+
+def room_by_code(code: str) -> Room | None:
+    """The live room with this code, else the most recent room that had it."""
+    code = normalise_code(code)
+    room = live_rooms().filter(code=code).first()
+    if room is None:
+        room = Room.objects.filter(code=code).order_by("-created_at").first()
+    return room
+
+
+def seat_for(room: Room, player: PlayerProfile | None) -> Seat | None:
+    if player is None:
+        return None
+    return Seat.objects.filter(room=room, player=player).first()
+
+
+def seats(room: Room) -> list[Seat]:
+    return list(room.seats.select_related("player").exclude(status=Seat.Status.LEFT))
+
+
+def room_public(room: Room) -> dict:
+    limits = registry.get(room.game, room.mode).limits
+    return {
+        "code": room.code,
+        "game": room.game,
+        "mode": room.mode,
+        "status": room.status,
+        "locked": room.locked,
+        "host_id": room.host_id,
+        "max_players": limits.max_players,
+        "spectators": limits.spectators,
+        "expires_at": room.expires_at.isoformat(),
+        "seats": [seat_public(seat) for seat in seats(room)],
+    }
+
+
+def snapshot(*, room_id: int, player: PlayerProfile) -> dict:
+    """Everything one player may know about the room now, as of ``seq``.
+
+    ``seq`` and the state come from the same row read, so the events numbered
+    after ``seq`` are exactly the ones the client still has to apply.
+    """
+    room = Room.objects.get(pk=room_id)
+    seat = Seat.objects.filter(room=room, player=player).first()
+    role = seat.role if seat else Seat.Role.SPECTATOR
+    view = {}
+    if room.status != Room.Status.LOBBY:
+        adapter = registry.get(room.game, room.mode)
+        view = adapter.view(
+            room.state,
+            player_id=player.pk if seat else None,
+            role=role,
+            seat_state=seat.state if seat else {},
+        )
+    return {
+        "type": "sync",
+        "seq": room.seq,
+        "room": room_public(room),
+        "you": {"player_id": player.pk, "role": role, "status": seat.status if seat else None},
+        "view": view,
+    }
+
+
+def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
+    """Replay the event log from the seed: the state and seat states it must produce.
+
+    Proves the log is complete; operators can use it to audit or repair a room.
+    """
+    adapter = registry.get(room.game, room.mode)
+    state: dict = {}
+    seat_states: dict[int, dict] = {}
+    replay = Room(pk=room.pk, rng_seed=room.rng_seed)
+    roles = {pid: role for pid, _nick, role in _start_seats(room)}
+    for event in RoomEvent.objects.filter(room=room).order_by("id"):
+        if event.kind == "start":
+            seats = [SeatInfo(pid, nick, role) for pid, nick, role in event.action["seats"]]
+            outcome = adapter.start(
+                settings=room.settings, seats=seats, rng=_rng(replay, "start"), now=event.created_at
+            )
+            state = outcome.state
+            if adapter.seat_message_types:
+                seat_states = {
+                    s.player_id: adapter.initial_seat_state(state, s.player_id) for s in seats
+                }
+        elif event.kind == "move":
+            state = adapter.apply(
+                state,
+                player_id=event.actor_id,
+                role=roles.get(event.actor_id, "player"),
+                message=event.action,
+                now=event.created_at,
+                rng=_rng(replay, f"move{event.seq}"),
+            ).state
+        elif event.kind == "tick":
+            outcome = adapter.tick(
+                state, now=event.created_at, rng=_rng(replay, f"tick{event.seq}")
+            )
+            state = outcome.state if outcome else state
+        elif event.kind == "seat":
+            seat_states[event.actor_id] = adapter.apply_seat(
+                state,
+                seat_states.get(event.actor_id, {}),
+                player_id=event.actor_id,
+                message=event.action,
+                now=event.created_at,
+            ).seat_state
+        elif event.kind == "end" and room.started_at is not None:
+            state = adapter.end(state, now=event.created_at)
+    return state, seat_states
+
+
+def _start_seats(room: Room) -> list:
+    start = RoomEvent.objects.filter(room=room, kind="start").first()
+    return start.action["seats"] if start else []
