@@ -1,0 +1,56 @@
+"""Merge ``locale/pending/*.json`` translations into the Czech and Slovak catalogues.
+
+Parallel work adds strings faster than one person edits ``.po`` files, so each
+area writes ``{"msgid": {"cs": "...", "sk": "..."}}`` next to its change; after
+``make translations`` this fills the matching empty entries and reports what is
+still missing. Merged files are removed with ``--remove``.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import polib
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+LANGUAGES = ("cs", "sk")
+
+
+def merge(remove: bool = False) -> dict[str, list[str]]:
+    pending: dict[str, dict[str, str]] = {}
+    files = sorted((LOCALE_DIR / "pending").glob("*.json"))
+    for path in files:
+        for msgid, translations in json.loads(path.read_text(encoding="utf-8")).items():
+            pending.setdefault(msgid, {}).update(translations)
+    missing: dict[str, list[str]] = {}
+    for language in LANGUAGES:
+        for domain in ("django", "djangojs"):
+            po_path = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
+            if not po_path.exists():
+                continue
+            catalogue = polib.pofile(str(po_path), wrapwidth=0)
+            for entry in catalogue:
+                if entry.obsolete:
+                    continue
+                if "fuzzy" in entry.flags:
+                    entry.flags.remove("fuzzy")
+                    entry.msgstr = ""
+                text = pending.get(entry.msgid, {}).get(language)
+                if text and not entry.msgstr:
+                    entry.msgstr = text
+                if not entry.msgstr and not entry.msgid_plural:
+                    missing.setdefault(f"{language}/{domain}", []).append(entry.msgid)
+            catalogue.save(str(po_path))
+    if remove:
+        for path in files:
+            path.unlink()
+    return missing
+
+
+if __name__ == "__main__":
+    still_missing = merge(remove="--remove" in sys.argv)
+    for where, msgids in still_missing.items():
+        print(f"{where}: {len(msgids)} untranslated")
+        for msgid in msgids:
+            print("   ", json.dumps(msgid, ensure_ascii=False))
+    sys.exit(1 if still_missing else 0)
