@@ -38,6 +38,39 @@ class Classroom(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+
+class CoTeacher(models.Model):
+    """A colleague invited by e-mail; they see the class once they log in with that address."""
+
+    classroom = models.ForeignKey(
+        Classroom, verbose_name=_("class"), on_delete=models.CASCADE, related_name="co_teachers"
+    )
+    email = models.EmailField(_("e-mail"))
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invited by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    invited_at = models.DateTimeField(_("invited"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("co-teacher")
+        verbose_name_plural = _("co-teachers")
+        ordering = ["email"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "email"], name="one_invite_per_email")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.classroom})"
+
 
 class Membership(models.Model):
     class Status(models.TextChoices):
@@ -54,6 +87,14 @@ class Membership(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="memberships",
+    )
+    # Profiles merged into this member (a student who joined twice, e.g. from a
+    # second device): their results count for this member and they still open the class.
+    other_players = models.ManyToManyField(
+        PlayerProfile,
+        verbose_name=_("merged player profiles"),
+        blank=True,
+        related_name="merged_memberships",
     )
     roster_name = models.CharField(_("name in the roster"), max_length=80)
     status = models.CharField(
@@ -75,3 +116,7 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.roster_name} ({self.classroom})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING

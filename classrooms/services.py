@@ -1,16 +1,385 @@
-"""Write operations on classes."""
+"""Write operations on classes: one function per user intent, one transaction each.
+
+Every refusal raises :class:`ClassroomError` before anything is written, so
+bad input changes nothing. Rows an intent changes are locked with
+``select_for_update`` (the class row for roster-wide changes, the member row
+for a claim) so two students picking the same roster name cannot both win.
+"""
 
 import secrets
+import unicodedata
 
-from classrooms.models import Classroom
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import identity, nicknames
+from accounts import services as account_services
+from accounts.errors import AccountsError
+from accounts.models import PlayerProfile, User
+from classrooms.errors import ClassroomError
+from classrooms.models import Classroom, CoTeacher, Membership
 
 # Class codes share the profile codes' alphabet: no 0/O or 1/I/L to misread.
 CLASS_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CLASS_CODE_LENGTH = 6
+MAX_MEMBERS = 200
+MAX_ROSTER_NAME = 80
+MAX_CO_TEACHERS = 10
+# Wrong class codes per client address and hour; a whole school behind one
+# address types a few wrong codes, a brute-force attempt types thousands.
+CODE_FAILURES_PER_HOUR = 30
 
 
 def new_class_code() -> str:
     while True:
         code = "".join(secrets.choice(CLASS_CODE_ALPHABET) for _ in range(CLASS_CODE_LENGTH))
         if not Classroom.objects.filter(join_code=code).exists():
+            return code
+
+
+def normalise_code(raw: str) -> str:
+    return "".join(ch for ch in (raw or "").upper() if ch.isalnum())[:16]
+
+
+def normalise_roster_name(raw: str) -> str:
+    """Trimmed, single-spaced, NFC, without control characters; refused when empty or too long."""
+    text = unicodedata.normalize("NFC", raw or "")
+    name = " ".join("".join(ch for ch in text if unicodedata.category(ch)[0] != "C").split())
+    if not name:
+        raise ClassroomError("name_empty", _("Enter a name."))
+    if len(name) > MAX_ROSTER_NAME:
+        raise ClassroomError("name_too_long", _("A name can have at most 80 characters."))
+    return name
+
+
+def _clean_class_fields(*, name: str, school_year: str, subject: str) -> dict:
+    name = " ".join((name or "").split())
+    if not name:
+        raise ClassroomError("class_name_empty", _("Give the class a name."))
+    if len(name) > 80:
+        raise ClassroomError(
+            "class_name_too_long", _("A class name can have at most 80 characters.")
+        )
+    school_year = " ".join((school_year or "").split())
+    if len(school_year) > 9:
+        raise ClassroomError("school_year_too_long", _("Write the school year like 2026/27."))
+    subject = " ".join((subject or "").split())
+    if len(subject) > 80:
+        raise ClassroomError("subject_too_long", _("The subject can have at most 80 characters."))
+    return {"name": name, "school_year": school_year, "subject": subject}
+
+
+def parse_roster(text: str) -> list[str]:
+    """One name a line (a pasted column from a spreadsheet); blanks and repeats dropped."""
+    names: list[str] = []
+    seen: set[str] = set()
+    for line in (text or "").splitlines():
+        if not line.strip():
+            continue
+        name = normalise_roster_name(line.split("\t")[0])
+        if name.casefold() not in seen:
+            seen.add(name.casefold())
+            names.append(name)
+    return names
+
+
+def _lock(classroom: Classroom) -> Classroom:
+    return Classroom.objects.select_for_update().get(pk=classroom.pk)
+
+
+def _add_roster_names(classroom: Classroom, names: list[str]) -> list[Membership]:
+    existing = {name.casefold() for name in classroom.members.values_list("roster_name", flat=True)}
+    new_names = [name for name in names if name.casefold() not in existing]
+    if classroom.members.count() + len(new_names) > MAX_MEMBERS:
+        raise ClassroomError(
+            "class_full", _("A class can have at most %(count)s members.") % {"count": MAX_MEMBERS}
+        )
+    return Membership.objects.bulk_create(
+        [Membership(classroom=classroom, roster_name=name) for name in new_names]
+    )
+
+
+@transaction.atomic
+def create_classroom(
+    *, teacher: User, name: str, school_year: str = "", subject: str = "", roster: str = ""
+) -> Classroom:
+    fields = _clean_class_fields(name=name, school_year=school_year, subject=subject)
+    names = parse_roster(roster)
+    classroom = Classroom.objects.create(teacher=teacher, join_code=new_class_code(), **fields)
+    _add_roster_names(classroom, names)
+    return classroom
+
+
+@transaction.atomic
+def update_classroom(
+    *, classroom: Classroom, name: str, school_year: str, subject: str, public_publication: bool
+) -> Classroom:
+    fields = _clean_class_fields(name=name, school_year=school_year, subject=subject)
+    classroom = _lock(classroom)
+    for key, value in fields.items():
+        setattr(classroom, key, value)
+    classroom.public_publication = public_publication
+    classroom.save(update_fields=[*fields, "public_publication"])
+    return classroom
+
+
+@transaction.atomic
+def set_archived(*, classroom: Classroom, archived: bool) -> Classroom:
+    classroom = _lock(classroom)
+    classroom.archived_at = (classroom.archived_at or timezone.now()) if archived else None
+    classroom.save(update_fields=["archived_at"])
+    return classroom
+
+
+@transaction.atomic
+def delete_classroom(*, classroom: Classroom, user: User) -> None:
+    """Only the class's own teacher deletes it; its game records and results go with it."""
+    if classroom.teacher_id != user.pk:
+        raise ClassroomError(
+            "not_owner", _("Only the teacher who created the class can delete it.")
+        )
+    _lock(classroom).delete()
+
+
+@transaction.atomic
+def regenerate_code(*, classroom: Classroom) -> Classroom:
+    classroom = _lock(classroom)
+    classroom.join_code = new_class_code()
+    classroom.save(update_fields=["join_code"])
+    return classroom
+
+
+@transaction.atomic
+def set_joining(*, classroom: Classroom, enabled: bool) -> Classroom:
+    classroom = _lock(classroom)
+    classroom.join_enabled = enabled
+    classroom.save(update_fields=["join_enabled"])
+    return classroom
+
+
+@transaction.atomic
+def invite_co_teacher(
+    *, classroom: Classroom, email: str, invited_by: User, class_url: str = ""
+) -> CoTeacher:
+    email = (email or "").strip().lower()
+    try:
+        validate_email(email)
+    except ValidationError as exc:
+        raise ClassroomError("bad_email", _("Enter a valid e-mail address.")) from exc
+    classroom = _lock(classroom)
+    if email == classroom.teacher.email.lower():
+        raise ClassroomError("already_teacher", _("This teacher already teaches the class."))
+    if classroom.co_teachers.filter(email=email).exists():
+        raise ClassroomError("already_invited", _("This colleague is already invited."))
+    if classroom.co_teachers.count() >= MAX_CO_TEACHERS:
+        raise ClassroomError("too_many_co_teachers", _("A class can have at most 10 co-teachers."))
+    invite = CoTeacher.objects.create(classroom=classroom, email=email, invited_by=invited_by)
+    subject = _("Matika: you were invited to teach %(name)s") % {"name": classroom.name}
+    body = _(
+        "%(teacher)s invited you to teach the class %(name)s on Matika. "
+        "Log in or create a teacher account with this e-mail address to see it: %(url)s"
+    ) % {"teacher": invited_by.get_full_name(), "name": classroom.name, "url": class_url}
+    transaction.on_commit(
+        lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email], fail_silently=True)
+    )
+    return invite
+
+
+@transaction.atomic
+def remove_co_teacher(*, classroom: Classroom, co_teacher_id: int) -> None:
+    deleted, _rows = CoTeacher.objects.filter(classroom=classroom, pk=co_teacher_id).delete()
+    if not deleted:
+        raise ClassroomError("unknown_co_teacher", _("This co-teacher is not in the class."))
+
+
+@transaction.atomic
+def add_roster(*, classroom: Classroom, text: str) -> list[Membership]:
+    names = parse_roster(text)
+    if not names:
+        raise ClassroomError("roster_empty", _("Paste at least one name, one a line."))
+    return _add_roster_names(_lock(classroom), names)
+
+
+def _member(classroom: Classroom, member_id: int, *, lock: bool = True) -> Membership:
+    members = Membership.objects.filter(classroom=classroom, pk=member_id)
+    member = (members.select_for_update() if lock else members).first()
+    if member is None:
+        raise ClassroomError("unknown_member", _("This student is not in the class."))
+    return member
+
+
+@transaction.atomic
+def approve_member(*, classroom: Classroom, member_id: int) -> Membership:
+    member = _member(classroom, member_id)
+    member.status = Membership.Status.APPROVED
+    member.save(update_fields=["status"])
+    return member
+
+
+@transaction.atomic
+def remove_member(*, classroom: Classroom, member_id: int) -> None:
+    _member(classroom, member_id).delete()
+
+
+@transaction.atomic
+def rename_member(*, classroom: Classroom, member_id: int, roster_name: str) -> Membership:
+    name = normalise_roster_name(roster_name)
+    member = _member(classroom, member_id)
+    member.roster_name = name
+    member.save(update_fields=["roster_name"])
+    return member
+
+
+@transaction.atomic
+def merge_members(*, classroom: Classroom, source_id: int, target_id: int) -> Membership:
+    """Fold a duplicate into another member: the target keeps its roster name and
+    gains the duplicate's profiles, so all results count for one student."""
+    if source_id == target_id:
+        raise ClassroomError("merge_same", _("Choose two different students to merge."))
+    _lock(classroom)
+    source = _member(classroom, source_id)
+    target = _member(classroom, target_id)
+    players = [source.player] if source.player_id else []
+    players += list(source.other_players.all())
+    source.delete()
+    for player in players:
+        if target.player_id is None:
+            target.player = player
+        elif player.pk != target.player_id:
+            target.other_players.add(player)
+    target.status = Membership.Status.APPROVED
+    target.save(update_fields=["player", "status"])
+    return target
+
+
+def membership_of(*, classroom: Classroom, player: PlayerProfile) -> Membership | None:
+    return (
+        Membership.objects.filter(classroom=classroom)
+        .filter(Q(player=player) | Q(other_players=player))
+        .first()
+    )
+
+
+def check_code_attempt(*, code: str, client_key: str) -> Classroom:
+    """The class for a typed code; wrong codes are counted per client to stop guessing."""
+    key = f"class-code-failures:{client_key}"
+    failures = cache.get(key, 0)
+    if failures >= CODE_FAILURES_PER_HOUR:
+        raise ClassroomError(
+            "rate_limited", _("Too many wrong codes. Please wait an hour and try again.")
+        )
+    classroom = Classroom.objects.filter(join_code=normalise_code(code)).first()
+    if classroom is None:
+        cache.add(key, 0, timeout=3600)
+        cache.incr(key)
+        raise ClassroomError("unknown_code", _("No class has this code. Check it and try again."))
+    return classroom
+
+
+@transaction.atomic
+def join_classroom(
+    *,
+    classroom: Classroom,
+    player: PlayerProfile | None,
+    member_id: int | None = None,
+    typed_name: str = "",
+    browser_token: str | None = None,
+    nickname: str = "",
+) -> tuple[Membership, str | None]:
+    """A student joins: claims a roster name (approved at once) or types one (the
+    teacher approves). A browser without a profile gets one in the same step.
+
+    Returns the membership and, when a profile was created, the browser token
+    the response must store.
+    """
+    classroom = Classroom.objects.select_for_update().get(pk=classroom.pk)
+    if classroom.archived_at is not None or not classroom.join_enabled:
+        raise ClassroomError("joining_closed", _("This class is not accepting new students."))
+    if player is not None:
+        existing = membership_of(classroom=classroom, player=player)
+        if existing is not None:
+            return existing, None
+    if member_id is None:
+        name = normalise_roster_name(typed_name)
+        if classroom.members.count() >= MAX_MEMBERS:
+            raise ClassroomError(
+                "class_full",
+                _("A class can have at most %(count)s members.") % {"count": MAX_MEMBERS},
+            )
+    else:
+        member = _member(classroom, member_id)
+        if member.player_id is not None or member.is_pending:
+            raise ClassroomError(
+                "name_taken", _("Someone has already picked this name. Ask your teacher.")
+            )
+    token = None
+    if player is None:
+        try:
+            player, token = account_services.create_profile(
+                browser_token=browser_token, nickname=nickname
+            )
+        except AccountsError as error:
+            raise ClassroomError(error.code, error.message) from error
+    if member_id is None:
+        member = Membership.objects.create(
+            classroom=classroom,
+            player=player,
+            roster_name=name,
+            status=Membership.Status.PENDING,
+        )
+    else:
+        member.player = player
+        member.joined_at = timezone.now()
+        member.save(update_fields=["player", "joined_at"])
+    return member, token
+
+
+def _teacher_nickname(user: User) -> str:
+    base = nicknames.normalise(
+        "".join(ch for ch in user.get_short_name() if ch.isalnum() or ch in " -_.")
+    )[: nicknames.MAX_LENGTH - 3]
+    try:
+        nicknames.check_characters(base)
+    except AccountsError:
+        base = _("Teacher")
+    return base
+
+
+@transaction.atomic
+def ensure_teacher_player(*, user: User) -> PlayerProfile:
+    """The teacher's own player profile, created on first need (nickname from their name)."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.player is not None and user.player.is_active:
+        return user.player
+    base = _teacher_nickname(user)
+    for number in range(1, 1000):
+        nickname = base if number == 1 else f"{base} {number}"
+        try:
+            account_services.validate_nickname(nickname)
+        except AccountsError:
+            continue
+        try:
+            with transaction.atomic():
+                player = PlayerProfile.objects.create(
+                    nickname=nickname, code=_unique_profile_code()
+                )
+        except IntegrityError:
+            continue
+        user.player = player
+        user.save(update_fields=["player"])
+        return player
+    raise ClassroomError("no_nickname", _("No free nickname was found. Set a name first."))
+
+
+def _unique_profile_code() -> str:
+    while True:
+        code = identity.new_profile_code()
+        if not PlayerProfile.objects.filter(code=code).exists():
             return code

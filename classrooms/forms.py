@@ -1,0 +1,75 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.nicknames import MAX_LENGTH
+
+
+class ClassroomForm(forms.Form):
+    name = forms.CharField(label=_("Class name"), max_length=80)
+    school_year = forms.CharField(
+        label=_("School year"),
+        max_length=9,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "2026/27"}),
+    )
+    subject = forms.CharField(label=_("Subject or grade"), max_length=80, required=False)
+
+
+class NewClassroomForm(ClassroomForm):
+    roster = forms.CharField(
+        label=_("Students (optional)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_(
+            "Paste a list of names, one a line. Students then pick their name when they join."
+        ),
+    )
+
+
+class EditClassroomForm(ClassroomForm):
+    public_publication = forms.BooleanField(
+        label=_("Members' results may appear on public leaderboards"),
+        required=False,
+        help_text=_("Only for students who also agreed themselves. Off by default."),
+    )
+
+
+class JoinCodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Class code"),
+        max_length=16,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "inputmode": "text"}
+        ),
+    )
+
+
+class RosterForm(forms.Form):
+    names = forms.CharField(
+        label=_("Add students"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_("One name a line."),
+    )
+
+
+class RenameMemberForm(forms.Form):
+    roster_name = forms.CharField(label=_("Name in the roster"), max_length=80)
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(label=_("Colleague's e-mail"))
+
+
+class JoinForm(forms.Form):
+    """Either a roster name picked from the list or a typed name; plus a nickname
+    when the browser has no profile yet."""
+
+    member = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    typed_name = forms.CharField(label=_("Your name"), max_length=80, required=False)
+    nickname = forms.CharField(
+        label=_("Your nickname"),
+        max_length=MAX_LENGTH + 16,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        help_text=_("Other players see only your nickname. Do not use your full name."),
+    )

@@ -1,0 +1,485 @@
+"""Class pages: the teacher's classes and roster, the student's join flow and class page.
+
+Thin adapters: parse the request, find the class through a selector (a
+teacher only ever reaches their own classes), call one service, redirect with
+a message. Refusals come back as :class:`ClassroomError` and change nothing.
+"""
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import identity, nicknames
+from classrooms import launch, reports, selectors, services
+from classrooms.errors import ClassroomError
+from classrooms.forms import (
+    EditClassroomForm,
+    InviteForm,
+    JoinCodeForm,
+    JoinForm,
+    NewClassroomForm,
+    RenameMemberForm,
+    RosterForm,
+)
+from classrooms.models import Classroom, Membership
+
+NICKNAME_ERRORS = {"too_short", "too_long", "bad_characters", "no_letters", "not_allowed", "taken"}
+
+
+def _client_key(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def join_url(request: HttpRequest, classroom: Classroom) -> str:
+    return request.build_absolute_uri(
+        reverse("classrooms:join_class", kwargs={"code": classroom.join_code})
+    )
+
+
+def _qr_svg(url: str) -> str:
+    # segno writes presentation attributes only (no style=), so the strict CSP holds.
+    qr = segno.make(url, error="m")
+    return mark_safe(qr.svg_inline(scale=1, border=2, omitsize=True, dark="#000", light="#fff"))
+
+
+def _back(request: HttpRequest, classroom: Classroom, default: str = "classrooms:detail"):
+    target = request.POST.get("back")
+    if target in {"members", "detail", "results"}:
+        default = f"classrooms:{target}"
+    return redirect(default, pk=classroom.pk)
+
+
+# --- lists -------------------------------------------------------------------------
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    """Teachers: their classes. Students: the classes they joined, and a code box."""
+    context = {
+        "teacher_classes": None,
+        "memberships": selectors.memberships_for_player(request.player),
+        "code_form": JoinCodeForm(),
+    }
+    if request.user.is_authenticated:
+        classes = selectors.classes_for_teacher(request.user)
+        context["teacher_classes"] = classes.filter(archived_at__isnull=True)
+        context["archived_classes"] = classes.filter(archived_at__isnull=False)
+    return render(request, "classrooms/index.html", context)
+
+
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    form = NewClassroomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            classroom = services.create_classroom(teacher=request.user, **form.cleaned_data)
+        except ClassroomError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The class %(name)s is ready.") % {"name": classroom.name})
+            return redirect("classrooms:detail", pk=classroom.pk)
+    return render(request, "classrooms/form.html", {"form": form, "title": _("New class")})
+
+
+@login_required
+def edit(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    form = EditClassroomForm(
+        request.POST or None,
+        initial={
+            "name": classroom.name,
+            "school_year": classroom.school_year,
+            "subject": classroom.subject,
+            "public_publication": classroom.public_publication,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_classroom(classroom=classroom, **form.cleaned_data)
+        except ClassroomError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The class was saved."))
+            return redirect("classrooms:detail", pk=classroom.pk)
+    return render(
+        request,
+        "classrooms/form.html",
+        {"form": form, "title": _("Edit class"), "classroom": classroom},
+    )
+
+
+# --- the class page -----------------------------------------------------------------
+
+
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    if (
+        request.user.is_authenticated
+        and selectors.classes_for_teacher(request.user).filter(pk=pk).exists()
+    ):
+        return _teacher_page(request, selectors.teacher_classroom(request.user, pk))
+    membership = selectors.student_membership(request.player, pk)
+    return _student_page(request, membership)
+
+
+def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
+    members = list(selectors.roster(classroom))
+    return render(
+        request,
+        "classrooms/teacher_class.html",
+        {
+            "classroom": classroom,
+            "is_owner": classroom.teacher_id == request.user.pk,
+            "join_url": join_url(request, classroom),
+            "qr_svg": _qr_svg(join_url(request, classroom)),
+            "pending": [m for m in members if m.is_pending],
+            "approved_count": sum(1 for m in members if not m.is_pending),
+            "claimed_count": sum(1 for m in members if not m.is_pending and m.player_id),
+            "games": launch.class_games(),
+            "live_rooms": launch.live_rooms(classroom),
+            "sessions": selectors.class_sessions(classroom)[:5],
+            "co_teachers": classroom.co_teachers.all(),
+            "invite_form": InviteForm(),
+        },
+    )
+
+
+def _student_page(request: HttpRequest, membership: Membership) -> HttpResponse:
+    classroom = membership.classroom
+    history = selectors.member_history(membership)
+    return render(
+        request,
+        "classrooms/student_class.html",
+        {
+            "classroom": classroom,
+            "membership": membership,
+            "live_rooms": launch.live_rooms(classroom) if not membership.is_pending else [],
+            "history": history,
+            "chart": reports.history_chart(history),
+        },
+    )
+
+
+@login_required
+def qr_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Big code and QR for the projector."""
+    classroom = selectors.teacher_classroom(request.user, pk)
+    url = join_url(request, classroom)
+    return render(
+        request,
+        "classrooms/qr.html",
+        {"classroom": classroom, "join_url": url, "qr_svg": _qr_svg(url)},
+    )
+
+
+# --- class settings ------------------------------------------------------------------
+
+
+def _run(request: HttpRequest, action, success: str) -> bool:
+    try:
+        action()
+    except ClassroomError as error:
+        messages.error(request, error.message)
+        return False
+    messages.success(request, success)
+    return True
+
+
+@login_required
+@require_POST
+def archive(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    archived = request.POST.get("archived") == "1"
+    _run(
+        request,
+        lambda: services.set_archived(classroom=classroom, archived=archived),
+        _("The class was archived.") if archived else _("The class is active again."),
+    )
+    return redirect("classrooms:detail", pk=classroom.pk)
+
+
+@login_required
+@require_POST
+def delete(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    if _run(
+        request,
+        lambda: services.delete_classroom(classroom=classroom, user=request.user),
+        _("The class and all its results were deleted."),
+    ):
+        return redirect("classrooms:index")
+    return redirect("classrooms:detail", pk=classroom.pk)
+
+
+@login_required
+@require_POST
+def regenerate_code(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    _run(
+        request,
+        lambda: services.regenerate_code(classroom=classroom),
+        _("The class has a new code. The old code and link no longer work."),
+    )
+    return redirect("classrooms:detail", pk=classroom.pk)
+
+
+@login_required
+@require_POST
+def set_joining(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    enabled = request.POST.get("enabled") == "1"
+    _run(
+        request,
+        lambda: services.set_joining(classroom=classroom, enabled=enabled),
+        _("Joining with the code is on.") if enabled else _("Joining with the code is off."),
+    )
+    return redirect("classrooms:detail", pk=classroom.pk)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Enter a valid e-mail address."))
+    else:
+        url = request.build_absolute_uri(reverse("classrooms:detail", kwargs={"pk": pk}))
+        _run(
+            request,
+            lambda: services.invite_co_teacher(
+                classroom=classroom,
+                email=form.cleaned_data["email"],
+                invited_by=request.user,
+                class_url=url,
+            ),
+            _("The colleague was invited. They see the class after logging in."),
+        )
+    return redirect("classrooms:detail", pk=classroom.pk)
+
+
+@login_required
+@require_POST
+def uninvite(request: HttpRequest, pk: int, co_teacher_id: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    _run(
+        request,
+        lambda: services.remove_co_teacher(classroom=classroom, co_teacher_id=co_teacher_id),
+        _("The co-teacher was removed."),
+    )
+    return redirect("classrooms:detail", pk=classroom.pk)
+
+
+@login_required
+@require_POST
+def start_game(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    try:
+        table_size = int(request.POST.get("table_size") or 0)
+    except ValueError:
+        table_size = 0
+    try:
+        url = launch.start_for_class(
+            classroom=classroom,
+            user=request.user,
+            game=request.POST.get("game", ""),
+            mode=request.POST.get("mode", ""),
+            table_size=table_size,
+        )
+    except ClassroomError as error:
+        messages.error(request, error.message)
+        return redirect("classrooms:detail", pk=classroom.pk)
+    return redirect(url)
+
+
+# --- roster --------------------------------------------------------------------------
+
+
+@login_required
+def members(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    roster = list(selectors.roster(classroom))
+    return render(
+        request,
+        "classrooms/members.html",
+        {
+            "classroom": classroom,
+            "members": roster,
+            "roster_form": RosterForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def add_members(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    text = request.POST.get("names", "")
+    try:
+        added = services.add_roster(classroom=classroom, text=text)
+    except ClassroomError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("Students added to the roster: %(count)s.") % {"count": len(added)}
+        )
+    return redirect("classrooms:members", pk=classroom.pk)
+
+
+def _member_id(request: HttpRequest, name: str = "member") -> int:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return 0
+
+
+@login_required
+@require_POST
+def approve_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    _run(
+        request,
+        lambda: services.approve_member(classroom=classroom, member_id=member_id),
+        _("The student was approved."),
+    )
+    return _back(request, classroom, "classrooms:members")
+
+
+@login_required
+@require_POST
+def remove_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    _run(
+        request,
+        lambda: services.remove_member(classroom=classroom, member_id=member_id),
+        _("The student was removed from the class."),
+    )
+    return _back(request, classroom, "classrooms:members")
+
+
+@login_required
+@require_POST
+def rename_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    form = RenameMemberForm(request.POST)
+    name = form.data.get("roster_name", "")
+    _run(
+        request,
+        lambda: services.rename_member(classroom=classroom, member_id=member_id, roster_name=name),
+        _("The name was changed."),
+    )
+    return redirect("classrooms:members", pk=classroom.pk)
+
+
+@login_required
+@require_POST
+def merge_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    target_id = _member_id(request, "target")
+    _run(
+        request,
+        lambda: services.merge_members(
+            classroom=classroom, source_id=member_id, target_id=target_id
+        ),
+        _("The students were merged into one."),
+    )
+    return redirect("classrooms:members", pk=classroom.pk)
+
+
+# --- joining -------------------------------------------------------------------------
+
+
+def join(request: HttpRequest) -> HttpResponse:
+    form = JoinCodeForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            classroom = services.check_code_attempt(
+                code=form.cleaned_data["code"], client_key=_client_key(request)
+            )
+        except ClassroomError as error:
+            form.add_error("code", error.message)
+            status = 429 if error.code == "rate_limited" else 400
+        else:
+            return redirect("classrooms:join_class", code=classroom.join_code)
+    return render(request, "classrooms/join_code.html", {"form": form}, status=status)
+
+
+def join_class(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        classroom = services.check_code_attempt(code=code, client_key=_client_key(request))
+    except ClassroomError as error:
+        form = JoinCodeForm(data={"code": code})
+        form.is_valid()
+        form.add_error("code", error.message)
+        status = 429 if error.code == "rate_limited" else 404
+        return render(request, "classrooms/join_code.html", {"form": form}, status=status)
+    if request.player is not None:
+        existing = services.membership_of(classroom=classroom, player=request.player)
+        if existing is not None:
+            return redirect("classrooms:detail", pk=classroom.pk)
+    form = JoinForm(
+        request.POST or None,
+        initial={"nickname": nicknames.generate(language=get_language())},
+    )
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        response = _do_join(request, classroom, form)
+        if response is not None:
+            return response
+        status = 400
+    closed = classroom.archived_at is not None or not classroom.join_enabled
+    return render(
+        request,
+        "classrooms/join_class.html",
+        {
+            "classroom": classroom,
+            "form": form,
+            "closed": closed,
+            "roster": selectors.unclaimed_roster(classroom),
+            "picked": form.data.get("member", ""),
+        },
+        status=status,
+    )
+
+
+def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> HttpResponse | None:
+    if not request.storage_enabled:
+        form.add_error(
+            None,
+            _(
+                "Saving is switched off in this browser, so you cannot join a class. Switch it on first."
+            ),
+        )
+        return None
+    data = form.cleaned_data
+    try:
+        membership, token = services.join_classroom(
+            classroom=classroom,
+            player=request.player,
+            member_id=data["member"],
+            typed_name=data["typed_name"],
+            browser_token=identity.read_token(request),
+            nickname=data["nickname"],
+        )
+    except ClassroomError as error:
+        field = None
+        if error.code in {"name_empty", "name_too_long"}:
+            field = "typed_name"
+        elif error.code in NICKNAME_ERRORS:
+            field = "nickname"
+        form.add_error(field, error.message)
+        return None
+    if membership.is_pending:
+        messages.success(request, _("Your teacher will confirm your name soon."))
+    else:
+        messages.success(request, _("Welcome to %(name)s!") % {"name": classroom.name})
+    response = redirect("classrooms:detail", pk=classroom.pk)
+    if token:
+        identity.write_token(response, token)
+    return response
