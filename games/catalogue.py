@@ -6,6 +6,7 @@ with a note instead of a link that leads nowhere.
 
 from dataclasses import dataclass
 
+from django.urls import reverse_lazy
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -17,6 +18,7 @@ class GameInfo:
     tagline: Promise
     players: Promise
     ready: bool = False
+    url: Promise | str = ""
 
 
 GAMES: tuple[GameInfo, ...] = (
@@ -28,6 +30,8 @@ GAMES: tuple[GameInfo, ...] = (
             "in rows, columns and diagonals."
         ),
         players=_("alone, in a duel or the whole class together"),
+        ready=True,
+        url=reverse_lazy("poker:index"),
     ),
     GameInfo(
         slug="mathesso",

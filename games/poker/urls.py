@@ -1,3 +1,20 @@
+from django.urls import path
+
+from . import views
+
 app_name = "poker"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("play/", views.play, name="play"),
+    path("scoresheet/", views.scoresheet, name="scoresheet"),
+    path("picker/", views.picker, name="picker"),
+    path("rules/", views.rules, name="rules"),
+    path("rules/print/", views.print_board, name="print_board"),
+    path("offline/", views.offline, name="offline"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("api/games/", views.api_games, name="api_games"),
+    path("api/games/<str:game_id>/", views.api_game, name="api_game"),
+    path("api/games/<str:game_id>/actions/", views.api_actions, name="api_actions"),
+]

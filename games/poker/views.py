@@ -1,0 +1,228 @@
+"""Pages and the small JSON API of server-led solo poker (see docs/poker-api.md).
+
+Thin adapters: parse the request, call a service or selector, render. Errors
+leave as ``{"code", "message"}`` with a fitting HTTP status.
+"""
+
+import hashlib
+import json
+import time
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import selectors, services
+from .errors import PokerError
+from .presentation import table_context
+from .rules import DEFAULT_TABLE, TABLE_NAMES
+from .rules.state import MAX_SECONDS, MIN_SECONDS
+
+
+def _error(error: PokerError) -> JsonResponse:
+    return JsonResponse({"code": error.code, "message": str(error.message)}, status=error.status)
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    try:
+        data = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise PokerError("bad_json", _("The request is not valid JSON.")) from None
+    if not isinstance(data, dict):
+        raise PokerError("bad_json", _("The request is not valid JSON."))
+    return data
+
+
+def _page_context(request: HttpRequest) -> dict[str, Any]:
+    return {
+        "server_led": bool(request.storage_enabled and request.player),
+        "min_seconds": MIN_SECONDS,
+        "max_seconds": MAX_SECONDS,
+        "table_names": TABLE_NAMES,
+        "default_table": DEFAULT_TABLE,
+        "tables": table_context(),
+        "board_rows": [list(range(row * 5, row * 5 + 5)) for row in range(5)],
+        "line_columns": [5, 6, 7, 8, 9],
+        "values": list(range(1, 14)),
+    }
+
+
+@require_GET
+@ensure_csrf_cookie
+def index(request: HttpRequest) -> HttpResponse:
+    context = _page_context(request)
+    if request.player is not None and request.storage_enabled:
+        context["stats"] = selectors.player_stats(player=request.player)
+    return render(request, "poker/index.html", context)
+
+
+@require_GET
+@ensure_csrf_cookie
+def play(request: HttpRequest) -> HttpResponse:
+    return render(request, "poker/play.html", _page_context(request))
+
+
+@require_GET
+def scoresheet(request: HttpRequest) -> HttpResponse:
+    return render(request, "poker/scoresheet.html", _page_context(request))
+
+
+@require_GET
+def picker(request: HttpRequest) -> HttpResponse:
+    return render(request, "poker/picker.html", _page_context(request))
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "poker/rules.html", _page_context(request))
+
+
+@require_GET
+def print_board(request: HttpRequest) -> HttpResponse:
+    context = _page_context(request)
+    chosen = request.GET.get("table", DEFAULT_TABLE)
+    context["chosen"] = next(
+        (table for table in context["tables"] if table["name"] == chosen), context["tables"][0]
+    )
+    return render(request, "poker/print_board.html", context)
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows for a poker page it has not cached."""
+    return render(request, "poker/offline.html")
+
+
+@require_GET
+@cache_control(max_age=3600)
+def manifest(request: HttpRequest) -> JsonResponse:
+    data = {
+        "name": _("Mathematical poker"),
+        "short_name": _("Poker"),
+        "description": _("Place numbers into a 5×5 grid and score rows, columns and diagonals."),
+        "start_url": reverse("poker:index"),
+        "scope": reverse("poker:index"),
+        "display": "standalone",
+        "background_color": "#f6f7fb",
+        "theme_color": "#2457c5",
+        "icons": [
+            {"src": static("poker/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            {"src": static("poker/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("poker/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": static("poker/icon-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+        ],
+    }
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+OFFLINE_PAGES = ("index", "play", "scoresheet", "picker", "rules", "print_board", "offline")
+OFFLINE_STATIC = (
+    "css/main.css",
+    "css/poker.css",
+    "js/theme.js",
+    "js/base.js",
+    "js/dialog.js",
+    "icons/favicon.svg",
+    "poker/icon.svg",
+    "poker/icon-192.png",
+    "js/poker/index.js",
+    "js/poker/tables.js",
+    "js/poker/scoring.js",
+    "js/poker/preview.js",
+    "js/poker/deck.js",
+    "js/poker/game.js",
+    "js/poker/common.js",
+    "js/poker/board.js",
+    "js/poker/play.js",
+    "js/poker/scoresheet.js",
+    "js/poker/picker.js",
+    "js/poker/app.js",
+    "js/poker/print.js",
+)
+
+
+@require_GET
+@cache_control(no_cache=True)
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """Rendered (not a static file) so its scope is /poker/ and it lists the
+    hashed static URLs of this deployment."""
+    context = {
+        "pages": [reverse(f"poker:{name}") for name in OFFLINE_PAGES],
+        "assets": [static(path) for path in OFFLINE_STATIC] + [reverse("javascript-catalog")],
+        "offline_url": reverse("poker:offline"),
+        "version": _sw_version(),
+    }
+    return render(request, "poker/sw.js", context, content_type="text/javascript")
+
+
+def _sw_version() -> str:
+    """Changes with the deployment's hashed static names, so clients refresh the cache."""
+    names = "|".join(static(path) for path in OFFLINE_STATIC)
+    return hashlib.sha256(names.encode()).hexdigest()[:12]
+
+
+# --- the JSON API ---------------------------------------------------------------
+
+
+@require_POST
+def api_games(request: HttpRequest) -> JsonResponse:
+    now = time.time()
+    try:
+        data = _body(request)
+        game = services.start_solo_game(
+            player=request.player,
+            storage_enabled=request.storage_enabled,
+            mode=data.get("mode"),
+            table=data.get("table"),
+            seconds_per_card=data.get("seconds_per_card"),
+            now=now,
+        )
+    except PokerError as error:
+        return _error(error)
+    return JsonResponse(
+        {"game": selectors.solo_game_view(game, now=now), "events": [], "now": now}, status=201
+    )
+
+
+@require_GET
+def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
+    now = time.time()
+    try:
+        game = selectors.solo_game(game_id=game_id, player=request.player)
+    except PokerError as error:
+        return _error(error)
+    return JsonResponse({"game": selectors.solo_game_view(game, now=now), "now": now})
+
+
+@require_http_methods(["POST"])
+def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
+    now = time.time()
+    try:
+        game, events = services.act_in_solo_game(
+            game_id=game_id, player=request.player, action=_body(request), now=now
+        )
+    except PokerError as error:
+        response = _error(error)
+        if error.status == 409:
+            game = selectors.solo_game(game_id=game_id, player=request.player)
+            payload = json.loads(response.content)
+            payload["game"] = selectors.solo_game_view(game, now=now)
+            payload["now"] = now
+            response = JsonResponse(payload, status=409)
+        return response
+    return JsonResponse(
+        {"game": selectors.solo_game_view(game, now=now), "events": events, "now": now}
+    )

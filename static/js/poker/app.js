@@ -1,0 +1,45 @@
+// Every poker page: register the service worker (offline play), offer "Install
+// app" where the browser supports it, and say so when the page is offline.
+
+const script = document.getElementById("poker-app-script");
+
+if (script && "serviceWorker" in navigator) {
+  navigator.serviceWorker.register(script.dataset.sw, { scope: script.dataset.scope }).catch(() => {
+    /* without a service worker the pages simply need the network */
+  });
+}
+
+let deferredPrompt = null;
+const installButtons = () => document.querySelectorAll("#poker-install, [data-install]");
+
+window.addEventListener("beforeinstallprompt", (event) => {
+  event.preventDefault();
+  deferredPrompt = event;
+  for (const button of installButtons()) button.hidden = false;
+});
+
+window.addEventListener("appinstalled", () => {
+  deferredPrompt = null;
+  for (const button of installButtons()) button.hidden = true;
+});
+
+for (const button of installButtons()) {
+  button.addEventListener("click", async () => {
+    if (!deferredPrompt) return;
+    deferredPrompt.prompt();
+    await deferredPrompt.userChoice;
+    deferredPrompt = null;
+    for (const other of installButtons()) other.hidden = true;
+  });
+}
+
+function showOnline() {
+  const offline = navigator.onLine === false;
+  const note = document.getElementById("poker-offline-note");
+  if (note) note.hidden = !offline;
+  for (const node of document.querySelectorAll("[data-needs-server]")) node.hidden = offline;
+}
+
+window.addEventListener("online", showOnline);
+window.addEventListener("offline", showOnline);
+showOnline();

@@ -1,0 +1,542 @@
+// Easy and hard solo games. The server leads when it can (it holds the deck and
+// records the result); when saving is off, there is no nickname, or the server
+// cannot be reached, the same page plays the game wholly in the browser with
+// the JS twin of the engine and says plainly that it is not recorded.
+
+import { BoardView } from "./board.js";
+import { closeDialog, nowSeconds, openDialog, randomSeed, readStorage, t, tf, writeStorage } from "./common.js";
+import { JOKER, buildDeck, shuffle, PyRandom, seededDeck } from "./deck.js";
+import { IllegalMove, PokerGame } from "./game.js";
+import { bestCells, preview } from "./preview.js";
+
+const root = document.getElementById("poker-play");
+const $ = (id) => document.getElementById(id);
+
+const SETTINGS_KEY = "matika-poker-settings";
+const PREVIEW_KEY = "matika-poker-preview";
+
+/** The API refused: a stable code and a human message (maybe with the game). */
+class Refusal extends Error {
+  constructor(code, message, payload) {
+    super(message);
+    this.code = code;
+    this.payload = payload;
+  }
+}
+
+/** The server leads: every action is one POST; the answer is the new view. */
+class ServerDriver {
+  constructor(api, csrf) {
+    this.api = api;
+    this.csrf = csrf;
+    this.recorded = true;
+    this.id = null;
+  }
+
+  async request(url, body) {
+    let response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": this.csrf, Accept: "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new Refusal("offline", gettext("The server cannot be reached."));
+    }
+    let payload = null;
+    try {
+      payload = await response.json();
+    } catch (error) {
+      payload = null;
+    }
+    if (!payload || typeof payload !== "object") {
+      throw new Refusal("offline", gettext("The server cannot be reached."));
+    }
+    if (!response.ok) throw new Refusal(payload.code, payload.message, payload);
+    return payload;
+  }
+
+  async start(settings) {
+    const payload = await this.request(this.api, {
+      mode: settings.mode,
+      table: settings.table,
+      seconds_per_card: settings.mode === "hard" ? settings.seconds : null,
+    });
+    this.id = payload.game.id;
+    return payload;
+  }
+
+  act(action) {
+    return this.request(`${this.api}${this.id}/actions/`, action);
+  }
+}
+
+/** The browser leads with the JS engine; nothing leaves the page. */
+class LocalDriver {
+  constructor(reason) {
+    this.recorded = false;
+    this.reason = reason;
+  }
+
+  wrap(events) {
+    return { game: this.game.playerView(), events, now: nowSeconds() };
+  }
+
+  async start(settings) {
+    const now = nowSeconds();
+    this.game = PokerGame.create({
+      table: settings.table,
+      mode: settings.mode,
+      secondsPerCard: settings.mode === "hard" ? settings.seconds : null,
+      deck: seededDeck(randomSeed(), settings.table),
+      now,
+    });
+    return this.wrap([]);
+  }
+
+  /** Go on from a server game's board: a fresh shuffle of the cards not on it. */
+  continueFrom(view) {
+    const rest = buildDeck(view.table);
+    const seen = view.cells.filter((value, cell) => value !== null && !view.joker_cells.includes(cell));
+    if (view.hand !== null) seen.push(view.hand);
+    for (const card of seen) {
+      const at = rest.indexOf(card);
+      if (at >= 0) rest.splice(at, 1);
+    }
+    const deck = shuffle(rest, new PyRandom(randomSeed()));
+    const now = nowSeconds();
+    const hand = view.hand !== null ? view.hand : deck.shift();
+    this.game = PokerGame.fromDict({
+      version: 1,
+      table: view.table,
+      mode: view.mode,
+      seconds_per_card: view.seconds_per_card,
+      cells: view.cells,
+      joker_cells: view.joker_cells,
+      sequence: hand === undefined ? [] : [hand],
+      dealt_at: hand === undefined ? [] : [now],
+      handled: 0,
+      handled_at: null,
+      kept_jokers: view.kept_jokers,
+      forfeited: view.forfeited,
+      deck,
+      closed: deck.length === 0,
+      started_at: view.started_at ?? now,
+      finished_at: null,
+    });
+  }
+
+  async act(action) {
+    const now = nowSeconds();
+    try {
+      const events =
+        action.type === "advance" ? this.game.advance(now) : this.game.apply(action, now);
+      return this.wrap(events);
+    } catch (error) {
+      if (error instanceof IllegalMove) {
+        const message = RULE_MESSAGES[error.code] ? RULE_MESSAGES[error.code]() : error.detail;
+        throw new Refusal(error.code, message, { game: this.game.playerView() });
+      }
+      throw error;
+    }
+  }
+}
+
+const NOT_RECORDED = {
+  storage_off: () => gettext("Saving is off in this browser, so this game was not recorded."),
+  no_profile: () => gettext("You have no nickname yet, so this game was not recorded."),
+  offline: () =>
+    gettext(
+      "The server could not be reached, so this game was played in your browser and was not recorded.",
+    ),
+};
+
+/** The engine's stable codes in words (the same msgids as the server's). */
+const RULE_MESSAGES = {
+  game_over: () => gettext("The game has ended."),
+  no_card: () => gettext("There is no number in your hand yet."),
+  joker_in_hand: () => gettext("You hold a joker: give it a value or keep it."),
+  not_joker: () => gettext("The card in your hand is a number, not a joker."),
+  no_kept_joker: () => gettext("You have no kept joker."),
+  bad_cell: () => gettext("Choose one of the 25 cells."),
+  cell_taken: () => gettext("That cell is already filled."),
+  bad_value: () => gettext("A joker's value must be 1 to 13."),
+};
+
+class PokerPlay {
+  constructor() {
+    this.board = new BoardView($("poker-board"));
+    this.view = null;
+    this.driver = null;
+    this.busy = false;
+    this.pending = null; // a joker with its chosen value: { source: "hand"|"kept", value }
+    this.offset = 0; // server clock minus browser clock, seconds
+    this.advancing = false;
+    this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
+    this.wire();
+    this.restoreSettings();
+  }
+
+  // --- setup ---------------------------------------------------------------
+
+  restoreSettings() {
+    const params = new URLSearchParams(window.location.search);
+    const saved = readStorage(SETTINGS_KEY, {});
+    const mode = params.get("mode") || saved.mode || "easy";
+    const form = $("poker-setup");
+    const radio = form.querySelector(`input[name=mode][value="${mode === "hard" ? "hard" : "easy"}"]`);
+    radio.checked = true;
+    if (params.get("seconds") || saved.seconds) $("poker-seconds").value = params.get("seconds") || saved.seconds;
+    const table = params.get("table") || saved.table;
+    if (table && [...$("poker-table-select").options].some((o) => o.value === table)) {
+      $("poker-table-select").value = table;
+    }
+    this.syncSetup();
+  }
+
+  syncSetup() {
+    const hard = $("poker-setup").querySelector("input[name=mode]:checked").value === "hard";
+    $("poker-seconds-field").hidden = !hard;
+    $("poker-seconds").disabled = !hard;
+  }
+
+  readSettings() {
+    const form = $("poker-setup");
+    const mode = form.querySelector("input[name=mode]:checked").value;
+    const seconds = Number.parseInt($("poker-seconds").value, 10);
+    return { mode, seconds, table: $("poker-table-select").value };
+  }
+
+  wire() {
+    const form = $("poker-setup");
+    form.addEventListener("change", () => this.syncSetup());
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (!form.reportValidity()) return;
+      this.settings = this.readSettings();
+      writeStorage(SETTINGS_KEY, this.settings);
+      this.start();
+    });
+    for (const cell of this.board.cells) {
+      cell.addEventListener("click", () => this.clickCell(Number(cell.dataset.cell)));
+    }
+    $("poker-hand").addEventListener("click", () => {
+      if (this.view && this.view.hand === JOKER && !this.view.over) this.askJoker("hand");
+    });
+    $("poker-kept").addEventListener("click", () => {
+      if (this.view && this.view.kept_jokers > 0 && !this.view.over) this.askJoker("kept");
+    });
+    $("poker-draw").addEventListener("click", () => this.draw());
+    const eye = $("poker-preview-toggle");
+    eye.setAttribute("aria-pressed", String(this.showPreview));
+    eye.addEventListener("click", () => {
+      this.showPreview = !this.showPreview;
+      writeStorage(PREVIEW_KEY, this.showPreview);
+      eye.setAttribute("aria-pressed", String(this.showPreview));
+      this.render();
+    });
+    for (const button of document.querySelectorAll("#poker-joker-dialog [data-value]")) {
+      button.addEventListener("click", () => this.chooseJokerValue(Number(button.dataset.value)));
+    }
+    $("poker-keep-joker").addEventListener("click", () => this.keepJoker());
+    $("poker-again").addEventListener("click", () => {
+      closeDialog($("poker-end-dialog"));
+      this.start();
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "g" && event.key !== "G") return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (document.querySelector("dialog[open]")) return;
+      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+      event.preventDefault();
+      this.draw();
+    });
+    window.setInterval(() => this.tick(), 200);
+  }
+
+  // --- starting --------------------------------------------------------------
+
+  async start() {
+    this.pending = null;
+    this.view = null;
+    this.setStatus("");
+    let payload = null;
+    const serverLed = root.dataset.serverLed === "1" && navigator.onLine !== false;
+    if (serverLed) {
+      this.driver = new ServerDriver(root.dataset.api, this.csrfToken());
+      try {
+        payload = await this.driver.start(this.settings);
+      } catch (error) {
+        if (!(error instanceof Refusal)) throw error;
+        const reason = NOT_RECORDED[error.code] ? error.code : "offline";
+        if (error.code === "bad_seconds" || error.code === "bad_mode" || error.code === "bad_table") {
+          this.setStatus(error.message);
+          return;
+        }
+        this.driver = new LocalDriver(reason);
+      }
+    } else {
+      this.driver = new LocalDriver(root.dataset.storage === "1" ? (navigator.onLine === false ? "offline" : "no_profile") : "storage_off");
+    }
+    if (payload === null) payload = await this.driver.start(this.settings);
+    $("poker-setup").hidden = true;
+    $("poker-game").hidden = false;
+    this.accept(payload);
+    $("poker-info").textContent = this.infoText();
+    const first = this.board.cells.find((cell) => !cell.disabled);
+    if (first && this.view.hand !== JOKER) first.focus();
+  }
+
+  csrfToken() {
+    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : root.dataset.csrf;
+  }
+
+  infoText() {
+    const mode =
+      this.view.mode === "hard"
+        ? tf(gettext("Hard game, %(seconds)s s per number"), { seconds: this.view.seconds_per_card })
+        : gettext("Easy game");
+    const where = this.driver.recorded
+      ? gettext("led by the server and recorded in your profile")
+      : gettext("played in your browser, not recorded");
+    return `${mode} · ${where}`;
+  }
+
+  // --- actions -----------------------------------------------------------------
+
+  async send(action) {
+    if (this.busy || !this.view || this.view.over) return;
+    this.busy = true;
+    root.classList.add("is-busy");
+    try {
+      this.accept(await this.driver.act(action));
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      if (error.code === "offline" && this.driver instanceof ServerDriver) {
+        await this.fallBack(action);
+      } else {
+        if (error.payload && error.payload.game) this.accept(error.payload);
+        this.setStatus(error.message);
+      }
+    } finally {
+      this.busy = false;
+      root.classList.remove("is-busy");
+    }
+  }
+
+  /** The server went away mid-game: continue this board in the browser. */
+  async fallBack(action) {
+    const local = new LocalDriver("offline");
+    local.continueFrom(this.view);
+    this.driver = local;
+    $("poker-info").textContent = this.infoText();
+    if (action.type !== "advance") {
+      try {
+        this.accept(await local.act(action));
+      } catch (error) {
+        if (!(error instanceof Refusal)) throw error;
+        this.accept({ game: local.game.playerView(), now: nowSeconds() });
+      }
+    } else {
+      this.accept({ game: local.game.playerView(), now: nowSeconds() });
+    }
+    this.setStatus(gettext("The connection to the server was lost: the game goes on in your browser and will not be recorded."));
+  }
+
+  accept(payload) {
+    const before = this.view;
+    this.view = payload.game;
+    this.offset = typeof payload.now === "number" ? payload.now - nowSeconds() : 0;
+    this.advancing = false;
+    for (const event of payload.events || []) {
+      if (event.type === "forfeited") {
+        this.setStatus(tf(gettext("Time ran out: the number %(card)s was lost."), { card: event.card }));
+      } else if (event.type === "joker_expired") {
+        this.setStatus(gettext("Time ran out: the joker was lost."));
+      }
+    }
+    if (this.pending && this.pending.source === "hand" && this.view.hand !== JOKER) this.pending = null;
+    if (this.pending && this.pending.source === "kept" && this.view.kept_jokers === 0) this.pending = null;
+    this.render();
+    if (this.view.over) {
+      this.finish();
+      return;
+    }
+    const newJoker = this.view.hand === JOKER && (!before || before.dealt !== this.view.dealt);
+    if (newJoker && !this.pending) this.askJoker("hand");
+  }
+
+  clickCell(cell) {
+    if (!this.view || this.view.over || this.busy) return;
+    if (this.view.cells[cell] !== null) return;
+    if (this.pending) {
+      const { source, value } = this.pending;
+      this.send({ type: source === "hand" ? "use_joker" : "place_kept_joker", cell, value });
+      return;
+    }
+    if (this.view.hand === JOKER) {
+      this.askJoker("hand");
+      return;
+    }
+    if (this.view.hand === null) {
+      this.setStatus(gettext("There is no number in your hand yet."));
+      return;
+    }
+    this.send({ type: "place", cell });
+  }
+
+  askJoker(source) {
+    const dialog = $("poker-joker-dialog");
+    this.jokerSource = source;
+    $("poker-joker-title").textContent = source === "hand" ? gettext("Joker!") : gettext("Place a kept joker");
+    $("poker-joker-text").textContent =
+      source === "hand"
+        ? gettext("Give it a value and place it now, or keep it for later.")
+        : gettext("Choose its value, then the cell.");
+    $("poker-keep-joker").hidden = source !== "hand";
+    openDialog(dialog);
+    const first = dialog.querySelector("[data-value]");
+    if (first) first.focus();
+  }
+
+  chooseJokerValue(value) {
+    this.pending = { source: this.jokerSource, value };
+    closeDialog($("poker-joker-dialog"));
+    this.setStatus(tf(gettext("Joker as %(value)s: choose a cell."), { value }));
+    this.render();
+    const best = this.board.cells.find((cell) => cell.classList.contains("is-best"));
+    const target = best || this.board.cells.find((cell) => !cell.disabled);
+    if (target) target.focus();
+  }
+
+  keepJoker() {
+    closeDialog($("poker-joker-dialog"));
+    this.pending = null;
+    this.send({ type: "keep_joker" });
+  }
+
+  draw() {
+    if (!this.view || this.view.over) return;
+    if (this.view.hand !== null) {
+      this.setStatus(gettext("Place the number in your hand first."));
+      return;
+    }
+    this.send({ type: "advance" });
+  }
+
+  /** Hard mode: show the countdown; when it runs out, let the leader decide. */
+  tick() {
+    const timer = $("poker-timer");
+    if (!this.view || this.view.over || this.view.deadline === null) {
+      timer.hidden = true;
+      return;
+    }
+    timer.hidden = false;
+    const left = this.view.deadline - (nowSeconds() + this.offset);
+    $("poker-timer-value").textContent = String(Math.max(0, Math.ceil(left)));
+    timer.classList.toggle("is-urgent", left <= 3);
+    if (left < -0.05 && !this.advancing && !this.busy) {
+      this.advancing = true;
+      this.send({ type: "advance" }).finally(() => {
+        // If the leader's clock is a little behind, ask again shortly.
+        window.setTimeout(() => {
+          this.advancing = false;
+        }, 400);
+      });
+    }
+  }
+
+  // --- drawing -------------------------------------------------------------------
+
+  setStatus(text) {
+    $("poker-status").textContent = text;
+  }
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    const inHand = view.hand;
+    const hand = $("poker-hand");
+    hand.classList.toggle("is-joker", inHand === JOKER);
+    if (inHand === null) hand.textContent = "–";
+    else if (inHand === JOKER) hand.textContent = this.pending && this.pending.source === "hand" ? `★${this.pending.value}` : "★";
+    else hand.textContent = String(inHand);
+    hand.setAttribute(
+      "aria-label",
+      inHand === null ? gettext("No number in hand") : inHand === JOKER ? gettext("Joker in hand") : tf(gettext("In hand: %(value)s"), { value: inHand }),
+    );
+    $("poker-kept-count").textContent = String(view.kept_jokers);
+    $("poker-kept").disabled = view.kept_jokers === 0 || view.over;
+    $("poker-kept").classList.toggle("is-active", Boolean(this.pending && this.pending.source === "kept"));
+    $("poker-draw").disabled = view.over || inHand !== null;
+    $("poker-total").textContent = String(view.score);
+    $("poker-table-name").textContent = this.tableLabel(view.table);
+    for (const table of document.querySelectorAll("#poker-table-in-use [data-table]")) {
+      table.hidden = table.dataset.table !== view.table;
+    }
+
+    const warning = $("poker-warning");
+    warning.hidden = !view.jokers_at_risk || view.over;
+    if (view.jokers_at_risk) {
+      warning.textContent = tf(gettext("Only %(free)s free cells for %(kept)s kept jokers: place them, or the extra ones are lost."),
+        { free: view.free_cells, kept: view.kept_jokers },
+      );
+    }
+
+    let value = null;
+    if (this.pending) value = this.pending.value;
+    else if (inHand !== null && inHand !== JOKER) value = inHand;
+    const gains = value !== null && this.showPreview && !view.over ? preview(view.cells, value, view.table) : {};
+    const best = new Set(bestCells(gains));
+    const canPlace = !view.over && (inHand !== null || this.pending !== null);
+    view.cells.forEach((cellValue, index) => {
+      const button = this.board.cell(index);
+      const joker = view.joker_cells.includes(index);
+      button.querySelector(".poker-value").textContent = cellValue === null ? "" : String(cellValue);
+      button.querySelector(".poker-gain").textContent = gains[index] ? `+${gains[index]}` : "";
+      button.classList.toggle("is-filled", cellValue !== null);
+      button.classList.toggle("is-joker", joker);
+      button.classList.toggle("is-best", best.has(index));
+      button.disabled = cellValue !== null || !canPlace;
+      const row = Math.floor(index / 5) + 1;
+      const column = (index % 5) + 1;
+      let label = tf(gettext("Row %(row)s, column %(column)s"), { row, column });
+      if (cellValue !== null) label += `: ${cellValue}${joker ? ` (${gettext("joker")})` : ""}`;
+      else if (gains[index]) label += `: ${gettext("empty")}, +${gains[index]}`;
+      else label += `: ${gettext("empty")}`;
+      button.setAttribute("aria-label", label);
+    });
+    this.board.renderLines(view.lines);
+  }
+
+  tableLabel(name) {
+    const table = document.querySelector(`#poker-table-in-use [data-table="${name}"] caption`);
+    return table ? table.textContent : name;
+  }
+
+  finish() {
+    const view = this.view;
+    $("poker-timer").hidden = true;
+    $("poker-end-score").textContent = String(view.score);
+    const empty = view.cells.filter((value) => value === null).length;
+    $("poker-end-detail").textContent = view.completed
+      ? gettext("All 25 cells are filled.")
+      : tf(gettext("%(empty)s cells stayed empty (%(lost)s numbers ran out of time)."), {
+          empty,
+          lost: view.forfeited,
+        });
+    const record = $("poker-end-record");
+    record.classList.toggle("is-recorded", this.driver.recorded);
+    record.textContent = this.driver.recorded
+      ? gettext("The game was recorded in your profile.")
+      : (NOT_RECORDED[this.driver.reason] || NOT_RECORDED.offline)();
+    const dialog = $("poker-end-dialog");
+    openDialog(dialog);
+    $("poker-again").focus();
+  }
+}
+
+if (root) new PokerPlay();
