@@ -1,3 +1,12 @@
+from django.urls import path
+
+from games.rooms import views
+
 app_name = "rooms"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.enter, name="enter"),
+    path("<str:code>/", views.room, name="room"),
+    path("<str:code>/join/", views.join, name="join"),
+    path("<str:code>/qr.svg", views.qr, name="qr"),
+]

@@ -1,0 +1,205 @@
+// The room page: live list of seats, host controls, connection state.
+// Games put their board into [data-room-board] and get the socket with
+// `whenRoomReady()` from ./socket.js (one WebSocket per page).
+import { confirmDialog } from "../dialog.js";
+import { RoomSocket } from "./socket.js";
+
+const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
+const interpolate = (text, values) =>
+  text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
+
+const root = document.querySelector("[data-room-live]");
+
+if (root) {
+  const me = Number(root.dataset.playerId);
+  const isHost = root.dataset.host === "true";
+  const seatsList = root.querySelector("[data-room-seats]");
+  const countBadge = root.querySelector("[data-room-count]");
+  const connection = root.querySelector("[data-room-connection]");
+  const statusLine = root.querySelector("[data-room-status]");
+  const controls = root.querySelector("[data-host-controls]");
+  let room = null;
+
+  const STATUS_TEXT = {
+    lobby: () => gettext("Waiting for the host to start the game."),
+    running: () => gettext("The game is running."),
+    finished: () => gettext("The game is over."),
+    expired: () => gettext("This room has expired."),
+  };
+
+  function showStatus() {
+    if (!room) return;
+    let text = STATUS_TEXT[room.status] ? STATUS_TEXT[room.status]() : "";
+    if (room.status === "lobby" && room.locked) text += " " + gettext("Joining is locked.");
+    statusLine.textContent = text;
+    if (controls) {
+      const live = room.status === "lobby" || room.status === "running";
+      for (const button of controls.querySelectorAll("[data-room-action]")) {
+        const action = button.dataset.roomAction;
+        button.hidden =
+          !live ||
+          (action === "start" && room.status !== "lobby") ||
+          (action === "lock" && (room.locked || room.status !== "lobby")) ||
+          (action === "unlock" && (!room.locked || room.status !== "lobby"));
+      }
+    }
+  }
+
+  function roleLabel(seat) {
+    if (seat.role === "host") return gettext("host");
+    if (seat.role === "spectator") return gettext("watching");
+    return "";
+  }
+
+  function renderSeats() {
+    const seats = room.seats.filter((seat) => seat.status === "joined");
+    seatsList.replaceChildren(
+      ...seats.map((seat) => {
+        const item = document.createElement("li");
+        const name = document.createElement("span");
+        name.textContent = seat.nickname; // never innerHTML: nicknames are user input
+        item.append(name);
+        const label = roleLabel(seat);
+        if (label) {
+          const badge = document.createElement("span");
+          badge.className = "badge";
+          badge.textContent = label;
+          item.append(" ", badge);
+        }
+        if (seat.player_id === me) {
+          const you = document.createElement("span");
+          you.className = "badge";
+          you.textContent = gettext("you");
+          item.append(" ", you);
+        }
+        if (isHost && seat.role !== "host" && room.status !== "finished" && room.status !== "expired") {
+          const kick = document.createElement("button");
+          kick.type = "button";
+          kick.className = "button small secondary";
+          kick.textContent = gettext("Remove");
+          kick.addEventListener("click", () => kickPlayer(seat));
+          item.append(" ", kick);
+        }
+        return item;
+      }),
+    );
+    const playing = seats.filter((seat) => seat.role === "player" || seat.role === "host").length;
+    countBadge.textContent = `${playing}/${room.max_players}`;
+  }
+
+  async function kickPlayer(seat) {
+    const question = interpolate(gettext("Remove %(nickname)s from this room? They cannot come back."), {
+      nickname: seat.nickname,
+    });
+    if (!(await confirmDialog(question))) return;
+    socket.send({ type: "kick", player_id: seat.player_id }).catch(showError);
+  }
+
+  function showError(error) {
+    statusLine.textContent = error.message || error.code;
+  }
+
+  function upsertSeat(seat) {
+    const index = room.seats.findIndex((s) => s.player_id === seat.player_id);
+    if (index >= 0) room.seats[index] = seat;
+    else room.seats.push(seat);
+  }
+
+  function setSeatStatus(playerId, status) {
+    const seat = room.seats.find((s) => s.player_id === playerId);
+    if (seat) seat.status = status;
+  }
+
+  const socket = new RoomSocket(root.dataset.code);
+  root.roomSocket = socket;
+
+  socket.addEventListener("sync", (event) => {
+    room = event.detail.room;
+    renderSeats();
+    showStatus();
+  });
+
+  socket.addEventListener("event", (event) => {
+    if (!room) return;
+    for (const change of event.detail.events) {
+      switch (change.type) {
+        case "player_joined":
+          upsertSeat(change.seat);
+          break;
+        case "player_left":
+          setSeatStatus(change.player_id, "left");
+          break;
+        case "player_kicked":
+          setSeatStatus(change.player_id, "kicked");
+          break;
+        case "locked":
+          room.locked = true;
+          break;
+        case "unlocked":
+          room.locked = false;
+          break;
+        case "started":
+          room.status = "running";
+          break;
+        case "finished":
+          room.status = "finished";
+          break;
+        case "expired":
+          room.status = "expired";
+          break;
+        default:
+          break;
+      }
+    }
+    renderSeats();
+    showStatus();
+  });
+
+  socket.addEventListener("status", (event) => {
+    const texts = {
+      connecting: gettext("Connecting…"),
+      reconnecting: gettext("Reconnecting…"),
+      offline: gettext("Connection lost. Reconnecting…"),
+      online: gettext("Connected"),
+    };
+    connection.textContent = texts[event.detail.state] || "";
+    connection.dataset.state = event.detail.state;
+  });
+
+  socket.addEventListener("kicked", (event) => {
+    connection.textContent = event.detail.message;
+    connection.dataset.state = "closed";
+    if (controls) controls.hidden = true;
+  });
+
+  socket.addEventListener("closed", () => {
+    if (connection.dataset.state !== "closed") {
+      connection.textContent = gettext("The connection to this room has ended.");
+      connection.dataset.state = "closed";
+    }
+  });
+
+  if (controls) {
+    for (const button of controls.querySelectorAll("[data-room-action]")) {
+      button.addEventListener("click", async () => {
+        if (button.dataset.confirm && !(await confirmDialog(button.dataset.confirm))) return;
+        button.disabled = true;
+        try {
+          await socket.send({ type: button.dataset.roomAction });
+        } catch (error) {
+          showError(error);
+        } finally {
+          button.disabled = false;
+        }
+      });
+    }
+  }
+
+  window.addEventListener("online", () => socket.reconnectNow());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") socket.reconnectNow();
+  });
+
+  socket.connect();
+  root.dispatchEvent(new CustomEvent("room:ready"));
+}

@@ -1,0 +1,265 @@
+// RoomSocket: the browser side of the room protocol (docs/protocol.md), shared by every game.
+//
+//   const socket = new RoomSocket("K7QX2M");
+//   socket.addEventListener("sync", (e) => render(e.detail));      // full snapshot of your view
+//   socket.addEventListener("event", (e) => apply(e.detail));      // {seq, events} in seq order
+//   socket.addEventListener("private", (e) => applyMine(e.detail));
+//   socket.connect();
+//   await socket.send({ type: "add", n: 3 });   // resolves with the ack, rejects with {code, message}
+//
+// It numbers messages, resends unanswered ones with the same id after a reconnect
+// (the server applies an id once), checks every event's seq and asks for a sync
+// when one is missing, and reconnects with exponential backoff after a tab sleep,
+// a reload of the server or a network switch.
+
+const TERMINAL_CLOSE_CODES = new Set([4403, 4410, 4429]);
+const HEARTBEAT_MS = 20000;
+const SILENCE_LIMIT_MS = 45000;
+const ANSWER_TIMEOUT_MS = 30000;
+const MAX_BACKOFF_MS = 15000;
+
+export class RoomError extends Error {
+  constructor(code, message) {
+    super(message || code);
+    this.code = code;
+  }
+}
+
+function randomPrefix() {
+  const bytes = new Uint8Array(6);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function roomSocketUrl(code, location = window.location) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws/rooms/${encodeURIComponent(code)}/`;
+}
+
+export class RoomSocket extends EventTarget {
+  constructor(code, { url, WebSocketClass, timers } = {}) {
+    super();
+    this.code = code;
+    this.url = url || roomSocketUrl(code);
+    this.WebSocketClass = WebSocketClass || globalThis.WebSocket;
+    this.timers = timers || globalThis;
+    this.seq = null; // last public seq applied; null until the first sync
+    this.snapshotSeq = null; // seq of the last snapshot (private events up to it are in it)
+    this.syncing = false;
+    this.buffered = [];
+    this.pending = new Map(); // id -> {message, resolve, reject, timer}
+    this.prefix = randomPrefix();
+    this.counter = 0;
+    this.attempt = 0;
+    this.stopped = false;
+    this.ws = null;
+    this.lastHeard = 0;
+  }
+
+  connect() {
+    this.stopped = false;
+    this.open();
+    return this;
+  }
+
+  close() {
+    this.stopped = true;
+    this.clearTimers();
+    if (this.ws) this.ws.close(1000);
+  }
+
+  get connected() {
+    return this.ws !== null && this.ws.readyState === 1;
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  open() {
+    this.clearTimers();
+    const ws = new this.WebSocketClass(this.url);
+    this.ws = ws;
+    this.emit("status", { state: this.attempt ? "reconnecting" : "connecting" });
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      this.heartbeat = this.timers.setInterval(() => this.beat(), HEARTBEAT_MS);
+    };
+    ws.onmessage = (message) => {
+      this.lastHeard = Date.now();
+      let data;
+      try {
+        data = JSON.parse(message.data);
+      } catch (e) {
+        return;
+      }
+      this.receive(data);
+    };
+    ws.onclose = (event) => {
+      if (ws !== this.ws) return;
+      this.clearTimers();
+      this.ws = null;
+      if (this.stopped) return;
+      if (TERMINAL_CLOSE_CODES.has(event.code)) {
+        this.stopped = true;
+        this.failPending("closed", "");
+        this.emit("closed", { code: event.code });
+        return;
+      }
+      this.scheduleReconnect();
+    };
+  }
+
+  scheduleReconnect() {
+    const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt);
+    const delay = base / 2 + Math.random() * (base / 2);
+    this.attempt += 1;
+    this.emit("status", { state: "offline", retryInMs: delay });
+    this.reconnectTimer = this.timers.setTimeout(() => this.open(), delay);
+  }
+
+  // Reconnect now (e.g. the browser says the network is back) instead of waiting.
+  reconnectNow() {
+    if (this.stopped || this.connected) return;
+    this.clearTimers();
+    this.open();
+  }
+
+  clearTimers() {
+    if (this.heartbeat) this.timers.clearInterval(this.heartbeat);
+    if (this.reconnectTimer) this.timers.clearTimeout(this.reconnectTimer);
+    this.heartbeat = null;
+    this.reconnectTimer = null;
+  }
+
+  beat() {
+    if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS && this.ws) {
+      // A silent socket after a network switch: drop it and reconnect.
+      this.ws.close(4000);
+      return;
+    }
+    this.raw({ type: "ping" });
+  }
+
+  raw(message) {
+    if (this.connected) this.ws.send(JSON.stringify(message));
+  }
+
+  nextId() {
+    this.counter += 1;
+    return `${this.prefix}-${this.counter}`;
+  }
+
+  // Send an intent; resolves with the ack (or sync), rejects with RoomError.
+  send(message) {
+    const id = message.id || this.nextId();
+    const full = { ...message, id };
+    return new Promise((resolve, reject) => {
+      const timer = this.timers.setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RoomError("timeout", ""));
+      }, ANSWER_TIMEOUT_MS);
+      this.pending.set(id, { message: full, resolve, reject, timer });
+      this.raw(full);
+    });
+  }
+
+  sync() {
+    this.syncing = true;
+    return this.send({ type: "sync" });
+  }
+
+  failPending(code, text) {
+    for (const [id, entry] of this.pending) {
+      this.timers.clearTimeout(entry.timer);
+      entry.reject(new RoomError(code, text));
+      this.pending.delete(id);
+    }
+  }
+
+  settle(id, error, value) {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    this.timers.clearTimeout(entry.timer);
+    if (error) entry.reject(error);
+    else entry.resolve(value);
+  }
+
+  receive(data) {
+    switch (data.type) {
+      case "sync":
+        this.applySnapshot(data);
+        break;
+      case "event":
+        if (this.syncing || this.seq === null) this.buffered.push(data);
+        else this.applyEvent(data);
+        break;
+      case "private":
+        if (data.seq === null || this.snapshotSeq === null || data.seq > this.snapshotSeq) {
+          this.emit("private", data);
+        }
+        break;
+      case "ack":
+        this.settle(data.id, null, data);
+        break;
+      case "error":
+        if (data.id) this.settle(data.id, new RoomError(data.code, data.message));
+        this.emit("error", data);
+        break;
+      case "kicked":
+        this.stopped = true;
+        this.emit("kicked", data);
+        break;
+      default:
+        break;
+    }
+  }
+
+  applySnapshot(data) {
+    this.seq = data.seq;
+    this.snapshotSeq = data.seq;
+    this.syncing = false;
+    this.attempt = 0;
+    for (const [id, entry] of this.pending) {
+      if (entry.message.type === "sync") this.settle(id, null, data);
+    }
+    this.emit("status", { state: "online" });
+    this.emit("sync", data);
+    // A fresh connection: resend what was never answered, with the same ids.
+    if (!data.id) {
+      for (const entry of this.pending.values()) {
+        if (entry.message.type !== "sync") this.raw(entry.message);
+      }
+    }
+    const later = this.buffered.filter((event) => event.seq > this.seq);
+    this.buffered = [];
+    later.sort((a, b) => a.seq - b.seq);
+    for (const event of later) this.applyEvent(event);
+  }
+
+  applyEvent(data) {
+    if (this.syncing) {
+      this.buffered.push(data);
+      return;
+    }
+    if (data.seq <= this.seq) return; // already known (duplicate or covered by a snapshot)
+    if (data.seq !== this.seq + 1) {
+      this.emit("gap", { expected: this.seq + 1, got: data.seq });
+      this.buffered.push(data);
+      this.sync().catch(() => {});
+      return;
+    }
+    this.seq = data.seq;
+    this.emit("event", data);
+  }
+}
+
+// Game pages: wait for the room page's socket instead of opening a second one.
+export function whenRoomReady(element = document.querySelector("[data-room-live]")) {
+  if (!element) return Promise.reject(new Error("no room on this page"));
+  if (element.roomSocket) return Promise.resolve(element.roomSocket);
+  return new Promise((resolve) => {
+    element.addEventListener("room:ready", () => resolve(element.roomSocket), { once: true });
+  });
+}
