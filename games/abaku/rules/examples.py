@@ -88,6 +88,11 @@ def _feasible_splits(n: int) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], .
 _SPLITS = tuple(_feasible_splits(n) for n in range(16))
 
 
+def feasible_splits(n: int) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]:
+    """The splits of a run of ``n`` digits the lengths allow (see above)."""
+    return _SPLITS[n] if n < len(_SPLITS) else _feasible_splits(n)
+
+
 def all_readings(digits: str) -> list[Reading]:
     """Every reading of ``digits`` (a string of 0-9), simplest first.
 
@@ -97,7 +102,7 @@ def all_readings(digits: str) -> list[Reading]:
     n = len(digits)
     if n < 2 or digits[0] == "0":
         return []
-    splits = _SPLITS[n] if n < len(_SPLITS) else _feasible_splits(n)
+    splits = feasible_splits(n)
     found: list[tuple[int, int, int, Reading]] = []
     for i in range(1, n):
         if digits[i] == "0":

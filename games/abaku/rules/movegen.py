@@ -29,6 +29,7 @@ from .data import BOARD_SIZE, CENTRE, JOKER
 from .errors import IllegalMove
 from .examples import read_example
 from .moves import COLUMN, ROW, contact_error, counted_stretches, stretch_points
+from .solver import solve, solve_cost
 
 DIGITS = "0123456789"
 
@@ -200,7 +201,13 @@ class _Search:
 
     def __init__(self, counts: Counter[int]) -> None:
         self.counts = counts
+        self.reals = {str(d): n for d, n in counts.items() if d != JOKER and n}
+        self.jokers = counts.get(JOKER, 0)
+        # a joker can show ten digits: count it as ten stones when guessing costs
+        self.breadth = sum(counts.values()) + 9 * self.jokers
         self._arrangements: dict[tuple[frozenset[str] | None, ...], list[str]] = {}
+        self._examples: dict[int, set[str]] = {}
+        self._solved: dict[tuple, set[str]] = {}
         self._jokers: dict[str, list[tuple[bool, ...]]] = {}
         # Lines that look alike (same old digits around the same free squares,
         # the same cross restrictions) have the same legal arrangements.
@@ -212,11 +219,67 @@ class _Search:
             found = self._arrangements[allowed] = _arrangements(self.counts, allowed)
         return found
 
+    def examples(self, size: int) -> set[str]:
+        """Arrangements of ``size`` stones that are an example on their own."""
+        found = self._examples.get(size)
+        if found is None:
+            everything = self.arrangements((None,) * size)
+            found = self._examples[size] = {x for x in everything if read_example(x)}
+        return found
+
+    def solve(
+        self, pattern: list[str | None], allowed: tuple[frozenset[str] | None, ...]
+    ) -> set[str]:
+        key = (tuple(pattern), allowed)
+        found = self._solved.get(key)
+        if found is None:
+            found = self._solved[key] = solve(pattern, allowed, self.reals, self.jokers)
+        return found
+
     def joker_choices(self, shown: str) -> list[tuple[bool, ...]]:
         found = self._jokers.get(shown)
         if found is None:
             found = self._jokers[shown] = _joker_choices(shown, self.counts)
         return found
+
+    def covering(
+        self, chars: list[str | None], allowed: tuple[frozenset[str] | None, ...]
+    ) -> list[str]:
+        """Arrangements for the free squares (``None``) of a line segment such that
+        some stretch over all of them reads as an example.
+
+        Each candidate stretch is handled the cheapest way: a stretch of new
+        stones only is looked up among the rack's own examples; one with old
+        digits is solved (:mod:`solver`) when that looks cheaper than reading
+        every arrangement (measured: a fresh read costs about a microsecond per
+        digit, a solver step about eight), and read one by one otherwise.
+        """
+        arrangements = self.arrangements(allowed)
+        slots = [p for p, ch in enumerate(chars) if ch is None]
+        first, last = slots[0], slots[-1]
+        found: set[str] = set()
+        scan = []
+        for i in range(first + 1):
+            for j in range(max(last, i + 1), len(chars)):
+                pattern = chars[i : j + 1]
+                if i == first and j == last and len(pattern) == len(slots):
+                    found.update(self.examples(len(slots)).intersection(arrangements))
+                elif 3 * solve_cost(pattern, self.breadth) < len(arrangements) * (1 + j - i):
+                    found |= self.solve(pattern, allowed)
+                else:
+                    scan.append((i, j + 1))
+        if scan:
+            template = "".join("{}" if ch is None else ch for ch in chars)
+            fmt = template.format
+            for shown in arrangements:
+                if shown in found:
+                    continue
+                digits = fmt(*shown)
+                for i, j in scan:
+                    if digits[i] != "0" and read_example(digits[i:j]) is not None:
+                        found.add(shown)
+                        break
+        return [x for x in arrangements if x in found]
 
 
 def all_moves(board: Board, rack: Sequence[int]) -> list[Move]:
@@ -316,13 +379,13 @@ def _moves_on(
     seg = left + span + right
     slot_set = set(cells)
     new = [cell in slot_set for cell in seg]
-    template = "".join(
-        "{}" if is_new else pos.digit[a][b] for (a, b), is_new in zip(seg, new, strict=True)
-    )
-    key = (template, allowed)
+    seg_chars = [
+        None if is_new else pos.digit[a][b] for (a, b), is_new in zip(seg, new, strict=True)
+    ]
+    key = ("".join("{}" if ch is None else ch for ch in seg_chars), allowed)
     legal = search.legal.get(key)
     if legal is None:
-        legal = search.legal[key] = _legal_arrangements(search.arrangements(allowed), template, new)
+        legal = search.legal[key] = _legal_arrangements(search, seg_chars, new, allowed)
     if not legal:
         return
     slot_index = [i for i, is_new in enumerate(new) if is_new]
@@ -351,23 +414,17 @@ def _moves_on(
 
 
 def _legal_arrangements(
-    arrangements: list[str], template: str, new: list[bool]
+    search: _Search,
+    chars: list[str | None],
+    new: list[bool],
+    allowed: tuple[frozenset[str] | None, ...],
 ) -> list[tuple[str, list]]:
     """The digit strings for the new stones that make the move's own line legal,
     with the stretches that then count there."""
-    slot_index = [i for i, is_new in enumerate(new) if is_new]
-    first, last, n = slot_index[0], slot_index[-1], len(new)
-    covers = [(i, j + 1) for i in range(first + 1) for j in range(last, n) if j > i]
-    fmt = template.format
-    read = read_example
+    template = "".join("{}" if ch is None else ch for ch in chars)
     legal = []
-    for shown in arrangements:
-        digits = fmt(*shown)
-        for i, j in covers:
-            if digits[i] != "0" and read(digits[i:j]) is not None:
-                break
-        else:
-            continue
+    for shown in search.covering(chars, allowed):
+        digits = template.format(*shown)
         counted = counted_stretches(digits, new)
         if not contact_error(digits, new, counted):
             legal.append((shown, counted))

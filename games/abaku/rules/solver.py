@@ -1,0 +1,169 @@
+"""Finding the digits that turn a partly known run into an example.
+
+Move generation meets runs like ``3138 5290 _ _ _ _ _ _``: old stones with room
+for new ones. Trying every arrangement of the rack and reading each result is
+slow when the run is long. Instead, for every way to split the run into
+numbers (``examples.feasible_splits``) and every operation, the digits of all
+numbers but one are tried and the last number is *computed*: the one with the
+most free squares, since any of the three follows from the other two
+(a+b=c gives a=c-b, a:b=c gives a=b×c, and so on). Only its digits are then
+checked against the run and the rack.
+
+The result is a superset filter: every arrangement it returns still goes
+through the real reader (:func:`examples.read_example`) and the line rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from math import isqrt, perm
+
+from .examples import feasible_splits
+
+
+def _exact_root(value: int, power: int) -> int | None:
+    if value < 0:
+        return None
+    root = isqrt(value) if power == 2 else round(value ** (1 / 3))
+    for guess in (root - 1, root, root + 1):
+        if guess >= 0 and guess**power == value:
+            return guess
+    return None
+
+
+def _exact_quotient(top: int, bottom: int) -> int | None:
+    if bottom <= 0 or top % bottom:
+        return None
+    return top // bottom
+
+
+def _compute(op: str, k: int, n: Sequence[int]) -> int | None:
+    """Number ``k`` of an example of ``op`` (a, b, c; or a, b for the two-number
+    operations) from the other numbers in ``n`` (its own place is ignored)."""
+    if op == "add":  # a + b = c
+        return (n[2] - n[1], n[2] - n[0], n[0] + n[1])[k]
+    if op == "sub":  # a - b = c
+        return (n[1] + n[2], n[0] - n[2], n[0] - n[1])[k]
+    if op == "mul":  # a × b = c
+        if k == 2:
+            return n[0] * n[1]
+        return _exact_quotient(n[2], n[1 - k])
+    if op == "div":  # a : b = c, that is a = b × c
+        if k == 0:
+            return n[1] * n[2]
+        return _exact_quotient(n[0], n[3 - k])
+    power = 2 if op in ("square", "sqrt") else 3
+    if op in ("square", "cube"):  # a^power = b
+        return n[0] ** power if k == 1 else _exact_root(n[1], power)
+    return n[1] ** power if k == 0 else _exact_root(n[0], power)  # root of a = b
+
+
+def _plans(
+    pattern: Sequence[str | None],
+) -> Iterator[tuple[tuple[str, ...], tuple[tuple[int, int], ...], int, int]]:
+    """Each split with its operations, its regions, and which region to compute."""
+    n = len(pattern)
+    for la, options in enumerate(feasible_splits(n)):
+        for j, ops in options:
+            regions = ((0, la), (la, n)) if j == 0 else ((0, la), (la, j), (j, n))
+            if any(pattern[start] == "0" for start, _ in regions):
+                continue
+            free = [sum(pattern[p] is None for p in range(a, b)) for a, b in regions]
+            target = max(range(len(regions)), key=lambda k: (free[k], k))
+            yield ops, regions, target, sum(free) - free[target]
+
+
+def solve_cost(pattern: Sequence[str | None], stones: int) -> int:
+    """Roughly how many partial arrangements :func:`solve` will try."""
+    return sum(perm(stones, k) for _, _, _, k in _plans(pattern) if k <= stones)
+
+
+def solve(
+    pattern: Sequence[str | None],
+    allowed: Sequence[frozenset[str] | None],
+    reals: dict[str, int],
+    jokers: int,
+) -> set[str]:
+    """Digit strings for the free squares (``None``) of ``pattern`` that make it
+    read as an example, using the rack's digits (``reals``) and jokers, each free
+    square limited to ``allowed[k]`` (``None``: any digit)."""
+    found: set[str] = set()
+    for ops, regions, target, _ in _plans(pattern):
+        _solve_split(pattern, allowed, dict(reals), jokers, ops, regions, target, found)
+    return found
+
+
+def _solve_split(
+    pattern: Sequence[str | None],
+    allowed: Sequence[frozenset[str] | None],
+    reals: dict[str, int],
+    jokers: int,
+    ops: tuple[str, ...],
+    regions: tuple[tuple[int, int], ...],
+    target: int,
+    found: set[str],
+) -> None:
+    """Try every filling of the free squares outside region ``target`` and
+    compute that region's number from the others."""
+    slots = [p for p, ch in enumerate(pattern) if ch is None]
+    rank = {p: k for k, p in enumerate(slots)}
+    digits = list(pattern)
+    others = [k for k in range(len(regions)) if k != target]
+    other_regions = [regions[k] for k in others]
+    starts = {regions[k][0] for k in others}
+    free = [p for k in others for p in range(*regions[k]) if pattern[p] is None]
+    t0, t1 = regions[target]
+    width = t1 - t0
+    # the target region square by square: the fixed digit, or the allowed digits
+    shape = [
+        (pattern[p], None if pattern[p] is not None else allowed[rank[p]]) for p in range(t0, t1)
+    ]
+    numbers = [0] * len(regions)
+
+    def finish(jokers_left: int) -> None:
+        for k, (a, b) in zip(others, other_regions, strict=True):
+            numbers[k] = int("".join(digits[a:b]))  # type: ignore[arg-type]
+        for op in ops:
+            value = _compute(op, target, numbers)
+            if value is None or value < 1:
+                continue
+            text = str(value)
+            if len(text) != width:
+                continue
+            need: dict[str, int] = {}
+            for ch, (fixed, options) in zip(text, shape, strict=True):
+                if fixed is None:
+                    if options is not None and ch not in options:
+                        break
+                    need[ch] = need.get(ch, 0) + 1
+                elif fixed != ch:
+                    break
+            else:
+                short = 0
+                for ch, n in need.items():
+                    if n > reals.get(ch, 0):
+                        short += n - reals.get(ch, 0)
+                if short <= jokers_left:
+                    full = list(digits)
+                    full[t0:t1] = text
+                    found.add("".join(full[p] for p in slots))  # type: ignore[misc]
+
+    def extend(index: int, jokers_left: int) -> None:
+        if index == len(free):
+            finish(jokers_left)
+            return
+        p = free[index]
+        options = allowed[rank[p]]
+        for ch in "0123456789" if jokers_left else [d for d, n in reals.items() if n]:
+            if (options is not None and ch not in options) or (ch == "0" and p in starts):
+                continue
+            digits[p] = ch
+            if reals.get(ch, 0):
+                reals[ch] -= 1
+                extend(index + 1, jokers_left)
+                reals[ch] += 1
+            else:
+                extend(index + 1, jokers_left - 1)
+        digits[p] = None
+
+    extend(0, jokers)
