@@ -1,90 +1,189 @@
 """Which games a teacher can start for a class, and starting them.
 
-Games run in rooms (``games.rooms``). This module is the only place that
-knows whether the rooms runtime and each game are ready, so the class page
-shows games that are not playable yet as disabled with a note instead of
-buttons that lead nowhere.
+Games run in rooms (``games.rooms``); a game/mode is playable once its adapter
+is registered with the rooms registry. Until then the class page shows it as
+disabled with a note instead of a button that leads nowhere.
+
+- Poker: one host-controlled group game for the whole class; the teacher hosts
+  (deals) with their own player profile.
+- Mathesso, Abaku, Matematici: "split the class into tables of N" -- the
+  class's students are shuffled into tables as even as possible, each table is
+  its own room with every student already seated, and the first student of a
+  table hosts it (so the teacher does not take a place at every table).
 """
 
+import math
+import random
 from dataclasses import dataclass
-from importlib import import_module
 
+from django.db import transaction
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from accounts.models import PlayerProfile, User
+from classrooms import services
+from classrooms.errors import ClassroomError
+from classrooms.models import Classroom, Membership
 from games.catalogue import GAMES, GameInfo
+from games.models import Game
+from games.rooms import registry
+from games.rooms import selectors as room_selectors
+from games.rooms import services as room_services
+from games.rooms.errors import RoomError
+from games.rooms.models import Room, Seat
 
-# How each game is started for a class: poker as one host-controlled group game
-# for everybody, the table games as tables (optionally the whole class split).
-CLASS_MODES = {
-    "poker": ("group",),
-    "mathesso": ("table",),
-    "abaku": ("table",),
-    "theorems": ("table",),
-}
-TABLE_SIZES = {"mathesso": 6, "abaku": 4, "theorems": 4}
+GROUP_MODE = ("poker", "group")
+TABLE_GAMES = ("mathesso", "abaku", "theorems")
+TABLE_MODE = "table"
 
 
 @dataclass(frozen=True)
 class ClassGame:
     info: GameInfo
-    modes: tuple[str, ...]
+    mode: str
     playable: bool
     max_table: int | None
     note: Promise | None
 
-
-def _rooms_module(name: str):
-    try:
-        return import_module(f"games.rooms.{name}")
-    except ImportError:
-        return None
-
-
-def create_room_function():
-    services = _rooms_module("services")
-    return getattr(services, "create_room", None) if services else None
-
-
-def live_rooms(classroom) -> list:
-    selectors = _rooms_module("selectors")
-    function = getattr(selectors, "live_rooms_for_classroom", None) if selectors else None
-    return list(function(classroom)) if function else []
+    @property
+    def is_group(self) -> bool:
+        return (self.info.slug, self.mode) == GROUP_MODE
 
 
 def class_games() -> list[ClassGame]:
-    runtime_ready = create_room_function() is not None
+    registered = set(registry.registered())
     games = []
     for info in GAMES:
-        playable = runtime_ready and info.ready
-        if not runtime_ready:
-            note = _("Live games for a class are coming soon.")
-        elif not info.ready:
-            note = _("This game is not on the site yet.")
-        else:
-            note = None
+        mode = GROUP_MODE[1] if info.slug == GROUP_MODE[0] else TABLE_MODE
+        playable = (info.slug, mode) in registered
+        max_table = None
+        if playable and info.slug in TABLE_GAMES:
+            max_table = registry.get(info.slug, mode).limits.max_players
         games.append(
             ClassGame(
                 info=info,
-                modes=CLASS_MODES.get(info.slug, ()),
+                mode=mode,
                 playable=playable,
-                max_table=TABLE_SIZES.get(info.slug),
-                note=note,
+                max_table=max_table,
+                note=None if playable else gettext_lazy("Not playable on the site yet."),
             )
         )
     return games
 
 
-def start_for_class(*, classroom, user, game: str, mode: str, table_size: int = 0) -> str:
-    """Start a game for the class; returns the URL the teacher goes to next."""
-    from classrooms.errors import ClassroomError
+@dataclass(frozen=True)
+class LiveRoom:
+    room: Room
+    players: list[str]
+    mine: bool
 
-    games = {item.info.slug: item for item in class_games()}
-    chosen = games.get(game)
-    if chosen is None or mode not in chosen.modes:
+    @property
+    def game_name(self) -> str:
+        return dict(Game.choices).get(self.room.game, self.room.game)
+
+
+def live_rooms(classroom: Classroom, players: list[int] | None = None) -> list[LiveRoom]:
+    """The class's open rooms; ``mine`` marks those where one of ``players`` has a seat."""
+    rooms = list(room_selectors.live_rooms_for_classroom(classroom).prefetch_related("seats"))
+    mine = set()
+    if players:
+        mine = set(
+            Seat.objects.filter(
+                room__in=rooms, player_id__in=players, status=Seat.Status.JOINED
+            ).values_list("room_id", flat=True)
+        )
+    seated = {}
+    for seat in Seat.objects.filter(room__in=rooms, status=Seat.Status.JOINED).select_related(
+        "player"
+    ):
+        seated.setdefault(seat.room_id, []).append(seat.player.display_name)
+    return [
+        LiveRoom(room=room, players=seated.get(room.pk, []), mine=room.pk in mine) for room in rooms
+    ]
+
+
+def split_into_tables(players: list, size: int, rng: random.Random) -> list[list]:
+    """Shuffle and split into ceil(n/size) tables whose sizes differ by at most one."""
+    if not players:
+        return []
+    shuffled = list(players)
+    rng.shuffle(shuffled)
+    count = math.ceil(len(shuffled) / size)
+    return [shuffled[index::count] for index in range(count)]
+
+
+def _game(game: str) -> ClassGame:
+    chosen = {item.info.slug: item for item in class_games()}.get(game)
+    if chosen is None:
         raise ClassroomError("unknown_game", _("This game cannot be started for a class."))
     if not chosen.playable:
-        raise ClassroomError("game_not_ready", str(chosen.note))
+        raise ClassroomError("game_not_ready", _("Not playable on the site yet."))
+    return chosen
+
+
+def _check_class(classroom: Classroom) -> None:
     if classroom.archived_at is not None:
         raise ClassroomError("class_archived", _("An archived class cannot start games."))
-    raise ClassroomError("game_not_ready", _("Live games for a class are coming soon."))
+
+
+@transaction.atomic
+def start_group_game(
+    *, classroom: Classroom, user: User, game: str, browser_token: str | None
+) -> tuple[Room, str]:
+    """A host-controlled game for the whole class (poker), hosted by the teacher's own
+    profile, which is selected in the teacher's browser (rooms know their host by it).
+
+    Returns the room and the browser token the response must store.
+    """
+    chosen = _game(game)
+    if not chosen.is_group:
+        raise ClassroomError("unknown_game", _("This game cannot be started for a class."))
+    _check_class(classroom)
+    host, token = services.select_teacher_player(user=user, browser_token=browser_token)
+    try:
+        room = room_services.create_room(
+            game=game, mode=chosen.mode, host=host, settings={}, classroom=classroom
+        )
+    except RoomError as error:
+        raise ClassroomError(error.code, error.message) from error
+    return room, token
+
+
+@transaction.atomic
+def start_tables(
+    *, classroom: Classroom, game: str, size: int, rng: random.Random | None = None
+) -> list[Room]:
+    """Split the approved students who have joined into tables of ``size``, seat them."""
+    chosen = _game(game)
+    if chosen.is_group or chosen.max_table is None:
+        raise ClassroomError("unknown_game", _("This game cannot be started for a class."))
+    _check_class(classroom)
+    if not 1 <= size <= chosen.max_table:
+        raise ClassroomError(
+            "bad_table_size",
+            _("A table of this game seats 1 to %(count)s players.") % {"count": chosen.max_table},
+        )
+    players = list(
+        PlayerProfile.objects.filter(
+            memberships__classroom=classroom,
+            memberships__status=Membership.Status.APPROVED,
+            is_active=True,
+        ).order_by("pk")
+    )
+    if not players:
+        raise ClassroomError(
+            "no_students", _("No student has joined the class yet, so there is nobody to seat.")
+        )
+    rooms = []
+    try:
+        for table in split_into_tables(players, size, rng or random.SystemRandom()):
+            room = room_services.create_room(
+                game=game, mode=chosen.mode, host=table[0], settings={}, classroom=classroom
+            )
+            for player in table[1:]:
+                room_services.join_room(room=room, player=player)
+            rooms.append(room)
+    except RoomError as error:
+        raise ClassroomError(error.code, error.message) from error
+    return rooms

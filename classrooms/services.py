@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from accounts import identity, nicknames
 from accounts import services as account_services
 from accounts.errors import AccountsError
-from accounts.models import PlayerProfile, User
+from accounts.models import Browser, PlayerProfile, User
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, CoTeacher, Membership
 
@@ -383,3 +383,23 @@ def _unique_profile_code() -> str:
         code = identity.new_profile_code()
         if not PlayerProfile.objects.filter(code=code).exists():
             return code
+
+
+@transaction.atomic
+def select_teacher_player(*, user: User, browser_token: str | None) -> tuple[PlayerProfile, str]:
+    """The teacher's own profile, selected in this browser (creating either if needed):
+    rooms recognise their host by the browser's selected profile.
+
+    Returns the profile and the browser token the response must store.
+    """
+    player = ensure_teacher_player(user=user)
+    browser = None
+    if browser_token:
+        browser = Browser.objects.filter(token_hash=identity.hash_token(browser_token)).first()
+    if browser is None:
+        browser_token = identity.new_token()
+        browser = Browser.objects.create(token_hash=identity.hash_token(browser_token))
+    browser.profiles.add(player)
+    browser.selected = player
+    browser.save(update_fields=["selected"])
+    return player, browser_token

@@ -158,7 +158,9 @@ def _student_page(request: HttpRequest, membership: Membership) -> HttpResponse:
         {
             "classroom": classroom,
             "membership": membership,
-            "live_rooms": launch.live_rooms(classroom) if not membership.is_pending else [],
+            "live_rooms": []
+            if membership.is_pending
+            else launch.live_rooms(classroom, selectors.member_player_ids(membership)),
             "history": history,
             "chart": reports.history_chart(history),
         },
@@ -279,22 +281,37 @@ def uninvite(request: HttpRequest, pk: int, co_teacher_id: int) -> HttpResponse:
 @require_POST
 def start_game(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
+    game = request.POST.get("game", "")
     try:
-        table_size = int(request.POST.get("table_size") or 0)
-    except ValueError:
-        table_size = 0
-    try:
-        url = launch.start_for_class(
-            classroom=classroom,
-            user=request.user,
-            game=request.POST.get("game", ""),
-            mode=request.POST.get("mode", ""),
-            table_size=table_size,
-        )
+        if request.POST.get("mode") == "group":
+            if not request.storage_enabled:
+                raise ClassroomError(
+                    "storage_off",
+                    _("Saving is switched off in this browser, so you cannot host a game."),
+                )
+            room, token = launch.start_group_game(
+                classroom=classroom,
+                user=request.user,
+                game=game,
+                browser_token=identity.read_token(request),
+            )
+            response = redirect("rooms:room", code=room.code)
+            identity.write_token(response, token)
+            return response
+        try:
+            size = int(request.POST.get("table_size", ""))
+        except ValueError:
+            size = 0
+        rooms = launch.start_tables(classroom=classroom, game=game, size=size)
     except ClassroomError as error:
         messages.error(request, error.message)
-        return redirect("classrooms:detail", pk=classroom.pk)
-    return redirect(url)
+    else:
+        messages.success(
+            request,
+            _("Tables started: %(count)s. Students see their table on the class page.")
+            % {"count": len(rooms)},
+        )
+    return redirect("classrooms:detail", pk=classroom.pk)
 
 
 # --- roster --------------------------------------------------------------------------
