@@ -1,0 +1,133 @@
+"""Hostile or broken messages: an error code to the sender, no change, no server error."""
+
+import json
+
+import pytest
+
+from games.rooms import services
+from games.rooms.models import Room, RoomEvent
+from tests.rooms.testgame import GAME
+
+pytestmark = [pytest.mark.live]
+
+
+@pytest.fixture
+def running(transactional_db, make_player):
+    host, guest = make_player("Host"), make_player("Guest")
+    room = services.create_room(game=GAME, mode="duel", host=host.profile, settings={})
+    services.join_room(room=room, player=guest.profile)
+    services.start_room(room=room, actor=host.profile)
+    return room, host, guest
+
+
+def _unchanged(room):
+    fresh = Room.objects.get(pk=room.pk)
+    return fresh.seq, fresh.state, fresh.status, RoomEvent.objects.filter(room=room).count()
+
+
+def _raw(socket, text):
+    socket.ws.send(text)
+    return socket.recv_until(lambda m: m["type"] == "error")
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("not json{", "bad_json"),
+        ("[1, 2, 3]", "bad_message"),
+        (json.dumps({"type": "add", "n": 1}), "bad_id"),
+        (json.dumps({"id": "x" * 65, "type": "add", "n": 1}), "bad_id"),
+        (json.dumps({"id": "a", "type": 5}), "bad_message"),
+        (json.dumps({"id": "a", "type": "teleport"}), "unknown_type"),
+        (json.dumps({"id": "a", "type": "add", "n": 1, "pad": "x" * 5000}), "too_large"),
+        (json.dumps({"id": "a", "type": "add", "n": 1, "room": "ZZZZZZ"}), "wrong_room"),
+        (json.dumps({"id": "a", "type": "add", "n": 99}), "bad_number"),
+        (json.dumps({"id": "a", "type": "add", "n": "1"}), "bad_number"),
+        (json.dumps({"id": "a", "type": "kick", "player_id": "x"}), "bad_message"),
+    ],
+)
+def test_bad_frames_get_an_error_code_and_change_nothing(running, server, open_socket, frame, code):
+    room, host, guest = running
+    socket = open_socket(server, room.code, guest)
+    socket.recv()
+    before = _unchanged(room)
+    error = _raw(socket, frame)
+    assert error["code"] == code
+    assert error["message"]
+    assert _unchanged(room) == before
+    assert socket.request({"type": "add", "n": 2})["type"] == "ack"  # still usable
+
+
+def test_binary_frames_are_refused(running, server, open_socket):
+    room, host, guest = running
+    socket = open_socket(server, room.code, guest)
+    socket.recv()
+    socket.ws.send(b"\x00\x01")
+    assert socket.recv_until(lambda m: m["type"] == "error")["code"] == "bad_message"
+
+
+def test_forged_host_actions_from_a_player_are_refused(running, server, open_socket):
+    room, host, guest = running
+    socket = open_socket(server, room.code, guest)
+    socket.recv()
+    before = _unchanged(room)
+    for message in (
+        {"type": "end"},
+        {"type": "lock"},
+        {"type": "kick", "player_id": host.id},
+        {"type": "deal", "host": True},
+    ):
+        answer = socket.request(message)
+        assert answer["type"] == "error"
+        assert answer["code"] in {"not_host", "already_started"}
+    assert _unchanged(room) == before
+
+
+def test_moves_in_the_wrong_state_are_refused(transactional_db, make_player, server, open_socket):
+    host, guest = make_player(), make_player()
+    room = services.create_room(game=GAME, mode="duel", host=host.profile, settings={})
+    services.join_room(room=room, player=guest.profile)
+    socket = open_socket(server, room.code, guest)
+    socket.recv()
+    assert socket.request({"type": "add", "n": 1})["code"] == "not_started"
+    host_socket = open_socket(server, room.code, host)
+    host_socket.recv()
+    host_socket.request({"type": "start"})
+    assert host_socket.request({"type": "start"})["code"] == "already_started"
+
+
+def test_flooding_is_rate_limited_and_the_socket_recovers(running, server, open_socket):
+    room, host, guest = running
+    socket = open_socket(server, room.code, guest)
+    socket.recv()
+    for number in range(40):
+        socket.ws.send(json.dumps({"id": f"flood-{number}", "type": "sync"}))
+    answers = [socket.recv_until(lambda m: m["type"] in ("sync", "error")) for _ in range(40)]
+    limited = [a for a in answers if a["type"] == "error"]
+    assert limited and all(a["code"] == "rate_limited" for a in limited)
+    import time
+
+    time.sleep(1.2)  # the bucket refills; this is the behaviour under test, not a timing check
+    assert socket.request({"type": "add", "n": 1})["type"] == "ack"
+
+
+def test_strangers_and_people_without_identity_are_turned_away(
+    running, server, open_socket, make_player
+):
+    room, host, guest = running
+    for who, code in ((make_player("Stranger"), "not_in_room"), (None, "no_identity")):
+        socket = open_socket(server, room.code, who)
+        error = socket.recv()
+        assert (error["type"], error["code"]) == ("error", code)
+    unknown = open_socket(server, "ZZZZZ2" if room.code != "ZZZZZ2" else "ZZZZZ3", guest)
+    assert unknown.recv()["code"] == "unknown_room"
+
+
+def test_a_forged_cookie_is_no_identity(running, server):
+    from websockets.sync.client import connect
+
+    room, host, guest = running
+    url = server.replace("http://", "ws://") + f"/ws/rooms/{room.code}/"
+    forged = guest.cookie.replace("matika_player=", "matika_player=x")
+    with connect(url, origin=server, additional_headers={"Cookie": forged}) as ws:
+        assert json.loads(ws.recv(timeout=10))["code"] == "no_identity"
