@@ -47,6 +47,9 @@ INSTALLED_APPS = [
     "games",
     "games.rooms",
     "games.poker",
+    "games.mathesso",
+    "games.abaku",
+    "games.theorems",
 ]
 
 MIDDLEWARE = [

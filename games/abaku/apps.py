@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AbakuConfig(AppConfig):
+    name = "games.abaku"
+    label = "abaku"
+    verbose_name = _("Abaku")

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class MathessoConfig(AppConfig):
+    name = "games.mathesso"
+    label = "mathesso"
+    verbose_name = _("Mathesso")
