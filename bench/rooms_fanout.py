@@ -1,0 +1,380 @@
+"""Fan-out benchmark of the rooms runtime over real WebSockets on loopback.
+
+One command starts throwaway PostgreSQL and Redis (config/devservices.py),
+migrates, starts uvicorn (the project's app plus the test-only game from
+tests/rooms/testgame.py) and opens R rooms x P player sockets:
+
+    .venv/bin/python bench/rooms_fanout.py --rooms 1 --players 50 --actions 200 --interval 0.05
+    .venv/bin/python bench/rooms_fanout.py --rooms 20 --players 50 --duration 120 --interval 2
+
+Phase "fanout": each room's host sends a room-wide action (``deal``); we time
+the host's send to the ack, and to the moment the last of the room's players
+received the event (all clients share this process's monotonic clock). Every
+player checks the seq numbers it received: lost and duplicated events are counted.
+
+Phase "placements" (``--placements N``): in the first room, after each deal all
+players send a per-seat move at the same moment (the poker group game's case);
+we time the first send to the last ack, and count accepted moves per second.
+
+Server memory per connection = growth of the uvicorn process's RSS while the
+sockets were opened, divided by their number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+
+from config.devservices import Postgres, Redis, free_port  # noqa: E402
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def rounded(value):
+    if isinstance(value, float):
+        return round(value, 2)
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rounded(v) for v in value]
+    return value
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def start_services(workdir: Path) -> tuple[list, dict]:
+    postgres = Postgres(workdir / "postgres", free_port(), durable=False)
+    redis = Redis(workdir / "redis", free_port(), durable=False)
+    postgres.start()
+    redis.start()
+    postgres.ensure_database("matika")
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=postgres.url("matika"),
+        REDIS_URL=redis.url(),
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        DB_CONN_MAX_AGE="60",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        check=True,
+        cwd=BASE_DIR,
+        env=env,
+    )
+    return [redis, postgres], env
+
+
+def start_servers(env: dict, count: int) -> list[tuple[subprocess.Popen, str]]:
+    servers = []
+    for _ in range(count):
+        port = free_port()
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "tests.rooms.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--ws",
+                "websockets-sansio",
+                "--log-level",
+                "warning",
+                "--no-access-log",
+            ],
+            cwd=BASE_DIR,
+            env=env,
+        )
+        servers.append((process, f"127.0.0.1:{port}"))
+    for process, address in servers:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{address}/privacy/", timeout=2):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("uvicorn did not start") from None
+                time.sleep(0.2)
+    return servers
+
+
+def make_rooms(rooms: int, players: int) -> list[dict]:
+    """Profiles, cookies and seated rooms, written straight through the services."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core import signing
+
+    from accounts import identity
+    from accounts import services as accounts
+    from games.rooms import services
+    from tests.rooms.testgame import GAME
+
+    def cookie(token: str) -> str:
+        return f"{settings.PLAYER_COOKIE_NAME}={signing.dumps(token, salt=identity.SALT)}"
+
+    made = []
+    for r in range(rooms):
+        host, host_token = accounts.create_profile(browser_token=None, nickname=f"Host {r}")
+        room = services.create_room(game=GAME, mode="group", host=host, settings={"seconds": 10**6})
+        seated = []
+        for p in range(players):
+            profile, token = accounts.create_profile(browser_token=None, nickname=f"P{r}-{p}")
+            services.join_room(room=room, player=profile)
+            seated.append(cookie(token))
+        services.start_room(room=room, actor=host)
+        made.append({"code": room.code, "host": cookie(host_token), "players": seated})
+    from django.db import connection
+
+    connection.close()
+    return made
+
+
+class Client:
+    """One socket; records when each seq arrived and answers to its own ids."""
+
+    def __init__(self, address: str, code: str, cookie: str) -> None:
+        self.address, self.code, self.cookie = address, code, cookie
+        self.arrivals: dict[int, float] = {}
+        self.duplicates = 0
+        self.answers: dict[str, asyncio.Future] = {}
+        self.start_seq = 0
+        self.counter = 0
+
+    async def open(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(
+            f"ws://{self.address}/ws/rooms/{self.code}/",
+            origin=f"http://{self.address}",
+            additional_headers={"Cookie": self.cookie},
+            max_queue=None,
+            open_timeout=60,
+        )
+        first = json.loads(await self.ws.recv())
+        if first.get("type") != "sync":
+            raise RuntimeError(f"refused: {first}")
+        self.start_seq = first["seq"]
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        async for raw in self.ws:
+            now = time.monotonic()
+            message = json.loads(raw)
+            kind = message.get("type")
+            if kind == "event":
+                if message["seq"] in self.arrivals:
+                    self.duplicates += 1
+                else:
+                    self.arrivals[message["seq"]] = now
+            elif kind in ("ack", "error"):
+                future = self.answers.pop(message.get("id"), None)
+                if future and not future.done():
+                    future.set_result((now, message))
+
+    async def request(self, message: dict) -> tuple[float, float, dict]:
+        self.counter += 1
+        message_id = f"b{self.counter}"
+        future = asyncio.get_running_loop().create_future()
+        self.answers[message_id] = future
+        sent = time.monotonic()
+        await self.ws.send(json.dumps({"id": message_id, **message}))
+        answered, answer = await asyncio.wait_for(future, timeout=30)
+        return sent, answered, answer
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self.reader.cancel()
+
+
+async def open_all(rooms, addresses) -> tuple[list[Client], list[list[Client]]]:
+    gate = asyncio.Semaphore(50)
+    hosts, players = [], []
+    index = 0
+
+    async def opened(client: Client) -> Client:
+        async with gate:
+            await client.open()
+        return client
+
+    jobs_hosts, jobs_players = [], []
+    for room in rooms:
+        jobs_hosts.append(
+            opened(Client(addresses[index % len(addresses)], room["code"], room["host"]))
+        )
+        index += 1
+        group = []
+        for cookie in room["players"]:
+            group.append(opened(Client(addresses[index % len(addresses)], room["code"], cookie)))
+            index += 1
+        jobs_players.append(group)
+    hosts = await asyncio.gather(*jobs_hosts)
+    for group in jobs_players:
+        players.append(await asyncio.gather(*group))
+    return hosts, players
+
+
+async def fanout(hosts, players, *, actions: int, duration: float, interval: float) -> dict:
+    sends: list[tuple[int, int, float]] = []  # (room index, seq, sent)
+    acks: list[float] = []
+    errors: list[dict] = []
+
+    async def drive(r: int, host: Client) -> None:
+        await asyncio.sleep(interval * r / max(1, len(hosts)))  # spread the rooms
+        started = time.monotonic()
+        done = 0
+        while (actions and done < actions) or (duration and time.monotonic() - started < duration):
+            sent, answered, answer = await host.request({"type": "deal"})
+            if answer["type"] != "ack":
+                errors.append(answer)
+            else:
+                sends.append((r, answer["seq"], sent))
+                acks.append(answered - sent)
+            done += 1
+            await asyncio.sleep(max(0.0, interval - (time.monotonic() - sent)))
+
+    began = time.monotonic()
+    await asyncio.gather(*(drive(r, host) for r, host in enumerate(hosts)))
+    elapsed = time.monotonic() - began
+    await asyncio.sleep(2)  # let the last events arrive
+    fan, lost = [], 0
+    for r, seq, sent in sends:
+        arrivals = [p.arrivals.get(seq) for p in players[r]]
+        lost += sum(1 for a in arrivals if a is None)
+        received = [a for a in arrivals if a is not None]
+        if received:
+            fan.append(max(received) - sent)
+    return {
+        "actions": len(sends),
+        "elapsed_s": elapsed,
+        "actions_per_s": len(sends) / elapsed,
+        "deliveries": len(sends) * (len(players[0]) if players else 0),
+        "fanout_ms": [1000 * percentile(fan, q) for q in (0.5, 0.95, 0.99)],
+        "fanout_max_ms": 1000 * max(fan) if fan else float("nan"),
+        "ack_ms": [1000 * percentile(acks, q) for q in (0.5, 0.95, 0.99)],
+        "lost": lost,
+        "duplicated": sum(p.duplicates for group in players for p in group),
+        "errors": len(errors),
+    }
+
+
+async def placements(host: Client, players: list[Client], rounds: int) -> dict:
+    spans, accepted, refused = [], 0, 0
+    began = time.monotonic()
+    for _ in range(rounds):
+        await host.request({"type": "deal"})
+        first = time.monotonic()
+        results = await asyncio.gather(*(p.request({"type": "place", "n": 5}) for p in players))
+        spans.append(max(answered for _s, answered, _a in results) - first)
+        accepted += sum(1 for _s, _a, answer in results if answer["type"] == "ack")
+        refused += sum(1 for _s, _a, answer in results if answer["type"] != "ack")
+    elapsed = time.monotonic() - began
+    return {
+        "rounds": rounds,
+        "all_placed_ms": [1000 * percentile(spans, q) for q in (0.5, 0.95, 0.99)],
+        "accepted": accepted,
+        "refused": refused,
+        "moves_per_s": accepted / elapsed,
+    }
+
+
+async def run(args, rooms, servers) -> dict:
+    addresses = [address for _process, address in servers]
+    before = sum(rss_kib(process.pid) for process, _a in servers)
+    opened_at = time.monotonic()
+    hosts, players = await open_all(rooms, addresses)
+    sockets = len(hosts) + sum(len(group) for group in players)
+    connect_s = time.monotonic() - opened_at
+    await asyncio.sleep(1)
+    after = sum(rss_kib(process.pid) for process, _a in servers)
+    result = {
+        "sockets": sockets,
+        "connect_all_s": connect_s,
+        "server_kib_per_socket": (after - before) / sockets,
+        "fanout": await fanout(
+            hosts, players, actions=args.actions, duration=args.duration, interval=args.interval
+        ),
+    }
+    if args.placements:
+        result["placements"] = await placements(hosts[0], players[0], args.placements)
+    for client in [*hosts, *(p for group in players for p in group)]:
+        await client.close()
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=1)
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--actions", type=int, default=0, help="actions per room (or --duration)")
+    parser.add_argument("--duration", type=float, default=0, help="seconds of actions per room")
+    parser.add_argument("--interval", type=float, default=2.0, help="seconds between actions")
+    parser.add_argument("--servers", type=int, default=1, help="uvicorn processes")
+    parser.add_argument("--placements", type=int, default=0, help="rounds of 50 seat moves")
+    args = parser.parse_args()
+    if not args.actions and not args.duration:
+        args.actions = 50
+    workdir = Path(tempfile.mkdtemp(prefix="matika-bench-"))
+    workdir.chmod(0o755)
+    services, servers = [], []
+    try:
+        services, env = start_services(workdir)
+        os.environ.update(env)
+        rooms = make_rooms(args.rooms, args.players)
+        servers = start_servers(env, args.servers)
+        result = asyncio.run(run(args, rooms, servers))
+    finally:
+        for process, _address in servers:
+            process.terminate()
+            process.wait(timeout=10)
+        for service in services:
+            service.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    result["command"] = " ".join(["bench/rooms_fanout.py", *sys.argv[1:]])
+    result["machine"] = (
+        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+    )
+    print(json.dumps(rounded(result), indent=2))
+    f = result["fanout"]
+    print(
+        f"\n{result['sockets']} sockets: fan-out p50/p95/p99 = "
+        + "/".join(f"{v:.1f}" for v in f["fanout_ms"])
+        + " ms, ack p50/p95/p99 = "
+        + "/".join(f"{v:.1f}" for v in f["ack_ms"])
+        + f" ms, lost {f['lost']}, duplicated {f['duplicated']}, errors {f['errors']}, "
+        + f"{result['server_kib_per_socket']:.0f} KiB/socket"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
