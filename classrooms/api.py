@@ -6,8 +6,10 @@ do every write. Refusals are ``400 {"code": ..., "message": ...}``.
 """
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,17 +22,28 @@ from classrooms.models import Classroom, Membership
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
+    fields = serializers.DictField(required=False, help_text="Per-field problems, if any.")
 
 
 class ClassroomErrorMixin:
-    """Turn a refused service call into a stable error body."""
+    """Every refusal as ``{"code", "message"}`` (plus ``fields`` for bad input)."""
 
     def handle_exception(self, exc):
         if isinstance(exc, ClassroomError):
             return Response(
                 {"code": exc.code, "message": exc.message}, status=status.HTTP_400_BAD_REQUEST
             )
-        return super().handle_exception(exc)
+        response = super().handle_exception(exc)
+        if isinstance(exc, ValidationError):
+            response.data = {
+                "code": "invalid",
+                "message": _("Some values are missing or not valid."),
+                "fields": response.data,
+            }
+        elif isinstance(response.data, dict) and "detail" in response.data:
+            detail = response.data["detail"]
+            response.data = {"code": getattr(detail, "code", "error"), "message": str(detail)}
+        return response
 
 
 class ClassroomSerializer(serializers.ModelSerializer):

@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 WIDTH = 640
 HEIGHT = 280
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 56
-MARKERS = ("circle", "square", "diamond")
+MARKERS = ("circle", "square", "diamond", "triangle")
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,9 @@ def _marker(kind: str, x: float, y: float, css: str, tip: str) -> str:
     title = f"<title>{escape(tip)}</title>"
     if kind == "square":
         return f'<rect class="{css}" x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8">{title}</rect>'
+    if kind == "triangle":
+        points = f"{x:.1f},{y - 5:.1f} {x + 5:.1f},{y + 4:.1f} {x - 5:.1f},{y + 4:.1f}"
+        return f'<polygon class="{css}" points="{points}">{title}</polygon>'
     if kind == "diamond":
         points = f"{x:.1f},{y - 5:.1f} {x + 5:.1f},{y:.1f} {x:.1f},{y + 5:.1f} {x - 5:.1f},{y:.1f}"
         return f'<polygon class="{css}" points="{points}">{title}</polygon>'

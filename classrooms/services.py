@@ -138,13 +138,16 @@ def set_archived(*, classroom: Classroom, archived: bool) -> Classroom:
     return classroom
 
 
+def _require_owner(classroom: Classroom, user: User) -> None:
+    """Co-teachers run the class; deleting it and choosing its teachers stay with its owner."""
+    if classroom.teacher_id != user.pk:
+        raise ClassroomError("not_owner", _("Only the teacher who created the class can do this."))
+
+
 @transaction.atomic
 def delete_classroom(*, classroom: Classroom, user: User) -> None:
     """Only the class's own teacher deletes it; its game records and results go with it."""
-    if classroom.teacher_id != user.pk:
-        raise ClassroomError(
-            "not_owner", _("Only the teacher who created the class can delete it.")
-        )
+    _require_owner(classroom, user)
     _lock(classroom).delete()
 
 
@@ -174,6 +177,7 @@ def invite_co_teacher(
     except ValidationError as exc:
         raise ClassroomError("bad_email", _("Enter a valid e-mail address.")) from exc
     classroom = _lock(classroom)
+    _require_owner(classroom, invited_by)
     if email == classroom.teacher.email.lower():
         raise ClassroomError("already_teacher", _("This teacher already teaches the class."))
     if classroom.co_teachers.filter(email=email).exists():
@@ -193,7 +197,8 @@ def invite_co_teacher(
 
 
 @transaction.atomic
-def remove_co_teacher(*, classroom: Classroom, co_teacher_id: int) -> None:
+def remove_co_teacher(*, classroom: Classroom, co_teacher_id: int, user: User) -> None:
+    _require_owner(classroom, user)
     deleted, _rows = CoTeacher.objects.filter(classroom=classroom, pk=co_teacher_id).delete()
     if not deleted:
         raise ClassroomError("unknown_co_teacher", _("This co-teacher is not in the class."))

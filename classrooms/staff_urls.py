@@ -1,3 +1,9 @@
+from django.urls import path
+
+from classrooms import staff
+
 app_name = "staff"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", staff.dashboard, name="dashboard"),
+]

@@ -271,7 +271,9 @@ def uninvite(request: HttpRequest, pk: int, co_teacher_id: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     _run(
         request,
-        lambda: services.remove_co_teacher(classroom=classroom, co_teacher_id=co_teacher_id),
+        lambda: services.remove_co_teacher(
+            classroom=classroom, co_teacher_id=co_teacher_id, user=request.user
+        ),
         _("The co-teacher was removed."),
     )
     return redirect("classrooms:detail", pk=classroom.pk)

@@ -1,0 +1,92 @@
+"""The staff dashboard: how the platform is used right now and over the last weeks.
+
+Read-only numbers with links into the admin, where staff act (moderation,
+corrections). Only ``is_staff`` users see it.
+"""
+
+from datetime import timedelta
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.db.models import Count
+from django.db.models.functions import TruncDate
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from accounts.models import PlayerProfile, PublicationConsent, User
+from classrooms.charts import Series, line_chart
+from classrooms.models import Classroom, Membership
+from games.models import Game, GameRecord
+from games.rooms.models import Room
+from games.rooms.selectors import live_rooms
+
+DAYS = 14
+
+
+def games_per_day(today, days: int = DAYS) -> tuple[list, dict[str, list[int]]]:
+    """Finished-or-not games started per local day and game, oldest day first."""
+    first = today - timedelta(days=days - 1)
+    counts = (
+        GameRecord.objects.filter(started_at__date__gte=first)
+        .annotate(day=TruncDate("started_at"))
+        .values("day", "game")
+        .annotate(count=Count("id"))
+    )
+    table = {(row["day"], row["game"]): row["count"] for row in counts}
+    dates = [first + timedelta(days=offset) for offset in range(days)]
+    return dates, {game: [table.get((day, game), 0) for day in dates] for game in Game.values}
+
+
+def consent_rate() -> tuple[int, int]:
+    """Players whose latest answer grants publication, out of players who answered."""
+    latest = {}
+    for player_id, granted in PublicationConsent.objects.order_by(
+        "player_id", "-created_at", "-pk"
+    ).values_list("player_id", "granted"):
+        latest.setdefault(player_id, granted)
+    return sum(latest.values()), len(latest)
+
+
+@staff_member_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    now = timezone.now()
+    today = timezone.localdate()
+    week_ago = now - timedelta(days=7)
+    dates, per_game = games_per_day(today)
+    labels = dict(Game.choices)
+    granted, answered = consent_rate()
+    rooms_now = live_rooms()
+    context = {
+        "rooms_now": rooms_now.count(),
+        "rooms_by_game": rooms_now.values("game", "mode")
+        .annotate(count=Count("id"))
+        .order_by("game", "mode"),
+        "rooms_running": rooms_now.filter(status=Room.Status.RUNNING).count(),
+        "players_total": PlayerProfile.objects.filter(is_active=True).count(),
+        "players_week": PlayerProfile.objects.filter(
+            is_active=True, last_seen_at__gte=week_ago
+        ).count(),
+        "players_new_week": PlayerProfile.objects.filter(created_at__gte=week_ago).count(),
+        "teachers": User.objects.filter(is_active=True).count(),
+        "classes_active": Classroom.objects.filter(archived_at__isnull=True).count(),
+        "classes_archived": Classroom.objects.filter(archived_at__isnull=False).count(),
+        "members": Membership.objects.filter(status=Membership.Status.APPROVED).count(),
+        "games_today": GameRecord.objects.filter(started_at__date=today).count(),
+        "consent_granted": granted,
+        "consent_answered": answered,
+        "consent_percent": round(100 * granted / answered) if answered else None,
+        "day_labels": [date_format(day, "j. n.") for day in dates],
+        "per_game_rows": [
+            (date_format(day, "j. n."), [per_game[game][index] for game in Game.values])
+            for index, day in reversed(list(enumerate(dates)))
+        ],
+        "game_names": [labels[game] for game in Game.values],
+        "chart": line_chart(
+            title=_("Games per day"),
+            x_labels=[date_format(day, "j. n.") for day in dates],
+            series=[Series(str(labels[game]), per_game[game]) for game in Game.values],
+        ),
+    }
+    return render(request, "classrooms/staff_dashboard.html", context)
