@@ -117,36 +117,33 @@ def rename_profile(request: HttpRequest) -> HttpResponse:
     return _profile_page(request, nickname_form=form, status=400)
 
 
-@require_POST
-def switch_profile(request: HttpRequest) -> HttpResponse:
+def _on_browser_profile(request: HttpRequest, action, success: str | None) -> None:
+    """Run ``action(browser=..., profile_id=...)`` on a profile of this browser,
+    turning refusals and a malformed id into a message."""
     try:
         if request.browser is None:
             raise AccountsError("no_browser", _("There are no profiles in this browser yet."))
-        services.select_profile(
-            browser=request.browser, profile_id=int(request.POST.get("profile", "0"))
-        )
-    except (AccountsError, ValueError) as error:
-        messages.error(
-            request,
-            error.message if isinstance(error, AccountsError) else _("Unknown profile."),
-        )
+        action(browser=request.browser, profile_id=int(request.POST.get("profile", "0")))
+    except AccountsError as error:
+        messages.error(request, error.message)
+    except ValueError:
+        messages.error(request, _("Unknown profile."))
+    else:
+        if success:
+            messages.success(request, success)
+
+
+@require_POST
+def switch_profile(request: HttpRequest) -> HttpResponse:
+    _on_browser_profile(request, services.select_profile, None)
     return redirect(_next_url(request, "accounts:profile"))
 
 
 @require_POST
 def forget_profile(request: HttpRequest) -> HttpResponse:
-    try:
-        if request.browser is None:
-            raise AccountsError("no_browser", _("There are no profiles in this browser yet."))
-        services.forget_profile(
-            browser=request.browser, profile_id=int(request.POST.get("profile", "0"))
-        )
-        messages.success(request, _("The profile was removed from this browser."))
-    except (AccountsError, ValueError) as error:
-        messages.error(
-            request,
-            error.message if isinstance(error, AccountsError) else _("Unknown profile."),
-        )
+    _on_browser_profile(
+        request, services.forget_profile, _("The profile was removed from this browser.")
+    )
     return redirect("accounts:profile")
 
 
