@@ -3,6 +3,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Browser, PlayerProfile, PublicationConsent, User
+from accounts.signals import public_data_withdrawn
 
 
 @admin.register(User)
@@ -29,11 +30,19 @@ class PlayerProfileAdmin(admin.ModelAdmin):
     list_filter = ("is_active", "nickname_hidden")
     search_fields = ("nickname",)
     readonly_fields = ("code", "created_at", "last_seen_at")
-    actions = ["hide_nicknames"]
+    actions = ["hide_nicknames", "ban_profiles"]
 
     @admin.action(description=_("Hide the selected nicknames from public pages"))
     def hide_nicknames(self, request, queryset):
+        for player in queryset:
+            public_data_withdrawn.send(sender=PlayerProfile, player=player)
         queryset.update(nickname_hidden=True)
+
+    @admin.action(description=_("Ban the selected profiles (they can no longer play)"))
+    def ban_profiles(self, request, queryset):
+        for player in queryset:
+            public_data_withdrawn.send(sender=PlayerProfile, player=player)
+        queryset.update(is_active=False)
 
 
 @admin.register(Browser)

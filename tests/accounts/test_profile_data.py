@@ -181,3 +181,19 @@ def test_services_refuse_nothing_silently_for_other_players(player_client):
     _result(other, score=50)
     services.reset_stats(player=player)
     assert GameResult.objects.get().player == other
+
+
+def test_admin_can_hide_and_ban_nicknames(player_client, django_user_model):
+    client, player = player_client
+    from django.test import Client
+
+    admin_client = Client()
+    admin_client.force_login(django_user_model.objects.create_superuser("a@b.cz", "Admin-heslo-1"))
+    url = "/admin/accounts/playerprofile/"
+    admin_client.post(url, {"action": "hide_nicknames", "_selected_action": [player.pk]})
+    player.refresh_from_db()
+    assert player.nickname_hidden and player.display_name != "Tichá Sova"
+    admin_client.post(url, {"action": "ban_profiles", "_selected_action": [player.pk]})
+    player.refresh_from_db()
+    assert player.is_active is False
+    assert client.get("/accounts/player/").context["player"] is None
