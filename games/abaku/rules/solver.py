@@ -15,7 +15,8 @@ through the real reader (:func:`examples.read_example`) and the line rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from functools import lru_cache
 from math import isqrt, perm
 
 from .examples import feasible_splits
@@ -58,19 +59,31 @@ def _compute(op: str, k: int, n: Sequence[int]) -> int | None:
     return n[1] ** power if k == 0 else _exact_root(n[0], power)  # root of a = b
 
 
-def _plans(
-    pattern: Sequence[str | None],
-) -> Iterator[tuple[tuple[str, ...], tuple[tuple[int, int], ...], int, int]]:
-    """Each split with its operations, its regions, and which region to compute."""
-    n = len(pattern)
+Plan = tuple[tuple[str, ...], tuple[tuple[int, int], ...], int, int]
+
+
+def _plans(pattern: Sequence[str | None]) -> tuple[Plan, ...]:
+    """Each split with its operations, its regions, which region to compute and
+    how many free squares the others hold. Depends only on where the free
+    squares and the zeros are, so it is cached by that shape."""
+    return _plans_for_shape(
+        tuple("_" if ch is None else "0" if ch == "0" else "x" for ch in pattern)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _plans_for_shape(shape: tuple[str, ...]) -> tuple[Plan, ...]:
+    n = len(shape)
+    plans = []
     for la, options in enumerate(feasible_splits(n)):
         for j, ops in options:
             regions = ((0, la), (la, n)) if j == 0 else ((0, la), (la, j), (j, n))
-            if any(pattern[start] == "0" for start, _ in regions):
+            if any(shape[start] == "0" for start, _ in regions):
                 continue
-            free = [sum(pattern[p] is None for p in range(a, b)) for a, b in regions]
+            free = [shape[a:b].count("_") for a, b in regions]
             target = max(range(len(regions)), key=lambda k: (free[k], k))
-            yield ops, regions, target, sum(free) - free[target]
+            plans.append((ops, regions, target, sum(free) - free[target]))
+    return tuple(plans)
 
 
 def solve_cost(pattern: Sequence[str | None], stones: int) -> int:
