@@ -12,7 +12,7 @@ import json
 import logging
 import time
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core import signing
@@ -33,8 +33,9 @@ MAX_ID_LENGTH = 64
 # Token bucket per connection: a burst of 20, then 10 messages a second.
 RATE_BURST = 20
 RATE_PER_SECOND = 10.0
-# A client that keeps flooding after this many refusals is cut off.
+# A client that keeps flooding or sending garbage after this many refusals is cut off.
 ABUSE_LIMIT = 100
+ENVELOPE_ERRORS = {"rate_limited", "bad_json", "bad_message", "bad_id", "too_large"}
 
 CLOSE_REFUSED = 4403
 CLOSE_EXPIRED = 4410
@@ -134,13 +135,28 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def _db(self, function, *args, **kwargs):
+        """Run a service in a worker thread, then deliver what it committed.
+
+        Not thread-sensitive: the default executor's threads (each with its own
+        database connection) serve many sockets at once instead of one thread
+        per process serialising every room's database work.
+        """
         language = getattr(self, "language", settings.LANGUAGE_CODE)
+        outbox: list = []
 
         def run():
+            services.OUTBOX.set(outbox)
             with translation.override(language):
                 return function(*args, **kwargs)
 
-        return await database_sync_to_async(run)()
+        try:
+            return await DatabaseSyncToAsync(run, thread_sensitive=False)()
+        finally:
+            for group, message in outbox:
+                try:
+                    await self.channel_layer.group_send(group, message)
+                except Exception:  # stored anyway; clients recover with sync
+                    logger.exception("room broadcast to %s failed", group)
 
     async def _send(self, message: dict) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
@@ -165,7 +181,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if refusal is None:
             return
         message_id, code, text = refusal
-        self.refusals += 1
+        self.refusals += code in ENVELOPE_ERRORS
         await self._error(message_id, code, text)
         if self.refusals >= ABUSE_LIMIT:
             await self.close(code=CLOSE_ABUSIVE)

@@ -13,6 +13,7 @@ move that could still be rolled back.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import random
 import secrets
@@ -51,7 +52,17 @@ def player_group(room_id: int, player_id: int) -> str:
     return f"room.{room_id}.p.{player_id}"
 
 
+# Set by the WebSocket consumer around a service call: committed deliveries are
+# collected here and sent from the event loop, so the database thread never
+# waits on Redis. Anywhere else (Celery, views, shell) they are sent at once.
+OUTBOX: contextvars.ContextVar[list | None] = contextvars.ContextVar("rooms_outbox", default=None)
+
+
 def _send(group: str, message: dict) -> None:
+    outbox = OUTBOX.get()
+    if outbox is not None:
+        outbox.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return

@@ -1,0 +1,43 @@
+"""Admin for rooms: find a room by code, see its seats and its event log (read-only)."""
+
+from django.contrib import admin
+
+from games.rooms.models import Room, RoomEvent, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    raw_id_fields = ("player",)
+    fields = ("player", "role", "status", "joined_at", "left_at")
+    readonly_fields = ("joined_at", "left_at")
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    list_display = ("code", "game", "mode", "status", "locked", "host", "classroom", "created_at")
+    list_filter = ("status", "game", "mode", "locked")
+    search_fields = ("code", "host__nickname")
+    date_hierarchy = "created_at"
+    raw_id_fields = ("host", "classroom", "record")
+    readonly_fields = ("seq", "rng_seed", "state", "next_tick_at")
+    inlines = [SeatInline]
+
+
+@admin.register(RoomEvent)
+class RoomEventAdmin(admin.ModelAdmin):
+    """The log is append-only: the admin shows it and never edits it."""
+
+    list_display = ("room", "seq", "kind", "actor", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("room__code",)
+    raw_id_fields = ("room", "actor")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
