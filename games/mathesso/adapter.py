@@ -1,0 +1,162 @@
+"""Mathesso in the rooms runtime: a thin translator to the pure rules engine.
+
+Two modes are registered (see ``apps.py``):
+
+- ``table``: 1-6 players at one table (open with a code/link/QR, or started by a
+  teacher who splits a class into tables). The host plays too.
+- ``solo``: solo practice, a one-seat room that starts at once and counts turns.
+
+The room's state is the engine's ``GameState.to_dict()`` (secrets included;
+it never leaves the server). Players see only ``rules.view``, which never
+holds the face of a face-down tile. Engine player ids are the profile ids as
+strings. The engine's layout seed is drawn from the room's ``rng``, which the
+runtime derives from the room's secret ``rng_seed`` (``secrets.randbits``), so
+the seed is unpredictable to clients and a replay of the event log rebuilds the
+same table.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.mathesso import rules
+from games.mathesso.rules import data
+from games.mathesso.rules.tiles import VARIANT_BY_NAME, check_setup
+from games.rooms.errors import RoomError
+from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo
+
+DEFAULT_VARIANT = "pico"
+PLAYING_ROLES = ("host", "player")
+
+
+def clean_settings(settings: dict) -> dict:
+    """Variant, extensions and points as the engine accepts them; RoomError if not."""
+    variant = settings.get("variant", DEFAULT_VARIANT)
+    extensions = settings.get("extensions", [])
+    points = settings.get("points")
+    if not isinstance(variant, str) or variant not in rules.VARIANT_NAMES:
+        raise RoomError("bad_variant", _("Choose one of the variants."))
+    if not isinstance(extensions, list | tuple) or not all(isinstance(e, str) for e in extensions):
+        raise RoomError("bad_extensions", _("Choose extensions from the list."))
+    try:
+        chosen = check_setup(variant, extensions)
+    except ValueError:
+        raise RoomError(
+            "bad_extensions", _("This extension cannot be played with this variant.")
+        ) from None
+    if points is not None and not isinstance(points, bool):
+        raise RoomError("bad_points", _("Points are either on or off."))
+    default = VARIANT_BY_NAME[variant].points_by_default
+    return {
+        "variant": variant,
+        "extensions": list(chosen),
+        "points": default if points is None else points,
+    }
+
+
+def _ranks(scores: dict[str, int]) -> dict[str, int]:
+    """Competition ranking: equal scores share a rank (1, 1, 3)."""
+    ordered = sorted(scores.values(), reverse=True)
+    return {p: ordered.index(s) + 1 for p, s in scores.items()}
+
+
+class MathessoTable(RoomGame):
+    """A table of 1-6 players playing in real time."""
+
+    limits = Limits(max_players=data.MAX_PLAYERS, min_players=data.MIN_PLAYERS, spectators=True)
+    message_types = frozenset({"flip", "end_turn"})
+    template_name = "mathesso/board.html"
+    script = "js/mathesso/board.js"
+
+    def clean_settings(self, settings: dict) -> dict:
+        return clean_settings(settings)
+
+    def start(
+        self, *, settings: dict, seats: list[SeatInfo], rng: random.Random, now: datetime
+    ) -> Outcome:
+        players = [str(s.player_id) for s in seats if s.role in PLAYING_ROLES]
+        if not data.MIN_PLAYERS <= len(players) <= data.MAX_PLAYERS:
+            raise RoomError("bad_table", _("A Mathesso table seats 1 to 6 players."))
+        settings = clean_settings(settings)
+        seed = f"{rng.getrandbits(128):032x}"
+        state = rules.new_game(
+            players,
+            settings["variant"],
+            settings["extensions"],
+            seed=seed,
+            points=settings["points"],
+        )
+        public: list[dict] = [{"type": "game_started", "variant": state.variant}]
+        if state.phase == "play":
+            public.append({"type": "turn_started", "player": state.player, "round": 1})
+        return Outcome(state=state.to_dict(), public=public)
+
+    def apply(
+        self,
+        state: dict,
+        *,
+        player_id: int,
+        role: str,
+        message: dict,
+        now: datetime,
+        rng: random.Random,
+    ) -> Outcome:
+        action: dict[str, Any] = {"type": message["type"], "player": str(player_id)}
+        if message["type"] == "flip":
+            action["tile"] = message.get("tile")
+        game = rules.GameState.from_dict(state)
+        # IllegalMove carries a stable code and message; the runtime answers with them.
+        game, events = rules.apply_action(game, action)
+        return Outcome(state=game.to_dict(), public=events, finished=game.phase == "over")
+
+    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
+        game = rules.GameState.from_dict(state)
+        me = str(player_id) if player_id is not None else None
+        shown = rules.view(game, me if me in game.seats else None)
+        if state.get("ended") and shown["result"] is None:
+            shown["result"] = {
+                **rules.result(game),
+                "breakdown": {
+                    p: rules.score_breakdown(game.faces_of(p), game.points) for p in game.seats
+                },
+            }
+        shown["ended"] = bool(state.get("ended"))
+        return shown
+
+    def end(self, state: dict, *, now: datetime) -> dict:
+        """The host ends the game early: it is scored as it stands, marked unfinished."""
+        return {**state, "ended": True}
+
+    def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
+        game = rules.GameState.from_dict(state)
+        scores = rules.scores(game)
+        ranks = _ranks(scores)
+        completed = game.phase == "over"
+        return [
+            PlayerResult(
+                player_id=int(p),
+                score=scores[p],
+                rank=ranks[p],
+                completed=completed,
+                details={
+                    "variant": game.variant,
+                    "extensions": list(game.extensions),
+                    "points": game.points,
+                    "players": len(game.seats),
+                    "pairs": len(game.pairs[p]),
+                    "turns": game.turns[p],
+                    "sheldons": rules.sheldons(game.faces_of(p)),
+                },
+            )
+            for p in game.seats
+        ]
+
+
+class MathessoSolo(MathessoTable):
+    """Solo practice: one seat, started at once; the turn count is the challenge."""
+
+    limits = Limits(max_players=1, min_players=1, spectators=False)

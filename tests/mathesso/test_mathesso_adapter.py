@@ -1,0 +1,195 @@
+"""The rooms adapter: settings, start, moves, views, early end and results (no server)."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from games.mathesso.adapter import MathessoSolo, MathessoTable, clean_settings
+from games.mathesso.rules import IllegalMove
+from games.rooms import registry
+from games.rooms.errors import RoomError
+from games.rooms.registry import SeatInfo
+from tests.mathesso.cheat import mismatch, next_moves
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+TABLE = MathessoTable()
+
+
+def seats(*ids: int, spectator: int | None = None) -> list[SeatInfo]:
+    infos = [SeatInfo(pid, f"P{pid}", "host" if i == 0 else "player") for i, pid in enumerate(ids)]
+    if spectator is not None:
+        infos.append(SeatInfo(spectator, "Watcher", "spectator"))
+    return infos
+
+
+def start(*ids: int, settings: dict | None = None, seed: int = 1, spectator=None) -> dict:
+    outcome = TABLE.start(
+        settings=clean_settings(settings or {"variant": "pico"}),
+        seats=seats(*ids, spectator=spectator),
+        rng=random.Random(seed),
+        now=NOW,
+    )
+    return outcome.state
+
+
+def move(state: dict, player: str, message: dict):
+    return TABLE.apply(
+        state, player_id=int(player), role="player", message=message, now=NOW, rng=random.Random(0)
+    )
+
+
+def play_out(state: dict) -> tuple[dict, list]:
+    outcomes = []
+    while state["phase"] != "over":
+        for player, message in next_moves(state):
+            outcome = move(state, player, message)
+            outcomes.append(outcome)
+            state = outcome.state
+    return state, outcomes
+
+
+def test_both_modes_are_registered_with_their_limits():
+    assert isinstance(registry.get("mathesso", "table"), MathessoTable)
+    assert isinstance(registry.get("mathesso", "solo"), MathessoSolo)
+    assert registry.get("mathesso", "table").limits.max_players == 6
+    assert registry.get("mathesso", "solo").limits.max_players == 1
+
+
+def test_settings_default_to_pico_with_points():
+    assert clean_settings({}) == {"variant": "pico", "extensions": [], "points": True}
+
+
+def test_settings_keep_points_off_for_the_youngest_unless_asked():
+    assert clean_settings({"variant": "atto"})["points"] is False
+    assert clean_settings({"variant": "atto", "points": True})["points"] is True
+
+
+def test_settings_put_extensions_in_canonical_order():
+    cleaned = clean_settings({"variant": "mili", "extensions": ["cjv", "factorial", "cjv"]})
+    assert cleaned["extensions"] == ["factorial", "cjv"]
+
+
+@pytest.mark.parametrize(
+    ("settings", "code"),
+    [
+        ({"variant": "giga"}, "bad_variant"),
+        ({"variant": 3}, "bad_variant"),
+        ({"variant": "atto", "extensions": ["factorial"]}, "bad_extensions"),
+        ({"variant": "femto", "extensions": ["cjv"]}, "bad_extensions"),
+        ({"variant": "pico", "extensions": "cjv"}, "bad_extensions"),
+        ({"variant": "pico", "extensions": ["magic"]}, "bad_extensions"),
+        ({"variant": "pico", "points": "yes"}, "bad_points"),
+    ],
+)
+def test_bad_settings_are_refused_with_a_stable_code(settings, code):
+    with pytest.raises(RoomError) as caught:
+        clean_settings(settings)
+    assert caught.value.code == code
+
+
+def test_start_seats_the_players_but_not_the_spectator():
+    state = start(11, 12, spectator=13)
+    assert state["seats"] == ["11", "12"]
+    assert state["phase"] == "order"
+    assert len(state["tiles"]) == 58
+
+
+def test_a_solo_game_starts_in_play_and_says_whose_turn_it_is():
+    outcome = MathessoSolo().start(
+        settings=clean_settings({"variant": "atto"}), seats=seats(5), rng=random.Random(2), now=NOW
+    )
+    assert outcome.state["phase"] == "play"
+    assert outcome.public[-1] == {"type": "turn_started", "player": "5", "round": 1}
+
+
+def test_the_layout_seed_comes_from_the_room_rng_and_replays_identically():
+    assert start(1, 2, seed=7) == start(1, 2, seed=7)
+    assert start(1, 2, seed=7)["seed"] != start(1, 2, seed=8)["seed"]
+
+
+def test_a_move_is_applied_for_the_authenticated_player_only():
+    state = start(1, 2)
+    player, message = next_moves(state)[0]
+    forged = {**message, "player": "2" if player == "1" else "1"}
+    outcome = move(state, player, forged)
+    assert outcome.public[0]["player"] == player
+
+
+def test_an_illegal_move_raises_the_engines_stable_code():
+    state = start(1, 2)
+    with pytest.raises(IllegalMove) as caught:
+        move(state, "1", {"type": "end_turn"})
+    assert caught.value.code == "wrong_phase"
+    with pytest.raises(IllegalMove) as caught:
+        move(state, "1", {"type": "flip", "tile": "x"})
+    assert caught.value.code == "bad_action"
+
+
+def test_views_never_hold_a_hidden_face_or_the_seed():
+    state = start(1, 2)
+    for player, message in next_moves(state)[:1]:
+        state = move(state, player, message).state
+    for player_id, role in ((1, "host"), (2, "player"), (None, "spectator"), (99, "spectator")):
+        shown = TABLE.view(state, player_id=player_id, role=role, seat_state={})
+        assert "seed" not in json.dumps(shown)
+        for tile in shown["tiles"]:
+            hidden = not tile["up"] and tile["owner"] is None
+            assert hidden == ("face" not in tile)
+            assert hidden == ("group" not in tile)
+            assert hidden == ("value" not in tile)
+    assert TABLE.view(state, player_id=99, role="spectator", seat_state={})["you"] is None
+
+
+def test_a_full_game_finishes_and_ranks_the_players():
+    state, outcomes = play_out(start(1, 2, 3))
+    assert outcomes[-1].finished
+    assert not any(o.finished for o in outcomes[:-1])
+    results = TABLE.results(state, {})
+    assert sorted(r.player_id for r in results) == [1, 2, 3]
+    assert all(r.completed for r in results)
+    by_score = sorted(results, key=lambda r: -r.score)
+    assert by_score[0].rank == 1
+    for r in results:
+        assert r.rank == 1 + sum(other.score > r.score for other in results)
+        assert r.details["variant"] == "pico"
+    assert sum(r.details["pairs"] for r in results) == 29
+
+
+def test_the_end_view_carries_the_breakdown():
+    state, _ = play_out(start(1, 2))
+    shown = TABLE.view(state, player_id=1, role="host", seat_state={})
+    assert shown["phase"] == "over"
+    assert set(shown["result"]["breakdown"]) == {"1", "2"}
+    assert shown["ended"] is False
+
+
+def test_ending_early_scores_the_game_as_it_stands_and_marks_it_unfinished():
+    state = start(1, 2)
+    for _ in range(3):
+        for player, message in next_moves(state):
+            state = move(state, player, message).state
+    ended = TABLE.end(state, now=NOW)
+    shown = TABLE.view(ended, player_id=1, role="host", seat_state={})
+    assert shown["ended"] is True
+    assert shown["result"]["breakdown"]
+    results = TABLE.results(ended, {})
+    assert not any(r.completed for r in results)
+    assert sum(r.details["pairs"] for r in results) == 2
+
+
+def test_solo_practice_counts_turns_including_failed_ones():
+    solo = MathessoSolo()
+    state = solo.start(
+        settings=clean_settings({"variant": "atto"}), seats=seats(8), rng=random.Random(3), now=NOW
+    ).state
+    for player, message in mismatch(state):
+        state = move(state, player, message).state
+    state, _ = play_out(state)
+    (result,) = solo.results(state, {})
+    assert result.details["turns"] == 12  # one miss and 11 pairs
+    assert result.rank == 1
+    assert result.score == 11  # Atto counts pairs
