@@ -1,0 +1,186 @@
+"""A class lesson in a real headless Chromium against the real ASGI server.
+
+The teacher signs up, creates a class with a pasted roster and shows the QR
+code; three students join on phone-sized screens (two pick roster names, one
+types a new name that the teacher approves); the teacher reads the results
+(server-rendered SVG charts), a student's history, downloads the CSV, and the
+API docs page renders.
+"""
+
+import csv
+import io
+
+import pytest
+
+from accounts.models import User
+from classrooms.models import Classroom, Membership
+from tests.classrooms import factories
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+PHONE = {"width": 375, "height": 740}
+
+
+def _signup(page, email="ucitelka@skola.sk"):
+    page.goto("/accounts/signup/")
+    page.fill("#id_email", email)
+    page.fill("#id_name", "Pani Učiteľka")
+    page.fill("#id_password1", factories.PASSWORD)
+    page.fill("#id_password2", factories.PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/")
+
+
+def _phone(browser, asgi_server):
+    context = browser.new_context(base_url=asgi_server, viewport=PHONE, locale="en-GB")
+    return context, context.new_page()
+
+
+def _fits_the_phone(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_lesson_teacher_creates_class_students_join_teacher_reads_results(
+    transactional_db, page, browser, asgi_server
+):
+    _signup(page)
+    page.goto("/classes/")
+    page.click("text=New class")
+    page.fill("#id_name", "6.A")
+    page.fill("#id_school_year", "2026/27")
+    page.fill("#id_roster", "Adam Kováč\nBára Nová\nCyril Pekný")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("[data-testid=class-code]")
+    code = page.inner_text("[data-testid=class-code]").strip()
+    assert page.locator("[data-testid=qr] svg").is_visible()
+    class_url = page.url
+    page.click("text=Show the QR code big")
+    assert page.locator(".qr.big svg").bounding_box()["width"] > 200
+    join_link = page.inner_text(".join-link").strip()
+    assert join_link.endswith(f"/classes/join/{code}/")
+
+    # Student 1 opens the join link and picks a roster name.
+    context1, adam = _phone(browser, asgi_server)
+    adam.goto(join_link)
+    assert not adam.locator("[data-typed-name]").is_visible()  # a roster name is offered
+    adam.click("label.roster-choice:has-text('Adam Kováč')")
+    adam.fill("#id_nickname", "Rychlý Sokol")
+    assert _fits_the_phone(adam)
+    adam.click("text=Join the class")
+    adam.wait_for_selector("text=Welcome to 6.A!")
+    assert "You are Adam Kováč in this class" in adam.inner_text("main")
+
+    # Student 2 types the code and a name that is not in the roster.
+    context2, ema = _phone(browser, asgi_server)
+    ema.goto("/classes/join/")
+    ema.fill("#id_code", code.lower())
+    ema.click("main button[type=submit]")
+    ema.click("text=My name is not in the list")
+    ema.fill("#id_typed_name", "Ema Malá")
+    ema.fill("#id_nickname", "Tichá Myška")
+    assert _fits_the_phone(ema)
+    ema.click("text=Join the class")
+    ema.wait_for_selector("[data-testid=pending-note]")
+
+    # Student 3 picks another roster name.
+    context3, bara = _phone(browser, asgi_server)
+    bara.goto(join_link)
+    bara.click("label.roster-choice:has-text('Bára Nová')")
+    bara.fill("#id_nickname", "Chytrá Liška")
+    bara.click("text=Join the class")
+    bara.wait_for_selector("text=Welcome to 6.A!")
+
+    # The teacher approves the typed name.
+    page.goto(class_url)
+    pending = page.locator("[data-testid=pending] li", has_text="Ema Malá")
+    assert "Tichá Myška" in pending.inner_text()
+    pending.locator("text=Approve").click()
+    page.wait_for_selector("text=The student was approved.")
+    ema.reload()
+    assert ema.locator("[data-testid=pending-note]").count() == 0
+    assert "My results" in ema.inner_text("main")
+
+    classroom = Classroom.objects.get()
+    assert classroom.teacher == User.objects.get(email="ucitelka@skola.sk")
+    members = {m.roster_name: m for m in classroom.members.select_related("player")}
+    assert members["Ema Malá"].status == Membership.Status.APPROVED
+    assert members["Adam Kováč"].player.nickname == "Rychlý Sokol"
+    assert members["Cyril Pekný"].player is None
+
+    # Two finished group games of the class (the runtime writes these records).
+    players = {name: m.player for name, m in members.items() if m.player}
+    factories.play(
+        classroom,
+        {players["Adam Kováč"]: 40, players["Bára Nová"]: 55, players["Ema Malá"]: 30},
+        days_ago=1,
+        details={"board": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]},
+    )
+    factories.play(classroom, {players["Adam Kováč"]: 62, players["Bára Nová"]: 48})
+
+    page.goto(class_url)
+    page.click("a.button:has-text('Results')")
+    chart = page.locator("[data-testid=class-chart] svg.chart")
+    assert chart.is_visible()
+    assert chart.locator("polyline").count() == 2
+    assert chart.bounding_box()["height"] > 100
+
+    page.locator("table.data-table a").first.click()  # newest session
+    page.go_back()
+    page.locator("table.data-table a").nth(1).click()  # the older, three-player session
+    ranking = page.locator("[data-testid=ranking] tbody tr")
+    assert ranking.count() == 3
+    assert "Bára Nová" in ranking.first.inner_text()
+    assert page.locator("table.board").count() == 3
+    with page.expect_download() as download_info:
+        page.click("[data-testid=session-csv]")
+    download = download_info.value
+    assert download.suggested_filename.endswith(".csv")
+    rows = list(csv.reader(io.StringIO(open(download.path(), encoding="utf-8-sig").read())))
+    assert rows[0][:4] == ["Rank", "Student", "Nickname", "Score"]
+    assert [row[1] for row in rows[1:]] == ["Bára Nová", "Adam Kováč", "Ema Malá"]
+
+    # A student's history with the trend chart.
+    page.click("[data-testid=ranking] a:has-text('Adam Kováč')")
+    assert page.inner_text("[data-testid=games-count]") == "2"
+    assert page.locator("svg.chart polyline").count() == 1
+
+    # The student sees their own results, nothing about classmates.
+    adam.reload()
+    assert adam.inner_text("[data-testid=games-count]") == "2"
+    assert adam.locator("svg.chart").is_visible()
+    assert "Bára" not in adam.inner_text("main")
+    assert _fits_the_phone(adam)
+    for context in (context1, context2, context3):
+        context.close()
+
+
+def test_deleting_a_class_asks_in_the_dialog(transactional_db, page):
+    teacher = factories.make_teacher("mazac@skola.sk")
+    classroom = factories.make_class(teacher, name="Na zmazanie")
+    page.goto("/accounts/login/")
+    page.fill("#id_username", teacher.email)
+    page.fill("#id_password", factories.PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/")
+    page.goto(f"/classes/{classroom.pk}/")
+    page.click("text=Delete the class")
+    dialog = page.locator("dialog[open]")
+    assert "Na zmazanie" in dialog.inner_text()
+    dialog.locator("text=Cancel").click()
+    assert Classroom.objects.filter(pk=classroom.pk).exists()
+    page.click("text=Delete the class")
+    page.locator("dialog[open] >> text=Yes").click()
+    page.wait_for_selector("text=The class and all its results were deleted.")
+    assert not Classroom.objects.filter(pk=classroom.pk).exists()
+
+
+def test_api_docs_page_renders_with_self_hosted_swagger(transactional_db, page):
+    problems = []
+    page.on("console", lambda message: message.type == "error" and problems.append(message.text))
+    page.goto("/api/docs/")
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "Matika API" in page.inner_text(".swagger-ui .info .title")
+    page.wait_for_selector(".opblock-summary-path")
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert any("/api/classes/{id}/sessions/" in path for path in paths)
+    assert not [p for p in problems if "Content Security Policy" in p]
