@@ -26,7 +26,7 @@ class RoomAdmin(admin.ModelAdmin):
 
 @admin.register(RoomEvent)
 class RoomEventAdmin(admin.ModelAdmin):
-    """The log is append-only: the admin shows it and never edits it."""
+    """The log is append-only: the admin shows it, never adds or edits (it goes with its room)."""
 
     list_display = ("room", "seq", "kind", "actor", "created_at")
     list_filter = ("kind",)
@@ -37,7 +37,4 @@ class RoomEventAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
         return False
