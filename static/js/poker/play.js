@@ -4,8 +4,17 @@
 // the JS twin of the engine and says plainly that it is not recorded.
 
 import { BoardView } from "./board.js";
-import { closeDialog, nowSeconds, openDialog, randomSeed, readStorage, t, tf, writeStorage } from "./common.js";
-import { JOKER, buildDeck, shuffle, PyRandom, seededDeck } from "./deck.js";
+import {
+  closeDialog,
+  gettext,
+  nowSeconds,
+  openDialog,
+  randomSeed,
+  readStorage,
+  tf,
+  writeStorage,
+} from "./common.js";
+import { JOKER, PyRandom, buildDeck, seededDeck, shuffle } from "./deck.js";
 import { IllegalMove, PokerGame } from "./game.js";
 import { bestCells, preview } from "./preview.js";
 
@@ -312,7 +321,10 @@ class PokerPlay {
     this.busy = true;
     root.classList.add("is-busy");
     try {
-      this.accept(await this.driver.act(action));
+      const payload = await this.driver.act(action);
+      if (action.type === "use_joker" || action.type === "place_kept_joker") this.pending = null;
+      this.accept(payload);
+      if (typeof action.cell === "number") this.focusAfter(action.cell);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       if (error.code === "offline" && this.driver instanceof ServerDriver) {
@@ -386,6 +398,20 @@ class PokerPlay {
       return;
     }
     this.send({ type: "place", cell });
+  }
+
+  /** Keyboard play: after a placement the focus moves on to the next free cell. */
+  focusAfter(cell) {
+    if (document.querySelector("dialog[open]")) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !active.disabled) return;
+    for (let step = 1; step <= 25; step += 1) {
+      const next = this.board.cell((cell + step) % 25);
+      if (!next.disabled) {
+        next.focus();
+        return;
+      }
+    }
   }
 
   askJoker(source) {

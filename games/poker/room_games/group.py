@@ -1,0 +1,213 @@
+"""The poker group game: a host draws, up to fifty players build their own boards.
+
+Spec §4 "Group game". Room state (one row, locked only by the host's draw and
+the runtime's host controls) holds the settings, the secret deck and the shared
+sequence with the moment each card was drawn. Each player's board lives in
+their own seat row and is changed by per-seat moves (``seat_message_types``), so
+fifty players placing the same number at once never wait for one another.
+
+A board never needs to be told about a draw: before any action, view or result
+it is caught up with the shared sequence, every card dealt at its stored time,
+and hard-mode forfeits follow from those times (``common.board_at``). A player
+who reconnects, or a server that restarts, therefore sees exactly the deadlines
+that were running.
+
+The group ends when the host ends it (the runtime's ``end``; a host who leaves
+ends the game that way too) or when every board is over -- which only the seat
+rows know, so ``games.poker.room_views`` checks it when someone asks for the
+standings and ends the room through the runtime (see docs/poker-group.md).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from typing import Any, ClassVar
+
+from django.utils.translation import gettext as _
+
+from games.rooms.errors import RoomError
+from games.rooms.registry import (
+    Limits,
+    Outcome,
+    PlayerResult,
+    RoomGame,
+    SeatInfo,
+    SeatOutcome,
+)
+
+from . import common
+
+MAX_PLAYERS = 50
+
+
+def clean_group_settings(settings: dict) -> dict:
+    cleaned = common.clean_common_settings(settings)
+    host_plays = settings.get("host_plays", False)
+    if isinstance(host_plays, str):
+        host_plays = host_plays.lower() in ("1", "true", "on", "yes")
+    cleaned["host_plays"] = bool(host_plays)
+    previous = settings.get("previous_room")
+    if previous is not None:
+        if type(previous) is not int:
+            raise RoomError("bad_settings", _("These settings are not valid."))
+        cleaned["previous_room"] = previous
+    return cleaned
+
+
+class GroupGame(RoomGame):
+    """Adapter for ``poker/group``; pure translation to ``games.poker.rules``."""
+
+    # The host only deals unless they choose to play, so the host does not take
+    # one of the fifty places (a playing host makes 51 boards; see the docs).
+    limits: ClassVar[Limits] = Limits(
+        max_players=MAX_PLAYERS, min_players=1, spectators=False, host_plays=False
+    )
+    message_types: ClassVar[frozenset[str]] = frozenset({"draw"})
+    seat_message_types: ClassVar[frozenset[str]] = common.BOARD_ACTIONS
+    template_name: ClassVar[str | None] = "poker/room/group.html"
+    script: ClassVar[str | None] = "js/poker/room/group.js"
+
+    def clean_settings(self, settings: dict) -> dict:
+        return clean_group_settings(settings)
+
+    # --- start -------------------------------------------------------------------
+
+    def start(
+        self, *, settings: dict, seats: list[SeatInfo], rng: random.Random, now: datetime
+    ) -> Outcome:
+        settings = clean_group_settings(settings)
+        host = next(s for s in seats if s.role == "host")
+        players = [
+            [s.player_id, s.nickname]
+            for s in seats
+            if s.role == "player" or (s.role == "host" and settings["host_plays"])
+        ]
+        state = {
+            "version": common.STATE_VERSION,
+            "kind": "group",
+            "settings": settings,
+            "host_id": host.player_id,
+            "players": players,
+            "started_at": common.seconds(now),
+            "ended_at": None,
+            **common.new_sequence_state(settings, rng),
+        }
+        return Outcome(state=state, public=[{"type": "poker_started", **public_info(state)}])
+
+    def initial_seat_state(self, state: dict, player_id: int) -> dict:
+        if not is_player(state, player_id):
+            return {}
+        return common.new_board(state["settings"]).to_dict()
+
+    # --- the host draws ------------------------------------------------------------
+
+    def apply(
+        self,
+        state: dict,
+        *,
+        player_id: int,
+        role: str,
+        message: dict,
+        now: datetime,
+        rng: random.Random,
+    ) -> Outcome:
+        if message.get("type") != "draw":
+            raise RoomError("unknown_type", _("This game does not accept that message."))
+        if player_id != state["host_id"]:
+            raise RoomError("not_host", _("Only the host draws the numbers."))
+        state = dict(state, deck=list(state["deck"]))
+        state["sequence"] = list(state["sequence"])
+        state["dealt_at"] = list(state["dealt_at"])
+        event = common.draw_card(state, common.seconds(now))
+        return Outcome(state=state, public=[event])
+
+    # --- a player acts on their own board ----------------------------------------------
+
+    def apply_seat(
+        self,
+        state: dict,
+        seat_state: dict,
+        *,
+        player_id: int,
+        message: dict,
+        now: datetime,
+    ) -> SeatOutcome:
+        if not is_player(state, player_id):
+            raise RoomError("not_playing", _("You only deal in this game; you have no board."))
+        at = common.seconds(now)
+        game = common.board_at(state, seat_state, None)
+        events = common.act(game, message, at)
+        stored = game.to_dict()
+        return SeatOutcome(
+            seat_state=stored, private=[{"type": "board", "game": stored, "events": events}]
+        )
+
+    # --- what each one sees -----------------------------------------------------------
+
+    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
+        now = common.wall_clock()
+        view = {**public_info(state), "server_now": now, "you_play": False, "game": None}
+        if player_id is not None and is_player(state, player_id):
+            end = state["ended_at"]
+            game = common.board_at(state, seat_state, now if end is None else end)
+            view.update(you_play=True, game=game.to_dict())
+        return view
+
+    # --- the end ---------------------------------------------------------------------------
+
+    def end(self, state: dict, *, now: datetime) -> dict:
+        return {**state, "ended_at": state.get("ended_at") or common.seconds(now)}
+
+    def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
+        return [
+            PlayerResult(
+                player_id=entry["player_id"],
+                score=entry["score"],
+                rank=entry["rank"],
+                completed=entry["completed"],
+                details=result_details(state, entry),
+            )
+            for entry in standings(state, seat_states, state.get("ended_at"))
+        ]
+
+
+def is_player(state: dict, player_id: int | None) -> bool:
+    return any(pid == player_id for pid, _nickname in state["players"])
+
+
+def public_info(state: dict) -> dict[str, Any]:
+    """What everyone in the room may know (never the undealt deck)."""
+    return {
+        "kind": "group",
+        "settings": state["settings"],
+        "host_id": state["host_id"],
+        "players": [{"player_id": pid, "nickname": nick} for pid, nick in state["players"]],
+        "sequence": list(state["sequence"]),
+        "dealt_at": list(state["dealt_at"]),
+        "closed": state["closed"],
+        "ended": state.get("ended_at") is not None,
+    }
+
+
+def standings(state: dict, seat_states: dict, now: float | None) -> list[dict[str, Any]]:
+    """Every board brought up to ``now`` and ranked (score, then filled cells)."""
+    entries = []
+    for player_id, nickname in state["players"]:
+        stored = seat_states.get(player_id) or seat_states.get(str(player_id))
+        game = common.board_at(state, stored, now)
+        entries.append({"player_id": player_id, "nickname": nickname, **common.board_final(game)})
+    return common.ranked(entries)
+
+
+def result_details(state: dict, entry: dict) -> dict[str, Any]:
+    """GameResult.details: the board, never ``duration_s`` (no fastest game here)."""
+    return {
+        "board": entry["cells"],
+        "joker_cells": entry["joker_cells"],
+        "filled": entry["filled"],
+        "forfeited": entry["forfeited"],
+        "table": state["settings"]["table"],
+        "difficulty": state["settings"]["difficulty"],
+        "players": len(state["players"]),
+    }
