@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 WIDTH = 640
 HEIGHT = 280
-LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 56
+LEFT, RIGHT, TOP, BOTTOM = 48, 36, 16, 56
 MARKERS = ("circle", "square", "diamond", "triangle")
 
 

@@ -38,6 +38,14 @@ TABLE_GAMES = ("mathesso", "abaku", "theorems")
 TABLE_MODE = "table"
 
 
+def _table_settings(game: str, table: list) -> dict:
+    """Settings for one table: Matematici fills empty seats with robots up to its
+    ``table_size``, so a table is exactly as big as its students (at least two)."""
+    if game == "theorems":
+        return {"table_size": max(2, len(table))}
+    return {}
+
+
 @dataclass(frozen=True)
 class ClassGame:
     info: GameInfo
@@ -179,7 +187,11 @@ def start_tables(
     try:
         for table in split_into_tables(players, size, rng or random.SystemRandom()):
             room = room_services.create_room(
-                game=game, mode=chosen.mode, host=table[0], settings={}, classroom=classroom
+                game=game,
+                mode=chosen.mode,
+                host=table[0],
+                settings=_table_settings(game, table),
+                classroom=classroom,
             )
             for player in table[1:]:
                 room_services.join_room(room=room, player=player)
