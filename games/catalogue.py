@@ -38,6 +38,8 @@ GAMES: tuple[GameInfo, ...] = (
         name=_("Mathesso"),
         tagline=_("A memory game: find the tiles that show the same number in different forms."),
         players=_("1–6 players"),
+        ready=True,
+        url=reverse_lazy("mathesso:index"),
     ),
     GameInfo(
         slug="abaku",

@@ -1,3 +1,14 @@
+from django.urls import path
+
+from games.mathesso import views
+
 app_name = "mathesso"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("table/", views.create_table, name="create_table"),
+    path("solo/", views.create_solo, name="create_solo"),
+    path("catalogue.json", views.catalogue_json, name="catalogue"),
+    path("rules/", views.rules, name="rules_default"),
+    path("rules/<slug:variant>/", views.rules, name="rules"),
+]

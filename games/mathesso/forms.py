@@ -1,0 +1,58 @@
+"""The forms that open a Mathesso table or a solo practice game."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.mathesso.adapter import clean_settings
+from games.mathesso.presentation import EXTENSION_TITLES
+from games.mathesso.rules import data, variant_faces
+from games.rooms.errors import RoomError
+
+POINTS_CHOICES = (
+    ("default", _("as usual for the variant (pairs in Atto and Femto, points otherwise)")),
+    ("on", _("by points")),
+    ("off", _("by the number of pairs")),
+)
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    return [
+        (v.name, f"{v.title} · {len(variant_faces(v.name))} ×2 · ≤ {v.max_value}")
+        for v in data.VARIANTS
+    ]
+
+
+class GameForm(forms.Form):
+    """Variant, extensions and scoring; ``settings()`` gives what the adapter accepts."""
+
+    variant = forms.ChoiceField(label=_("Variant"), choices=variant_choices, initial="pico")
+    extensions = forms.MultipleChoiceField(
+        label=_("Extensions"),
+        choices=[(e.name, EXTENSION_TITLES[e.name]) for e in data.EXTENSIONS],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Factorial from Femto up, CJV from Pico up."),
+    )
+    points = forms.ChoiceField(
+        label=_("Scoring"), choices=POINTS_CHOICES, initial="default", required=False
+    )
+    nickname = forms.CharField(label=_("Your nickname"), max_length=40, required=False)
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        points = {"on": True, "off": False}.get(cleaned.get("points") or "default")
+        try:
+            cleaned["settings"] = clean_settings(
+                {
+                    "variant": cleaned["variant"],
+                    "extensions": cleaned.get("extensions") or [],
+                    "points": points,
+                }
+            )
+        except RoomError as error:
+            raise forms.ValidationError(error.message, code=error.code) from None
+        return cleaned

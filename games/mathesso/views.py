@@ -1,0 +1,184 @@
+"""Mathesso pages: start a table or solo practice, the rules per variant, the tile catalogue.
+
+Views stay thin: the form validates, the rooms services create (and for solo
+practice start) the room, and the game itself runs on the room page over the
+WebSocket (``adapter.py``, ``static/js/mathesso/board.js``).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import identity
+from accounts import services as accounts_services
+from accounts.errors import AccountsError
+from games.mathesso.forms import GameForm
+from games.mathesso.presentation import (
+    EXTENSION_TITLES,
+    GROUP_HOWTO,
+    GROUP_TITLES,
+    face_svg,
+    localised_catalogue,
+)
+from games.mathesso.rules import VARIANT_NAMES, data, score_pairs
+from games.mathesso.rules.tiles import EXTENSION_BY_NAME
+from games.rooms import services as room_services
+from games.rooms.errors import RoomError
+
+# The seed's scoring examples, shown (and computed) on the rules page.
+SCORING_EXAMPLES = (
+    ("fib:21", "mult:3x7"),
+    ("square:4", "mult:2x8"),
+    ("mult:3x4", "zero:12a"),
+    ("cjv:1", "cjv:3"),
+)
+
+
+def _forms(request: HttpRequest, *, table=None, solo=None) -> dict:
+    return {
+        "table_form": table or GameForm(prefix="table"),
+        "solo_form": solo or GameForm(prefix="solo"),
+        "variants": data.VARIANTS,
+    }
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    return render(request, "mathesso/index.html", _forms(request))
+
+
+def _player_for(request: HttpRequest, form: GameForm):
+    """The request's player, or a new profile with the form's nickname (and its token)."""
+    if request.player is not None:
+        return request.player, None
+    if not request.storage_enabled:
+        form.add_error(
+            None, _("Saving is switched off in this browser, so you cannot take a seat.")
+        )
+        return None, None
+    try:
+        return accounts_services.create_profile(
+            browser_token=identity.read_token(request),
+            nickname=form.cleaned_data.get("nickname", ""),
+        )
+    except AccountsError as error:
+        form.add_error("nickname", error.message)
+        return None, None
+
+
+def _create(request: HttpRequest, mode: str) -> HttpResponse:
+    form = GameForm(request.POST, prefix="solo" if mode == "solo" else "table")
+    player, token = (None, None)
+    if form.is_valid():
+        player, token = _player_for(request, form)
+    if player is not None:
+        try:
+            room = room_services.create_room(
+                game="mathesso", mode=mode, host=player, settings=form.cleaned_data["settings"]
+            )
+            if mode == "solo":
+                room_services.start_room(room=room, actor=player)
+        except RoomError as error:
+            form.add_error(None, error.message)
+        else:
+            response = redirect("rooms:room", code=room.code)
+            if token:
+                identity.write_token(response, token)
+            return response
+    forms = {"solo": form} if mode == "solo" else {"table": form}
+    response = render(request, "mathesso/index.html", _forms(request, **forms), status=400)
+    if token:
+        identity.write_token(response, token)
+    return response
+
+
+@require_POST
+def create_table(request: HttpRequest) -> HttpResponse:
+    return _create(request, "table")
+
+
+@require_POST
+def create_solo(request: HttpRequest) -> HttpResponse:
+    return _create(request, "solo")
+
+
+def catalogue_json(request: HttpRequest) -> JsonResponse:
+    """The whole digital box with names in the page's language (public: no positions)."""
+    response = JsonResponse(localised_catalogue())
+    response["Cache-Control"] = "public, max-age=3600"
+    response["Vary"] = "Accept-Language, Cookie"
+    return response
+
+
+def rules(request: HttpRequest, variant: str = "pico") -> HttpResponse:
+    """The rules of one variant, generated from the tile data (every tile shown)."""
+    if variant not in VARIANT_NAMES:
+        raise Http404(_("There is no such variant."))
+    position = VARIANT_NAMES.index(variant)
+    allowed = [
+        name
+        for name, ext in EXTENSION_BY_NAME.items()
+        if position >= VARIANT_NAMES.index(ext.from_variant)
+    ]
+    base = localised_catalogue(variant)
+    full = localised_catalogue(variant, allowed)
+    base_faces = set(base["faces"])
+    groups = []
+    for group in full["groups"]:
+        faces = [
+            {
+                "id": face_id,
+                "points": face["points"],
+                "extension": face_id not in base_faces,
+                "tiles": [
+                    {"bw": look["bw"], "svg": face_svg(look, f"r-{face_id}-{i}".replace(":", "-"))}
+                    for i, look in enumerate(face["tiles"])
+                ],
+            }
+            for face_id, face in full["faces"].items()
+            if face["group"] == group["name"]
+        ]
+        if faces:
+            groups.append(
+                {
+                    **group,
+                    "howto": GROUP_HOWTO[group["name"]],
+                    "faces": faces,
+                    "in_base": any(not f["extension"] for f in faces),
+                }
+            )
+    examples = [
+        {
+            "faces": [
+                {
+                    "id": face_id,
+                    "svg": face_svg(
+                        localised_catalogue()["faces"][face_id]["tiles"][0],
+                        f"ex{n}-{face_id}".replace(":", "-"),
+                    ),
+                }
+                for face_id in faces
+            ],
+            "score": score_pairs(faces),
+        }
+        for n, faces in enumerate(SCORING_EXAMPLES)
+    ]
+    context = {
+        "variant": next(v for v in full["variants"] if v["name"] == variant),
+        "variants": base["variants"],
+        "counts": base["counts"],
+        "full_counts": full["counts"],
+        "extensions": [
+            {**e, "label": EXTENSION_TITLES[e["name"]]}
+            for e in full["extensions"]
+            if e["name"] in allowed
+        ],
+        "groups": groups,
+        "group_titles": GROUP_TITLES,
+        "ruler": base["ruler"],
+        "examples": examples,
+        "sheldon": base["sheldon"],
+    }
+    return render(request, "mathesso/rules.html", context)
