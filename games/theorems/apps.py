@@ -6,3 +6,10 @@ class TheoremsConfig(AppConfig):
     name = "games.theorems"
     label = "theorems"
     verbose_name = _("Mathematicians")
+
+    def ready(self) -> None:
+        from games.rooms import registry
+
+        from .adapter import TheoremsTable
+
+        registry.register("theorems", "table", TheoremsTable())
