@@ -6,3 +6,9 @@ class PokerConfig(AppConfig):
     name = "games.poker"
     label = "poker"
     verbose_name = _("Mathematical poker")
+
+    def ready(self) -> None:
+        # The group game and the duel run in rooms (games/poker/room_games/).
+        from .room_games import register
+
+        register()

@@ -206,3 +206,7 @@ def ranked(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         )
         result.append({**entry, "rank": previous["rank"] if same else position})
     return result
+
+
+def rule_error_code(code: str) -> RoomError:
+    return rule_error(IllegalMove(code))

@@ -33,13 +33,27 @@ for (const button of installButtons()) {
   });
 }
 
-function showOnline() {
-  const offline = navigator.onLine === false;
+function showConnection(offline) {
   const note = document.getElementById("poker-offline-note");
   if (note) note.hidden = !offline;
   for (const node of document.querySelectorAll("[data-needs-server]")) node.hidden = offline;
 }
 
-window.addEventListener("online", showOnline);
-window.addEventListener("offline", showOnline);
-showOnline();
+/** navigator.onLine only knows about the network cable, so ask the server too. */
+async function checkConnection() {
+  if (navigator.onLine === false) {
+    showConnection(true);
+    return;
+  }
+  if (!script || !script.dataset.health) return;
+  try {
+    const response = await fetch(script.dataset.health, { method: "HEAD", cache: "no-store" });
+    showConnection(!response.ok && response.status >= 500);
+  } catch (error) {
+    showConnection(true);
+  }
+}
+
+window.addEventListener("online", checkConnection);
+window.addEventListener("offline", checkConnection);
+checkConnection();

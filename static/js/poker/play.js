@@ -363,6 +363,7 @@ class PokerPlay {
     this.view = payload.game;
     this.offset = typeof payload.now === "number" ? payload.now - nowSeconds() : 0;
     this.advancing = false;
+    if (payload.events && payload.events.length) this.setStatus("");
     for (const event of payload.events || []) {
       if (event.type === "forfeited") {
         this.setStatus(tf(gettext("Time ran out: the number %(card)s was lost."), { card: event.card }));
@@ -484,7 +485,7 @@ class PokerPlay {
   render() {
     const view = this.view;
     if (!view) return;
-    const inHand = view.hand;
+    const inHand = view.over ? null : view.hand;
     const hand = $("poker-hand");
     hand.classList.toggle("is-joker", inHand === JOKER);
     if (inHand === null) hand.textContent = "–";
@@ -507,7 +508,7 @@ class PokerPlay {
     const warning = $("poker-warning");
     warning.hidden = !view.jokers_at_risk || view.over;
     if (view.jokers_at_risk) {
-      warning.textContent = tf(gettext("Only %(free)s free cells for %(kept)s kept jokers: place them, or the extra ones are lost."),
+      warning.textContent = tf(gettext("Free cells: %(free)s, kept jokers: %(kept)s. Place your jokers now, or the extra ones are lost."),
         { free: view.free_cells, kept: view.kept_jokers },
       );
     }

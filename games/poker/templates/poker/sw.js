@@ -36,16 +36,16 @@ async function networkFirst(request) {
     }
     return response;
   } catch (error) {
-    const cached = await cache.match(request, { ignoreSearch: true });
+    const cached = await cache.match(request, { ignoreSearch: true, ignoreVary: true });
     if (cached) return cached;
-    if (request.mode === "navigate") return (await cache.match(OFFLINE)) || Response.error();
+    if (request.mode === "navigate") return (await cache.match(OFFLINE, { ignoreVary: true })) || Response.error();
     return Response.error();
   }
 }
 
 async function cacheFirst(request) {
   const cache = await caches.open(VERSION);
-  const cached = await cache.match(request);
+  const cached = await cache.match(request, { ignoreVary: true });
   if (cached) {
     fetch(request)
       .then((response) => (response.ok ? cache.put(request, response) : null))

@@ -1,0 +1,18 @@
+"""Poker in rooms: the group game (host draws, up to 50 boards) and the duel 1v1.
+
+Adapters for the rooms runtime (``games.rooms.registry``); thin translators to
+the pure rules engine in ``games.poker.rules``. See docs/poker-group.md.
+"""
+
+from .duel import DuelGame
+from .group import GroupGame
+
+
+def register() -> None:
+    from games.rooms import registry
+
+    registry.register("poker", "group", GroupGame())
+    registry.register("poker", "duel", DuelGame())
+
+
+__all__ = ["DuelGame", "GroupGame", "register"]
