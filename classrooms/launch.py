@@ -91,8 +91,17 @@ class LiveRoom:
         return dict(Game.choices).get(self.room.game, self.room.game)
 
 
-def live_rooms(classroom: Classroom, players: list[int] | None = None) -> list[LiveRoom]:
-    """The class's open rooms; ``mine`` marks those where one of ``players`` has a seat."""
+def live_rooms(
+    classroom: Classroom,
+    players: list[int] | None = None,
+    roster_names: dict[int, str] | None = None,
+) -> list[LiveRoom]:
+    """The class's open rooms; ``mine`` marks those where one of ``players`` has a seat.
+
+    Seated players are named by ``roster_names`` (the teacher's view) where given,
+    else by their public nickname.
+    """
+    roster_names = roster_names or {}
     rooms = list(room_selectors.live_rooms_for_classroom(classroom).prefetch_related("seats"))
     mine = set()
     if players:
@@ -105,7 +114,8 @@ def live_rooms(classroom: Classroom, players: list[int] | None = None) -> list[L
     for seat in Seat.objects.filter(room__in=rooms, status=Seat.Status.JOINED).select_related(
         "player"
     ):
-        seated.setdefault(seat.room_id, []).append(seat.player.display_name)
+        name = roster_names.get(seat.player_id) or seat.player.display_name
+        seated.setdefault(seat.room_id, []).append(name)
     return [
         LiveRoom(room=room, players=seated.get(room.pk, []), mine=room.pk in mine) for room in rooms
     ]

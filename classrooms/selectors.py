@@ -7,6 +7,7 @@ and the classes they co-teach: another teacher's IDs simply do not exist.
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from math import isqrt
 
 from django.db.models import Avg, Count, Max, Q, QuerySet
 from django.http import Http404
@@ -114,23 +115,32 @@ class RankingRow:
         return self.result.player.display_name if self.result.player else "—"
 
 
+def _plain(value) -> bool:
+    return value is None or isinstance(value, str | int | float)
+
+
+def _grid(value) -> list[list] | None:
+    """A list of equal rows of plain values, or a flat square list (5×5 poker board)."""
+    if not isinstance(value, list) or not value:
+        return None
+    if all(isinstance(row, list) and all(_plain(cell) for cell in row) for row in value):
+        return value
+    side = isqrt(len(value))
+    if side >= 2 and side * side == len(value) and all(_plain(cell) for cell in value):
+        return [value[row * side : (row + 1) * side] for row in range(side)]
+    return None
+
+
 def _board(details: dict) -> tuple[list[list] | None, list[tuple[str, str]]]:
-    """A grid if ``details`` holds one (a list of equal rows of plain values),
-    plus the remaining plain facts; anything else is left out, not guessed at."""
-    board = None
+    """A board if ``details`` holds one (``board`` first, else the first grid-shaped
+    value), plus the remaining plain facts; anything else is left out, not guessed at."""
+    details = details if isinstance(details, dict) else {}
+    board = _grid(details.get("board"))
     facts = []
-    for key, value in (details or {}).items():
-        if (
-            board is None
-            and isinstance(value, list)
-            and value
-            and all(isinstance(row, list) for row in value)
-            and all(
-                isinstance(cell, str | int | float | type(None)) for row in value for cell in row
-            )
-        ):
-            board = value
-        elif isinstance(value, str | int | float | bool):
+    for key, value in details.items():
+        if board is None and _grid(value) is not None:
+            board = _grid(value)
+        elif isinstance(value, str | int | float | bool) and key != "board":
             facts.append((str(key).replace("_", " "), str(value)))
     return board, facts
 

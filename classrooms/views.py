@@ -141,7 +141,13 @@ def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
             "approved_count": sum(1 for m in members if not m.is_pending),
             "claimed_count": sum(1 for m in members if not m.is_pending and m.player_id),
             "games": launch.class_games(),
-            "live_rooms": launch.live_rooms(classroom),
+            "live_rooms": launch.live_rooms(
+                classroom,
+                roster_names={
+                    player_id: member.roster_name
+                    for player_id, member in selectors.player_names(classroom).items()
+                },
+            ),
             "sessions": selectors.class_sessions(classroom)[:5],
             "co_teachers": classroom.co_teachers.all(),
             "invite_form": InviteForm(),

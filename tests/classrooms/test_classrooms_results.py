@@ -144,3 +144,15 @@ def test_chart_escapes_labels_and_handles_no_data():
     )
     assert "<b>" not in chart and "&lt;s&gt;" in chart
     assert chart.count("<polyline") == 1  # a series with one point draws a marker, no line
+
+
+def test_a_flat_square_board_is_shown_as_a_grid(teacher_client, classroom, played):
+    cells = list(range(1, 26))
+    record = factories.play(
+        classroom,
+        {played["adam"].player: 90},
+        details={"board": cells, "joker_cells": [3], "filled": 25, "table": "basic"},
+    )
+    row = teacher_client.get(f"/classes/{classroom.pk}/sessions/{record.pk}/").context["ranking"][0]
+    assert len(row.board) == 5 and row.board[4] == [21, 22, 23, 24, 25]
+    assert ("filled", "25") in row.facts and ("table", "basic") in row.facts
