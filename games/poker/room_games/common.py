@@ -129,25 +129,43 @@ def new_board(settings: Mapping[str, Any]) -> PokerGame:
     )
 
 
-def catch_up(game: PokerGame, state: Mapping[str, Any]) -> PokerGame:
+def catch_up(
+    game: PokerGame, state: Mapping[str, Any], until: float | None = None
+) -> list[dict]:
     """Deal the cards of the shared sequence this board has not received yet, each
-    at the moment it was drawn (so deadlines run exactly as if it was live)."""
+    at the moment it was drawn (so deadlines run exactly as if it was live).
+
+    With ``until``, only cards drawn by then: a move timed just before a draw
+    that committed while it waited for its lock is judged as of its own time.
+    Returns the engine's events (deals, forfeits on the way).
+    """
+    events: list[dict] = []
     for index in range(len(game.sequence), len(state["sequence"])):
-        game.deal(state["sequence"][index], state["dealt_at"][index])
+        if until is not None and state["dealt_at"][index] > until:
+            return events
+        events += game.deal(state["sequence"][index], state["dealt_at"][index])
     if state["closed"] and not game.closed:
-        game.close_sequence(max(state["closed_at"], game.handled_at or 0.0))
-    return game
+        closed_at = max(state["closed_at"], game.handled_at or 0.0)
+        if until is None or closed_at <= until:
+            events += game.close_sequence(closed_at)
+    return events
 
 
 def board_at(
-    state: Mapping[str, Any], stored: Mapping[str, Any] | None, now: float | None
+    state: Mapping[str, Any],
+    stored: Mapping[str, Any] | None,
+    now: float | None,
+    events: list[dict] | None = None,
 ) -> PokerGame:
     """A player's board rebuilt from storage, caught up with the sequence and,
-    when ``now`` is given, with every forfeit time has decided up to ``now``."""
+    when ``now`` is given, with every forfeit time has decided up to ``now``
+    (the engine's events for that are appended to ``events``)."""
     game = PokerGame.from_dict(stored) if stored else new_board(state["settings"])
-    catch_up(game, state)
+    happened = catch_up(game, state, now)
     if now is not None:
-        game.advance(now)
+        happened += game.advance(now)
+    if events is not None:
+        events += happened
     return game
 
 

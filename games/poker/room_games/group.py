@@ -136,8 +136,10 @@ class GroupGame(RoomGame):
         if not is_player(state, player_id):
             raise RoomError("not_playing", _("You only deal in this game; you have no board."))
         at = common.seconds(now)
-        game = common.board_at(state, seat_state, None)
-        events = common.act(game, message, at)
+        events: list[dict] = []
+        game = common.board_at(state, seat_state, at, events)
+        events += common.act(game, message, at)
+        events = [e for e in events if e["type"] != "dealt"]  # the draw told everyone
         stored = game.to_dict()
         return SeatOutcome(
             seat_state=stored, private=[{"type": "board", "game": stored, "events": events}]
