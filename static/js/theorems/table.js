@@ -1,0 +1,529 @@
+// The Matematici table inside a room page: deck choice, the game screen, the log.
+// State comes only from the server: the snapshot's `view` and the private `view`
+// events after every step; public `log` events carry the new log lines.
+import { whenRoomReady } from "../rooms/socket.js";
+
+const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
+const interpolate = (text, values) =>
+  text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
+const t = (text, values = {}) => interpolate(gettext(text), values);
+
+const root = document.querySelector("[data-theorems-table]");
+const dataBlock = document.getElementById("theorems-data");
+
+function el(tag, { className, text, attrs } = {}, children = []) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  if (attrs) for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+if (root && dataBlock) {
+  const data = JSON.parse(dataBlock.textContent);
+  const cards = data.cards;
+  const fieldNames = Object.fromEntries(data.fields.map((f) => [f.id, f.name]));
+  const parts = {
+    lobby: root.querySelector("[data-th-lobby]"),
+    setup: root.querySelector("[data-th-setup]"),
+    game: root.querySelector("[data-th-game]"),
+    turn: root.querySelector("[data-th-turn]"),
+    decision: root.querySelector("[data-th-decision]"),
+    global: root.querySelector("[data-th-global]"),
+    error: root.querySelector("[data-th-error]"),
+    players: root.querySelector("[data-th-players]"),
+    hand: root.querySelector("[data-th-hand]"),
+    logArea: root.querySelector("[data-th-log-area]"),
+    log: root.querySelector("[data-th-log]"),
+  };
+  let view = null;
+  let log = [];
+  let socket = null;
+  let busy = false;
+  let tickTimer = null;
+
+  const cardName = (id) => (cards[id] ? cards[id].name : id);
+
+  function seatName(seat) {
+    const info = view && view.seats ? view.seats[seat] : null;
+    if (!info) return "?";
+    if (info.robot) return t("Robot %(number)s", { number: info.robot });
+    return info.nickname;
+  }
+
+  function playerLabel(seat) {
+    return view && seat === view.you ? gettext("you") : seatName(seat);
+  }
+
+  // --- the log in words ---------------------------------------------------------
+
+  function describe(entry) {
+    const who = playerLabel(entry.player);
+    const card = entry.card ? cardName(entry.card) : "";
+    switch (entry.type) {
+      case "turn":
+        return t("Turn %(turn)s: %(player)s is on turn.", { turn: entry.turn, player: who });
+      case "define":
+        return t("%(player)s laid the definition %(card)s.", { player: who, card });
+      case "play":
+        return t("%(player)s played %(card)s.", { player: who, card });
+      case "prove":
+        return t("%(player)s worked on %(card)s.", { player: who, card });
+      case "progress":
+        return t("%(card)s of %(player)s: progress %(progress)s.", {
+          card,
+          player: who,
+          progress: entry.progress,
+        });
+      case "proven":
+        return t("%(player)s proved %(card)s!", { player: who, card });
+      case "use":
+        return t("%(player)s used %(card)s.", { player: who, card });
+      case "draw":
+        return t("%(player)s took %(count)s card(s).", { player: who, count: entry.count });
+      case "discard":
+        return t("%(player)s discarded %(card)s.", { player: who, card });
+      case "boredom":
+        return t("%(player)s: boredom %(amount)s (now %(boredom)s).", {
+          player: who,
+          amount: entry.amount > 0 ? `+${entry.amount}` : entry.amount,
+          boredom: entry.boredom,
+        });
+      case "actions":
+        return t("%(player)s: %(amount)s action(s), %(left)s left.", {
+          player: who,
+          amount: entry.amount > 0 ? `+${entry.amount}` : entry.amount,
+          left: entry.left,
+        });
+      case "patience":
+        return t("%(player)s: patience %(amount)s.", { player: who, amount: signed(entry.amount) });
+      case "ambition":
+        return t("%(player)s: ambition %(amount)s.", { player: who, amount: signed(entry.amount) });
+      case "difficulty":
+        return t("%(card)s of %(player)s: difficulty %(amount)s.", {
+          card,
+          player: who,
+          amount: signed(entry.amount),
+        });
+      case "reshuffle":
+        return t("%(player)s reshuffled the discard pile (reshuffle no. %(count)s).", {
+          player: who,
+          count: entry.count,
+        });
+      case "free_reshuffle":
+        return t("%(player)s shuffled the discard pile into the draw pile.", { player: who });
+      case "steal":
+        return entry.card
+          ? t("%(player)s stole %(card)s from %(victim)s.", {
+              player: who,
+              card,
+              victim: playerLabel(entry.victim),
+            })
+          : t("%(player)s stole a card from %(victim)s.", { player: who, victim: playerLabel(entry.victim) });
+      case "repeat":
+        return t("%(player)s repeated %(card)s.", { player: who, card });
+      case "fetch":
+        return entry.card
+          ? t("%(player)s took %(card)s into the hand.", { player: who, card })
+          : t("%(player)s took a card into the hand.", { player: who });
+      case "burn":
+        return t("%(player)s burned %(card)s.", { player: who, card });
+      case "no_target":
+        return t("%(card)s had nothing to act on.", { card });
+      case "end_turn":
+        return t("%(player)s ended the turn.", { player: who });
+      case "lost":
+        return t("%(player)s fell asleep of boredom and lost.", { player: who });
+      case "game_over":
+        if (!entry.winners.length) return gettext("The game is over: a draw.");
+        return t("The game is over. Winner: %(winners)s.", {
+          winners: entry.winners.map(playerLabel).join(", "),
+        });
+      default:
+        return entry.type;
+    }
+  }
+
+  function signed(amount) {
+    return amount > 0 ? `+${amount}` : String(amount).replace("-", "−");
+  }
+
+  function renderLog() {
+    parts.logArea.hidden = log.length === 0;
+    const recent = log.slice(-60);
+    parts.log.replaceChildren(
+      ...recent.map((entry) =>
+        el("li", { className: `th-log-${entry.type}`, text: describe(entry) }),
+      ),
+    );
+    parts.log.scrollTop = parts.log.scrollHeight;
+  }
+
+  // --- sending ------------------------------------------------------------------
+
+  async function send(message) {
+    if (busy) return;
+    busy = true;
+    parts.error.textContent = "";
+    root.dataset.busy = "true";
+    try {
+      await socket.send(message);
+    } catch (error) {
+      parts.error.textContent = error.message || error.code;
+    } finally {
+      busy = false;
+      root.dataset.busy = "false";
+    }
+  }
+
+  function actionButton(action, label, className = "button small") {
+    const { player, ...body } = action;
+    const button = el("button", {
+      className: `${className} th-action`,
+      text: label,
+      attrs: { type: "button", "data-action": JSON.stringify(body), "data-action-type": body.type },
+    });
+    button.addEventListener("click", () => send({ type: "action", action: body }));
+    return button;
+  }
+
+  // --- robots: ask the server to let a robot act once its moment has come ----------
+
+  function scheduleTick() {
+    if (tickTimer) return;
+    const game = view && view.game;
+    if (!view || view.phase !== "playing" || !game || game.to_act === null) return;
+    if (!view.seats[game.to_act].robot) return;
+    tickTimer = setTimeout(async () => {
+      tickTimer = null;
+      try {
+        const answer = await socket.send({ type: "tick" });
+        if (answer.seq === null || answer.seq === undefined) {
+          tickTimer = setTimeout(() => {
+            tickTimer = null;
+            scheduleTick();
+          }, 300);
+        }
+      } catch (error) {
+        tickTimer = setTimeout(() => {
+          tickTimer = null;
+          scheduleTick();
+        }, 1000);
+      }
+    }, (view.robot_delay_ms || 0) + 60);
+  }
+
+  // --- setup: choose a deck -----------------------------------------------------------
+
+  function deckOption(deck, badge) {
+    const item = el("li", { className: "th-deck-option" });
+    const mathematician = cards[deck.mathematician];
+    item.append(
+      el("strong", { text: deck.name }),
+      " ",
+      el("span", { className: "badge", text: badge }),
+      el("span", {
+        className: "th-deck-meta",
+        text: ` ${mathematician ? mathematician.name : deck.mathematician} · ${t("cards: %(count)s", {
+          count: deck.cards.length,
+        })} `,
+      }),
+    );
+    const button = el("button", {
+      className: "button small",
+      text: gettext("Play with this deck"),
+      attrs: { type: "button", "data-choose-deck": deck.name },
+    });
+    button.addEventListener("click", () =>
+      send({ type: "deck", name: deck.name, mathematician: deck.mathematician, cards: deck.cards }),
+    );
+    item.append(button);
+    return item;
+  }
+
+  function renderSeatsList() {
+    return el(
+      "ul",
+      { className: "th-seat-list" },
+      view.seats.map((seat) =>
+        el("li", {
+          text: `${seatName(seat.seat)}${seat.seat === view.you ? ` (${gettext("you")})` : ""} — ${
+            seat.ready ? gettext("ready") : gettext("choosing a deck…")
+          }`,
+        }),
+      ),
+    );
+  }
+
+  function renderSetup() {
+    const children = [el("h3", { text: gettext("Choose your deck") })];
+    if (view.my_deck) {
+      children.push(
+        el("p", {
+          className: "th-ready",
+          text: t("You play with %(deck)s. Waiting for the other players…", { deck: view.my_deck.name }),
+        }),
+      );
+    } else {
+      const list = el("ul", { className: "th-deck-options" });
+      for (const deck of data.starter_decks) list.append(deckOption(deck, gettext("starter deck")));
+      for (const deck of data.saved_decks) list.append(deckOption(deck, gettext("your deck")));
+      children.push(list);
+    }
+    children.push(renderSeatsList());
+    parts.setup.replaceChildren(...children);
+  }
+
+  // --- the game ------------------------------------------------------------------------
+
+  function legal() {
+    return (view.game && view.game.legal_actions) || [];
+  }
+
+  function cardChip(id, extra = []) {
+    const card = cards[id];
+    const chip = el("span", {
+      className: `th-chip th-kind-${card ? card.kind : "x"}`,
+      attrs: { "data-card": id, title: card ? card.text.join(" · ") : id },
+    });
+    chip.append(el("span", { text: cardName(id) }), ...extra);
+    return chip;
+  }
+
+  function statLine(label, value, extraClass = "") {
+    return el("div", { className: `th-stat ${extraClass}` }, [
+      el("dt", { text: label }),
+      el("dd", { text: String(value) }),
+    ]);
+  }
+
+  function renderPlayer(player) {
+    const mine = player.seat === view.you;
+    const game = view.game;
+    const actions = legal();
+    const mathematician = cards[player.mathematician];
+    const classes = ["th-player", "card"];
+    if (mine) classes.push("th-mine");
+    if (game.current === player.seat) classes.push("th-current");
+    if (player.lost) classes.push("th-lost");
+    const box = el("section", { className: classes.join(" "), attrs: { "data-seat": player.seat } });
+    const title = el("h3", { text: seatName(player.seat) });
+    if (mine) title.append(" ", el("span", { className: "badge", text: gettext("you") }));
+    if (game.current === player.seat) title.append(" ", el("span", { className: "badge th-on-turn", text: gettext("on turn") }));
+    if (player.lost) title.append(" ", el("span", { className: "badge", text: gettext("lost") }));
+    if (game.winners.includes(player.seat)) title.append(" ", el("span", { className: "badge th-winner", text: gettext("winner") }));
+    box.append(title);
+    box.append(
+      el("p", {
+        className: "th-mathematician",
+        text: `${mathematician ? mathematician.name : player.mathematician} · ${(mathematician ? mathematician.fields : [])
+          .map((f) => fieldNames[f])
+          .join(", ")}`,
+      }),
+    );
+    const boredom = el("meter", {
+      attrs: { min: "0", max: String(player.patience), value: String(player.boredom), high: String(Math.max(0, player.patience - 2)), optimum: "0" },
+    });
+    box.append(
+      el("dl", { className: "th-stats-line" }, [
+        statLine(gettext("Boredom / patience"), `${player.boredom} / ${player.patience}`, "th-boredom"),
+        statLine(gettext("Proven / ambition"), `${player.proven.length} / ${player.ambition}`, "th-ambition"),
+        statLine(gettext("Hand"), player.hand_count),
+        statLine(gettext("Draw pile"), player.draw_pile_count),
+        statLine(gettext("Discard pile"), player.discard_pile.length),
+      ]),
+      boredom,
+    );
+    // theorems in play, with progress
+    const theorems = el("ul", { className: "th-theorems", attrs: { "aria-label": gettext("Theorems in play") } });
+    for (const entry of player.theorems) {
+      const item = el("li", { className: "th-theorem" });
+      item.append(
+        cardChip(entry.card),
+        el("meter", { attrs: { min: "0", max: String(entry.difficulty), value: String(entry.progress) } }),
+        el("span", {
+          className: "th-progress",
+          text: t("%(progress)s of %(difficulty)s", { progress: entry.progress, difficulty: entry.difficulty }),
+        }),
+      );
+      if (mine) {
+        for (const action of actions) {
+          if (action.type === "prove" && action.card === entry.card) {
+            item.append(actionButton(action, gettext("Prove")));
+          }
+        }
+      }
+      theorems.append(item);
+    }
+    if (player.theorems.length) box.append(el("h4", { text: gettext("Theorems in play") }), theorems);
+    const table = [];
+    if (player.definition) table.push(cardChip(player.definition));
+    for (const tool of player.tools) {
+      const chip = cardChip(tool);
+      if (mine) {
+        for (const action of actions) {
+          if (action.type === "use" && action.card === tool) chip.append(" ", actionButton(action, gettext("Use")));
+        }
+      }
+      table.push(chip);
+    }
+    if (table.length) box.append(el("h4", { text: gettext("Definition and tools") }), el("div", { className: "th-chips" }, table));
+    if (player.proven.length) {
+      box.append(
+        el("h4", { text: gettext("Proven theorems") }),
+        el("div", { className: "th-chips" }, player.proven.map((id) => cardChip(id))),
+      );
+    }
+    if (player.discard_pile.length) {
+      const details = el("details", { className: "th-discard" }, [
+        el("summary", { text: t("Discard pile (%(count)s)", { count: player.discard_pile.length }) }),
+        el("div", { className: "th-chips" }, player.discard_pile.map((id) => cardChip(id))),
+      ]);
+      box.append(details);
+    }
+    return box;
+  }
+
+  function renderHand() {
+    const me = view.game.players[view.you];
+    if (!me || !me.hand) {
+      parts.hand.replaceChildren();
+      return;
+    }
+    const actions = legal();
+    parts.hand.replaceChildren(
+      ...me.hand.map((id) => {
+        const card = cards[id];
+        const box = el("article", { className: `th-hand-card th-kind-${card ? card.kind : "x"}`, attrs: { "data-card": id } });
+        box.append(
+          el("p", { className: "th-card-kind", text: card ? card.kind_name : "" }),
+          el("h4", { className: "th-card-name", text: cardName(id) }),
+        );
+        if (card && card.field_names.length) box.append(el("p", { className: "th-card-fields", text: card.field_names.join(" · ") }));
+        if (card && card.difficulty) box.append(el("p", { className: "th-card-fields", text: t("Difficulty %(n)s", { n: card.difficulty }) }));
+        if (card) box.append(el("ul", { className: "th-card-text" }, card.text.map((line) => el("li", { text: line }))));
+        const row = el("div", { className: "button-row" });
+        for (const action of actions) {
+          if (action.card !== id) continue;
+          if (action.type === "play") row.append(actionButton(action, gettext("Play")));
+          if (action.type === "define") row.append(actionButton(action, gettext("Lay for free"), "button small secondary"));
+        }
+        box.append(row);
+        return box;
+      }),
+    );
+  }
+
+  function optionLabel(kind, option) {
+    if (kind === "opponent") return seatName(option);
+    if (kind === "opponent_theorem") return `${cardName(option.card)} (${seatName(option.player)})`;
+    return cardName(option);
+  }
+
+  const DECISION_TEXT = {
+    opponent: "Choose an opponent",
+    own_theorem: "Choose one of your theorems",
+    opponent_theorem: "Choose an opponent's theorem",
+    hand_card: "Choose a card from your hand",
+    draw_pile_card: "Choose a card from your draw pile",
+    discard_pile_card: "Choose a card from your discard pile",
+  };
+
+  function renderDecision() {
+    const decision = view.game.decision;
+    if (!decision || decision.player !== view.you) {
+      parts.decision.hidden = true;
+      parts.decision.replaceChildren();
+      return;
+    }
+    parts.decision.hidden = false;
+    const buttons = legal()
+      .filter((action) => action.type === "choose")
+      .map((action) => actionButton(action, optionLabel(decision.kind, action.choice)));
+    parts.decision.replaceChildren(
+      el("p", {
+        text: `${cardName(decision.source)}: ${gettext(DECISION_TEXT[decision.kind] || "Choose")}`,
+      }),
+      el("div", { className: "button-row" }, buttons),
+    );
+  }
+
+  function renderTurn() {
+    const game = view.game;
+    if (view.phase === "ended") {
+      parts.turn.textContent = gettext("The host ended the game.");
+      return;
+    }
+    if (game.status === "finished") {
+      parts.turn.textContent = game.winners.length
+        ? t("The game is over. Winner: %(winners)s.", { winners: game.winners.map(seatName).join(", ") })
+        : gettext("The game is over: a draw.");
+      return;
+    }
+    if (game.to_act === view.you) {
+      if (game.decision) parts.turn.textContent = gettext("Your choice.");
+      else parts.turn.textContent = t("Your turn: %(count)s action(s) left.", { count: game.actions_left });
+    } else if (game.decision && game.decision.player !== game.current) {
+      parts.turn.textContent = t("Waiting for %(player)s to choose.", { player: seatName(game.to_act) });
+    } else {
+      parts.turn.textContent = t("%(player)s is on turn.", { player: seatName(game.current) });
+    }
+  }
+
+  function renderGlobal() {
+    const buttons = [];
+    for (const action of legal()) {
+      if (action.type === "draw") buttons.push(actionButton(action, gettext("Draw a card"), "button"));
+      if (action.type === "end_turn") buttons.push(actionButton(action, gettext("End the turn"), "button secondary"));
+    }
+    parts.global.replaceChildren(...buttons);
+  }
+
+  function renderGame() {
+    const game = view.game;
+    root.dataset.toAct = game.to_act === view.you ? "me" : "other";
+    root.dataset.status = view.phase;
+    renderTurn();
+    renderDecision();
+    renderGlobal();
+    const order = game.players.map((p) => p.seat).sort((a, b) => (a === view.you ? 1 : b === view.you ? -1 : a - b));
+    parts.players.replaceChildren(...order.map((seat) => renderPlayer(game.players[seat])));
+    renderHand();
+  }
+
+  function render() {
+    const phase = view && view.phase;
+    root.dataset.phase = phase || "lobby";
+    parts.lobby.hidden = Boolean(phase);
+    parts.setup.hidden = phase !== "setup";
+    parts.game.hidden = !(view && view.game);
+    if (phase === "setup") renderSetup();
+    if (view && view.game) renderGame();
+    renderLog();
+    scheduleTick();
+  }
+
+  whenRoomReady().then((roomSocket) => {
+    socket = roomSocket;
+    socket.addEventListener("sync", (event) => {
+      const snapshot = event.detail.view;
+      view = snapshot && snapshot.phase ? snapshot : null;
+      log = view && view.game && view.game.log ? view.game.log : [];
+      if (view && view.game) delete view.game.log;
+      render();
+    });
+    socket.addEventListener("event", (event) => {
+      for (const change of event.detail.events) {
+        if (change.type === "log") log = log.concat(change.entries);
+      }
+      renderLog();
+    });
+    socket.addEventListener("private", (event) => {
+      for (const change of event.detail.events) {
+        if (change.type === "view") view = change.view;
+      }
+      render();
+    });
+  });
+}
