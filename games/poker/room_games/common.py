@@ -129,9 +129,7 @@ def new_board(settings: Mapping[str, Any]) -> PokerGame:
     )
 
 
-def catch_up(
-    game: PokerGame, state: Mapping[str, Any], until: float | None = None
-) -> list[dict]:
+def catch_up(game: PokerGame, state: Mapping[str, Any], until: float | None = None) -> list[dict]:
     """Deal the cards of the shared sequence this board has not received yet, each
     at the moment it was drawn (so deadlines run exactly as if it was live).
 
