@@ -184,3 +184,115 @@ def test_api_docs_page_renders_with_self_hosted_swagger(transactional_db, page):
     paths = page.locator(".opblock-summary-path").all_inner_texts()
     assert any("/api/classes/{id}/sessions/" in path for path in paths)
     assert not [p for p in problems if "Content Security Policy" in p]
+
+
+def _student_context(browser, asgi_server, player):
+    """A phone whose identity cookie holds ``player`` (as after joining the class)."""
+    from django.conf import settings
+    from django.core import signing
+
+    from accounts import identity
+    from accounts.models import Browser
+
+    token = identity.new_token()
+    stored = Browser.objects.create(token_hash=identity.hash_token(token), selected=player)
+    stored.profiles.add(player)
+    context = browser.new_context(
+        base_url=asgi_server, viewport=PHONE, locale="en-GB", is_mobile=True
+    )
+    context.add_cookies(
+        [
+            {
+                "name": settings.PLAYER_COOKIE_NAME,
+                "value": signing.dumps(token, salt=identity.SALT),
+                "url": asgi_server,
+            }
+        ]
+    )
+    return context
+
+
+def _play_poker_to_the_end(room, host, students):
+    """Every student fills their board in order as the host draws (jokers count as 1)."""
+    from games.rooms import services as rooms
+    from games.rooms.errors import RoomError
+
+    for turn in range(25):
+        rooms.submit(
+            room_id=room.pk, player=host, client_id=f"draw-{turn}", message={"type": "draw"}
+        )
+        for student in students:
+            move = {"type": "place", "cell": turn}
+            try:
+                rooms.submit(room_id=room.pk, player=student, client_id=f"m{turn}", message=move)
+            except RoomError:
+                joker = {"type": "use_joker", "cell": turn, "value": 1}
+                rooms.submit(room_id=room.pk, player=student, client_id=f"j{turn}", message=joker)
+    rooms.end_room(room=room, actor=host)
+
+
+def test_teacher_starts_a_poker_group_game_for_the_class_and_reads_its_results(
+    transactional_db, page, browser, asgi_server
+):
+    from playwright.sync_api import expect
+
+    from games.rooms import registry
+    from games.rooms.models import Room
+
+    if ("poker", "group") not in registry.registered():
+        pytest.skip("the poker group game is not registered with the rooms runtime yet")
+    teacher = factories.make_teacher("ucitel@skola.sk")
+    classroom = factories.make_class(teacher, roster="Adam Kováč\nBára Nová\nCyril Pekný")
+    students = []
+    for member in classroom.members.all():
+        member.player = factories.make_player(f"Hráč {member.roster_name.split()[0]}")
+        member.save()
+        students.append(member.player)
+
+    page.goto("/accounts/login/")
+    page.fill("#id_username", teacher.email)
+    page.fill("#id_password", factories.PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/")
+    page.goto(f"/classes/{classroom.pk}/")
+    page.click("text=Group game for the whole class")
+    page.wait_for_url("**/rooms/*/")
+    room = Room.objects.get(classroom=classroom)
+    assert (room.game, room.mode) == ("poker", "group")
+    expect(page.locator("[data-room-connection]")).to_have_text("Connected")
+
+    contexts = []
+    for student in students:
+        context = _student_context(browser, asgi_server, student)
+        contexts.append(context)
+        phone = context.new_page()
+        phone.goto(f"/classes/{classroom.pk}/")
+        live = phone.locator("[data-testid=live-rooms] li", has_text=room.code)
+        live.get_by_role("link").click()
+        phone.get_by_role("button", name="Join the game").click()
+        expect(phone.locator("[data-room-connection]")).to_have_text("Connected")
+        assert _fits_the_phone(phone)
+    expect(page.locator("[data-room-seats]")).to_contain_text(students[-1].nickname)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("[data-room-status]")).to_have_text("The game is running.")
+
+    _play_poker_to_the_end(room, teacher.player if teacher.player_id else room.host, students)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED and room.record.classroom == classroom
+
+    page.goto(f"/classes/{classroom.pk}/results/")
+    assert page.locator("[data-testid=class-chart] svg.chart circle").count() == 1
+    page.locator("table.data-table a").first.click()
+    ranking = page.locator("[data-testid=ranking] tbody tr")
+    assert ranking.count() == 3
+    assert page.locator("table.board").count() == 3
+    with page.expect_download() as download_info:
+        page.click("[data-testid=session-csv]")
+    rows = list(
+        csv.reader(io.StringIO(open(download_info.value.path(), encoding="utf-8-sig").read()))
+    )
+    assert sorted(row[1] for row in rows[1:]) == ["Adam Kováč", "Bára Nová", "Cyril Pekný"]
+    page.click("[data-testid=ranking] a:has-text('Bára Nová')")
+    assert page.inner_text("[data-testid=games-count]") == "1"
+    for context in contexts:
+        context.close()
