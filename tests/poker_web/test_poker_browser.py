@@ -214,3 +214,32 @@ def test_a_game_started_without_the_server_plays_in_the_browser(player_page):
     page.click("#poker-again")
     expect(page.locator(f"{DIALOG_END}[open]")).to_have_count(0)
     expect(page.locator(".poker-cell.is-filled")).to_have_count(0)
+
+
+def test_a_reload_continues_the_server_game(player_page):
+    page = player_page
+    first = start_rigged(page, [3, 4, 5])
+    cell(page, 7).click()
+    expect(page.locator("#poker-hand")).to_have_text("3")
+    page.reload()
+    expect(page.locator("#poker-game")).to_be_visible()
+    expect(cell(page, 7).locator(".poker-value")).to_have_text(str(first))
+    expect(page.locator("#poker-hand")).to_have_text("3")
+    cell(page, 8).click()
+    expect(page.locator("#poker-hand")).to_have_text("4")
+    assert SoloGame.objects.get().state["cells"][8] == 3
+
+
+def test_a_reload_continues_a_browser_game(player_page, asgi_server):
+    page = player_page
+    page.context.add_cookies([{"name": "matika_storage", "value": "off", "url": asgi_server}])
+    start(page)
+    if page.locator(f"{DIALOG_JOKER}[open]").count():
+        choose_joker_value(page, 7)
+    cell(page, 4).click()
+    expect(page.locator(".poker-cell.is-filled")).to_have_count(1)
+    value = cell(page, 4).locator(".poker-value").inner_text()
+    page.reload()
+    expect(page.locator("#poker-game")).to_be_visible()
+    expect(cell(page, 4).locator(".poker-value")).to_have_text(value)
+    expect(page.locator("#poker-info")).to_contain_text("not recorded")

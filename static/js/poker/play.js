@@ -22,6 +22,25 @@ const root = document.getElementById("poker-play");
 const $ = (id) => document.getElementById(id);
 
 const SETTINGS_KEY = "matika-poker-settings";
+// The game in progress in this tab, so a reload continues it.
+const CURRENT_KEY = "matika-poker-current";
+
+function readCurrent() {
+  try {
+    return JSON.parse(sessionStorage.getItem(CURRENT_KEY));
+  } catch (e) {
+    return null;
+  }
+}
+
+function writeCurrent(value) {
+  try {
+    if (value === null) sessionStorage.removeItem(CURRENT_KEY);
+    else sessionStorage.setItem(CURRENT_KEY, JSON.stringify(value));
+  } catch (e) {
+    /* the game then simply does not survive a reload */
+  }
+}
 const PREVIEW_KEY = "matika-poker-preview";
 
 /** The API refused: a stable code and a human message (maybe with the game). */
@@ -79,6 +98,18 @@ class ServerDriver {
 
   act(action) {
     return this.request(`${this.api}${this.id}/actions/`, action);
+  }
+
+  /** Pick up a game this tab started before a reload. */
+  async resume(id) {
+    this.id = id;
+    let response;
+    try {
+      response = await fetch(`${this.api}${id}/`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    } catch (error) {
+      return null;
+    }
+    return response.ok ? response.json() : null;
   }
 }
 
@@ -186,6 +217,48 @@ class PokerPlay {
     this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
     this.wire();
     this.restoreSettings();
+    this.resume();
+  }
+
+  async resume() {
+    const current = readCurrent();
+    if (!current) return;
+    let payload = null;
+    if (current.kind === "server") {
+      const driver = new ServerDriver(root.dataset.api, this.csrfToken());
+      payload = await driver.resume(current.id);
+      if (payload && !payload.game.over) this.driver = driver;
+      else payload = null;
+    } else if (current.kind === "local" && current.state) {
+      const driver = new LocalDriver(current.reason);
+      try {
+        driver.game = PokerGame.fromDict(current.state);
+        payload = await driver.act({ type: "advance" });
+        this.driver = driver;
+      } catch (error) {
+        payload = null;
+      }
+    }
+    if (!payload) {
+      writeCurrent(null);
+      return;
+    }
+    this.settings = {
+      mode: payload.game.mode,
+      seconds: payload.game.seconds_per_card,
+      table: payload.game.table,
+    };
+    this.show(payload);
+  }
+
+  show(payload) {
+    $("poker-setup").hidden = true;
+    $("poker-game").hidden = false;
+    this.view = null;
+    this.accept(payload);
+    $("poker-info").textContent = this.infoText();
+    const first = this.board.cells.find((cell) => !cell.disabled);
+    if (first && this.view.hand !== JOKER) first.focus();
   }
 
   // --- setup ---------------------------------------------------------------
@@ -290,12 +363,7 @@ class PokerPlay {
       this.driver = new LocalDriver(root.dataset.storage === "1" ? (navigator.onLine === false ? "offline" : "no_profile") : "storage_off");
     }
     if (payload === null) payload = await this.driver.start(this.settings);
-    $("poker-setup").hidden = true;
-    $("poker-game").hidden = false;
-    this.accept(payload);
-    $("poker-info").textContent = this.infoText();
-    const first = this.board.cells.find((cell) => !cell.disabled);
-    if (first && this.view.hand !== JOKER) first.focus();
+    this.show(payload);
   }
 
   csrfToken() {
@@ -374,12 +442,19 @@ class PokerPlay {
     if (this.pending && this.pending.source === "hand" && this.view.hand !== JOKER) this.pending = null;
     if (this.pending && this.pending.source === "kept" && this.view.kept_jokers === 0) this.pending = null;
     this.render();
+    this.remember();
     if (this.view.over) {
       this.finish();
       return;
     }
     const newJoker = this.view.hand === JOKER && (!before || before.dealt !== this.view.dealt);
     if (newJoker && !this.pending) this.askJoker("hand");
+  }
+
+  remember() {
+    if (!this.driver || this.view.over) writeCurrent(null);
+    else if (this.driver instanceof ServerDriver) writeCurrent({ kind: "server", id: this.driver.id });
+    else writeCurrent({ kind: "local", reason: this.driver.reason, state: this.driver.game.toDict() });
   }
 
   clickCell(cell) {

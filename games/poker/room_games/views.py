@@ -1,0 +1,146 @@
+"""Pages and endpoints around poker rooms: create a lobby or duel, standings,
+projector, new round. Thin: they parse, check who asks and call services.
+Playing itself happens over the room's WebSocket (games.rooms)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts import identity, nicknames
+from accounts import services as accounts_services
+from accounts.errors import AccountsError
+from games.poker.presentation import table_context
+from games.poker.rules import DEFAULT_TABLE
+from games.poker.rules.state import MAX_SECONDS, MIN_SECONDS
+from games.rooms import selectors as room_selectors
+from games.rooms import services as room_services
+from games.rooms.errors import RoomError
+from games.rooms.models import Room, Seat
+
+from . import common, standings
+
+MODES = ("group", "duel")
+
+
+def _poker_room(code: str, mode: str | None = None) -> Room:
+    room = room_selectors.room_by_code(code)
+    if room is None or room.game != "poker" or (mode and room.mode != mode):
+        raise Http404(_("There is no room with this code."))
+    return room
+
+
+def _settings_from(data, mode: str) -> dict:
+    settings = {
+        "table": data.get("table", DEFAULT_TABLE),
+        "difficulty": data.get("difficulty", "easy"),
+    }
+    if settings["difficulty"] == "hard":
+        settings["seconds"] = (data.get("seconds") or "").strip() or common.DEFAULT_SECONDS
+    if mode == "group":
+        settings["host_plays"] = data.get("host_plays") == "on"
+    return settings
+
+
+@require_http_methods(["GET", "POST"])
+def new_room(request: HttpRequest, mode: str) -> HttpResponse:
+    """Open a group lobby or a duel; the creator becomes its host."""
+    if mode not in MODES:
+        raise Http404
+    context = {
+        "mode": mode,
+        "tables": table_context(),
+        "default_table": DEFAULT_TABLE,
+        "min_seconds": MIN_SECONDS,
+        "max_seconds": MAX_SECONDS,
+        "default_seconds": common.DEFAULT_SECONDS,
+        "suggested_nickname": nicknames.generate(language=get_language()),
+        "values": request.POST if request.method == "POST" else {},
+    }
+    if request.method == "GET":
+        return render(request, "poker/room/new.html", context)
+    player, token = request.player, None
+    try:
+        with transaction.atomic():
+            if player is None:
+                if not request.storage_enabled:
+                    raise RoomError(
+                        "storage_off",
+                        _("Saving is switched off in this browser, so you cannot open a room."),
+                    )
+                player, token = accounts_services.create_profile(
+                    browser_token=identity.read_token(request),
+                    nickname=request.POST.get("nickname", ""),
+                )
+            room = room_services.create_room(
+                game="poker", mode=mode, host=player, settings=_settings_from(request.POST, mode)
+            )
+    except (RoomError, AccountsError) as error:
+        context["error"] = error.message
+        return render(request, "poker/room/new.html", context, status=400)
+    response = redirect("rooms:room", code=room.code)
+    if token:
+        identity.write_token(response, token)
+    return response
+
+
+@require_GET
+def group_standings(request: HttpRequest, code: str) -> JsonResponse:
+    room = _poker_room(code, "group")
+    if not standings.is_seated(room, request.player):
+        return JsonResponse(
+            {"code": "not_in_room", "message": _("Join the room on its page first.")}, status=403
+        )
+    payload = standings.group_standings(room, player_id=request.player.pk)
+    return JsonResponse(payload)
+
+
+@require_GET
+def projector(request: HttpRequest, code: str) -> HttpResponse:
+    """The host's big screen: number, history, how many placed it, live ranking."""
+    room = _poker_room(code, "group")
+    if request.player is None or room.host_id != request.player.pk:
+        raise Http404(_("Only the host can open the projector view."))
+    join_url = request.build_absolute_uri(reverse("rooms:room", kwargs={"code": room.code}))
+    return render(
+        request,
+        "poker/room/projector.html",
+        {"room": room, "join_url": join_url, "player_id": request.player.pk},
+    )
+
+
+@require_POST
+def new_round(request: HttpRequest, code: str) -> HttpResponse:
+    """The host starts again with the same group: a new lobby, everyone seated."""
+    room = _poker_room(code, "group")
+    if request.player is None or room.host_id != request.player.pk:
+        raise Http404(_("Only the host can start a new round."))
+    following = standings.next_room(room)
+    if following is not None and following.is_live:
+        return redirect("rooms:room", code=following.code)
+    if room.status not in (Room.Status.FINISHED, Room.Status.EXPIRED):
+        return redirect("rooms:room", code=room.code)
+    settings = {k: v for k, v in room.settings.items() if k != "previous_room"}
+    settings["previous_room"] = room.pk
+    with transaction.atomic():
+        fresh = room_services.create_room(
+            game="poker",
+            mode="group",
+            host=request.player,
+            settings=settings,
+            classroom=room.classroom,
+        )
+        players = room.seats.select_related("player").filter(
+            status=Seat.Status.JOINED, role=Seat.Role.PLAYER, player__is_active=True
+        )
+        for seat in players:
+            try:
+                room_services.join_room(room=fresh, player=seat.player)
+            except RoomError:  # full or otherwise refused: they can join by the code
+                continue
+    return redirect("rooms:room", code=fresh.code)
