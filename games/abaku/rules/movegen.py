@@ -32,6 +32,9 @@ from .moves import COLUMN, ROW, contact_error, counted_stretches, stretch_points
 from .solver import solve, solve_cost
 
 DIGITS = "0123456789"
+# Solve a stretch rather than read every arrangement when the solver's estimated
+# tries are below this many times (arrangements × stretch length); measured.
+SOLVE_BIAS = 1
 
 
 class Move(NamedTuple):
@@ -203,8 +206,7 @@ class _Search:
         self.counts = counts
         self.reals = {str(d): n for d, n in counts.items() if d != JOKER and n}
         self.jokers = counts.get(JOKER, 0)
-        # a joker can show ten digits: count it as ten stones when guessing costs
-        self.breadth = sum(counts.values()) + 9 * self.jokers
+        self.stones = sum(self.reals.values())
         self._arrangements: dict[tuple[frozenset[str] | None, ...], list[str]] = {}
         self._examples: dict[int, set[str]] = {}
         self._solved: dict[tuple, set[str]] = {}
@@ -264,7 +266,9 @@ class _Search:
                 pattern = chars[i : j + 1]
                 if i == first and j == last and len(pattern) == len(slots):
                     found.update(self.examples(len(slots)).intersection(arrangements))
-                elif 3 * solve_cost(pattern, self.breadth) < len(arrangements) * (1 + j - i):
+                elif solve_cost(pattern, self.stones, self.jokers) < SOLVE_BIAS * len(
+                    arrangements
+                ) * (1 + j - i):
                     found |= self.solve(pattern, allowed)
                 else:
                     scan.append((i, j + 1))

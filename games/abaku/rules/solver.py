@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from math import isqrt, perm
+from itertools import product
+from math import comb, isqrt, perm
 
 from .examples import feasible_splits
 
@@ -86,9 +87,18 @@ def _plans_for_shape(shape: tuple[str, ...]) -> tuple[Plan, ...]:
     return tuple(plans)
 
 
-def solve_cost(pattern: Sequence[str | None], stones: int) -> int:
+def fillings(size: int, reals: int, jokers: int) -> int:
+    """At most how many ways ``size`` free squares can be filled from a rack of
+    ``reals`` digit stones and ``jokers`` jokers (a joker shows any of ten)."""
+    return sum(
+        comb(size, used) * 10**used * perm(reals, size - used)
+        for used in range(min(jokers, size) + 1)
+    )
+
+
+def solve_cost(pattern: Sequence[str | None], reals: int, jokers: int) -> int:
     """Roughly how many partial arrangements :func:`solve` will try."""
-    return sum(perm(stones, k) for _, _, _, k in _plans(pattern) if k <= stones)
+    return sum(fillings(k, reals, jokers) for _, _, _, k in _plans(pattern))
 
 
 def solve(
@@ -106,6 +116,54 @@ def solve(
     return found
 
 
+def _units_ok(op: str, x: int, y: int, z: int) -> bool:
+    """Whether the last digits x, y, z of a, b, c (z unused by the two-number
+    operations, whose y is b's) can belong to an example of ``op``."""
+    if op == "add":
+        return (x + y - z) % 10 == 0
+    if op == "sub":
+        return (y + z - x) % 10 == 0
+    if op == "mul":
+        return (x * y - z) % 10 == 0
+    if op == "div":
+        return (y * z - x) % 10 == 0
+    if op == "square":
+        return (x * x - y) % 10 == 0
+    if op == "cube":
+        return (x**3 - y) % 10 == 0
+    if op == "sqrt":
+        return (y * y - x) % 10 == 0
+    return (y**3 - x) % 10 == 0
+
+
+# _UNITS[op][target][(last digits of the other numbers)] -> the target's possible
+# last digits: a number's last digit follows from the others' (mod 10), which
+# prunes a search long before whole numbers are known.
+_UNITS: dict[str, dict[int, dict[tuple[int, ...], frozenset[str]]]] = {
+    op: {
+        target: {
+            known: frozenset(
+                str(d)
+                for d in range(10)
+                if _units_ok(op, *(known[:target] + (d,) + known[target:] + (0,))[:3])
+            )
+            for known in product(range(10), repeat=size - 1)
+        }
+        for target in range(size)
+    }
+    for op, size in (
+        ("add", 3),
+        ("sub", 3),
+        ("mul", 3),
+        ("div", 3),
+        ("square", 2),
+        ("cube", 2),
+        ("sqrt", 2),
+        ("cbrt", 2),
+    )
+}
+
+
 def _solve_split(
     pattern: Sequence[str | None],
     allowed: Sequence[frozenset[str] | None],
@@ -117,26 +175,36 @@ def _solve_split(
     found: set[str],
 ) -> None:
     """Try every filling of the free squares outside region ``target`` and
-    compute that region's number from the others."""
+    compute that region's number from the others.
+
+    The last squares of the other numbers are filled first: once they are
+    known, the target's last digit is too (mod 10), and operations whose last
+    digit cannot be placed there are dropped before going deeper."""
     slots = [p for p, ch in enumerate(pattern) if ch is None]
     rank = {p: k for k, p in enumerate(slots)}
     digits = list(pattern)
     others = [k for k in range(len(regions)) if k != target]
     other_regions = [regions[k] for k in others]
     starts = {regions[k][0] for k in others}
-    free = [p for k in others for p in range(*regions[k]) if pattern[p] is None]
+    ends = [b - 1 for _, b in other_regions]
+    first_free = [p for p in ends if pattern[p] is None]
+    free = first_free + [
+        p for a, b in other_regions for p in range(a, b) if pattern[p] is None and p not in ends
+    ]
     t0, t1 = regions[target]
     width = t1 - t0
     # the target region square by square: the fixed digit, or the allowed digits
     shape = [
         (pattern[p], None if pattern[p] is not None else allowed[rank[p]]) for p in range(t0, t1)
     ]
+    fixed_last, last_options = shape[-1]
     numbers = [0] * len(regions)
+    alive = list(ops)
 
     def finish(jokers_left: int) -> None:
         for k, (a, b) in zip(others, other_regions, strict=True):
             numbers[k] = int("".join(digits[a:b]))  # type: ignore[arg-type]
-        for op in ops:
+        for op in alive:
             value = _compute(op, target, numbers)
             if value is None or value < 1:
                 continue
@@ -161,7 +229,26 @@ def _solve_split(
                     full[t0:t1] = text
                     found.add("".join(full[p] for p in slots))  # type: ignore[misc]
 
+    def prune(jokers_left: int) -> bool:
+        """Keep in ``alive`` the operations whose last digit fits; False if none."""
+        known = tuple(int(digits[p]) for p in ends)  # type: ignore[arg-type]
+        alive.clear()
+        for op in ops:
+            lasts = _UNITS[op][target][known]
+            if fixed_last is not None:
+                fits = fixed_last in lasts
+            else:
+                fits = any(
+                    (last_options is None or d in last_options) and (jokers_left or reals.get(d, 0))
+                    for d in lasts
+                )
+            if fits:
+                alive.append(op)
+        return bool(alive)
+
     def extend(index: int, jokers_left: int) -> None:
+        if index == len(first_free) and not prune(jokers_left):
+            return
         if index == len(free):
             finish(jokers_left)
             return
