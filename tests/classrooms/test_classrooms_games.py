@@ -140,3 +140,25 @@ def test_archived_class_starts_no_games(games_registered, teacher_client, classr
     services.set_archived(classroom=classroom, archived=True)
     teacher_client.post(f"/classes/{classroom.pk}/games/start/", {"game": "poker", "mode": "group"})
     assert not Room.objects.exists()
+
+
+def test_students_join_a_running_class_game_in_one_click(
+    games_registered, teacher, classroom, joined, player_client
+):
+    from classrooms import services
+
+    host = services.ensure_teacher_player(user=teacher)
+    from games.rooms import services as rooms
+
+    room = rooms.create_room(
+        game="poker", mode="group", host=host, settings={}, classroom=classroom
+    )
+    student, player = player_client("Bystrá Sova")
+    classroom.members.create(player=player, roster_name="Dana")
+    page = student.get(f"/classes/{classroom.pk}/").content.decode()
+    assert f'action="/rooms/{room.code}/join/"' in page
+    response = student.post(f"/rooms/{room.code}/join/", {"role": "player"})
+    assert response.status_code == 302
+    assert Seat.objects.filter(room=room, player=player).exists()
+    page = student.get(f"/classes/{classroom.pk}/").content.decode()
+    assert "you are in this game" in page and f'href="/rooms/{room.code}/"' in page
