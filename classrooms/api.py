@@ -6,6 +6,7 @@ do every write. Refusals are ``400 {"code": ..., "message": ...}``.
 """
 
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
@@ -49,6 +50,7 @@ class ClassroomErrorMixin:
 class ClassroomSerializer(serializers.ModelSerializer):
     teacher = serializers.CharField(source="teacher.get_full_name", read_only=True)
     is_owner = serializers.SerializerMethodField()
+    join_url = serializers.SerializerMethodField()
     member_count = serializers.SerializerMethodField()
     roster = serializers.CharField(
         write_only=True, required=False, allow_blank=True, help_text="Names, one a line."
@@ -64,6 +66,7 @@ class ClassroomSerializer(serializers.ModelSerializer):
             "teacher",
             "is_owner",
             "join_code",
+            "join_url",
             "join_enabled",
             "public_publication",
             "archived_at",
@@ -75,6 +78,11 @@ class ClassroomSerializer(serializers.ModelSerializer):
 
     def get_is_owner(self, classroom: Classroom) -> bool:
         return classroom.teacher_id == self.context["request"].user.pk
+
+    def get_join_url(self, classroom: Classroom) -> str:
+        return self.context["request"].build_absolute_uri(
+            reverse("classrooms:join_class", kwargs={"code": classroom.join_code})
+        )
 
     def get_member_count(self, classroom: Classroom) -> int:
         return classroom.members.filter(status=Membership.Status.APPROVED).count()
