@@ -52,14 +52,10 @@ if (root && dataBlock) {
     return info.nickname;
   }
 
-  function playerLabel(seat) {
-    return view && seat === view.you ? gettext("you") : seatName(seat);
-  }
-
   // --- the log in words ---------------------------------------------------------
 
   function describe(entry) {
-    const who = playerLabel(entry.player);
+    const who = seatName(entry.player);
     const card = entry.card ? cardName(entry.card) : "";
     switch (entry.type) {
       case "turn":
@@ -118,9 +114,9 @@ if (root && dataBlock) {
           ? t("%(player)s stole %(card)s from %(victim)s.", {
               player: who,
               card,
-              victim: playerLabel(entry.victim),
+              victim: seatName(entry.victim),
             })
-          : t("%(player)s stole a card from %(victim)s.", { player: who, victim: playerLabel(entry.victim) });
+          : t("%(player)s stole a card from %(victim)s.", { player: who, victim: seatName(entry.victim) });
       case "repeat":
         return t("%(player)s repeated %(card)s.", { player: who, card });
       case "fetch":
@@ -138,7 +134,7 @@ if (root && dataBlock) {
       case "game_over":
         if (!entry.winners.length) return gettext("The game is over: a draw.");
         return t("The game is over. Winner: %(winners)s.", {
-          winners: entry.winners.map(playerLabel).join(", "),
+          winners: entry.winners.map(seatName).join(", "),
         });
       default:
         return entry.type;
@@ -323,7 +319,7 @@ if (root && dataBlock) {
       }),
     );
     const boredom = el("meter", {
-      attrs: { min: "0", max: String(player.patience), value: String(player.boredom), high: String(Math.max(0, player.patience - 2)), optimum: "0" },
+      attrs: { "aria-label": gettext("Boredom / patience"), min: "0", max: String(player.patience), value: String(player.boredom), high: String(Math.max(0, player.patience - 2)), optimum: "0" },
     });
     box.append(
       el("dl", { className: "th-stats-line" }, [
@@ -341,7 +337,14 @@ if (root && dataBlock) {
       const item = el("li", { className: "th-theorem" });
       item.append(
         cardChip(entry.card),
-        el("meter", { attrs: { min: "0", max: String(entry.difficulty), value: String(entry.progress) } }),
+        el("meter", {
+          attrs: {
+            "aria-label": gettext("Progress"),
+            min: "0",
+            max: String(entry.difficulty),
+            value: String(entry.progress),
+          },
+        }),
         el("span", {
           className: "th-progress",
           text: t("%(progress)s of %(difficulty)s", { progress: entry.progress, difficulty: entry.difficulty }),
@@ -492,7 +495,11 @@ if (root && dataBlock) {
     renderHand();
   }
 
+  let version = 0;
+
   function render() {
+    version += 1;
+    root.dataset.version = String(version);
     const phase = view && view.phase;
     root.dataset.phase = phase || "lobby";
     parts.lobby.hidden = Boolean(phase);

@@ -1,0 +1,107 @@
+"""A full two-player Matematici game in headless Chromium: a human against a robot.
+
+The human opens a table from the hub (a newcomer with a nickname), starts it,
+picks a starter deck and plays through the game screen to the end, clicking
+legal actions the page offers; the robot takes the empty seat and acts on the
+ticks the page sends.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import GameResult
+from games.rooms.models import Room
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+TABLE = "[data-theorems-table]"
+# What the test human prefers, first match wins (all are buttons the page offers).
+PREFERENCES = [
+    "[data-th-decision] .th-action",
+    ".th-action[data-action-type=prove]",
+    ".th-action[data-action-type=define]",
+    ".th-hand-card.th-kind-theorem .th-action[data-action-type=play]",
+    ".th-hand-card.th-kind-tool .th-action[data-action-type=play]",
+    ".th-hand-card.th-kind-event .th-action[data-action-type=play]",
+    ".th-action[data-action-type=use]",
+    ".th-action[data-action-type=draw]",
+    ".th-action[data-action-type=end_turn]",
+]
+
+
+@pytest.fixture
+def watched_page(transactional_db, page):
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _version(page) -> str:
+    return page.locator(TABLE).get_attribute("data-version") or ""
+
+
+def _wait_for_change(page, version: str, timeout: float = 15000) -> None:
+    page.wait_for_function(
+        """([selector, version]) => {
+            const root = document.querySelector(selector);
+            return root.dataset.version !== version
+              || (root.dataset.busy === "false"
+                  && root.querySelector("[data-th-error]").textContent !== "");
+        }""",
+        arg=[TABLE, version],
+        timeout=timeout,
+    )
+
+
+def test_a_human_plays_a_whole_game_against_a_robot(watched_page, asgi_server):
+    page = watched_page
+    page.goto("/theorems/")
+    page.get_by_label("Your nickname").fill("Sofia")
+    page.locator("input[name=table_size][value='2']").check()
+    page.get_by_test_id("open-table").click()
+    page.wait_for_url("**/rooms/*/")
+    page.locator("[data-room-connection][data-state=online]").wait_for()
+    page.get_by_role("button", name="Start the game").click()
+
+    page.locator("[data-choose-deck]").first.wait_for()
+    assert page.locator("[data-choose-deck]").count() == 2  # the two starter decks
+    page.locator("[data-choose-deck]").first.click()
+    page.locator(f"{TABLE}[data-phase=playing], {TABLE}[data-phase=finished]").wait_for()
+    assert page.locator("[data-th-players] .th-player").count() == 2
+    assert page.locator("[data-th-players]").get_by_role("heading", name="Robot 1").is_visible()
+
+    clicks = 0
+    for _step in range(1500):
+        if page.locator(TABLE).get_attribute("data-phase") == "finished":
+            break
+        version = _version(page)
+        for selector in PREFERENCES:
+            button = page.locator(selector).first
+            if button.count() and button.is_visible() and button.is_enabled():
+                button.click()
+                clicks += 1
+                break
+        else:
+            pass  # the robot is acting: wait for its move to arrive
+        _wait_for_change(page, version)
+    else:
+        pytest.fail("the game did not finish")
+
+    page.screenshot(path="/tmp/theorems_end.png", full_page=True)
+    assert clicks > 0
+    turn = page.locator("[data-th-turn]").inner_text()
+    assert "The game is over" in turn
+    log = page.locator("[data-th-log] li")
+    assert log.count() > 10
+    assert "The game is over" in log.last.inner_text()
+    room = Room.objects.get()
+    assert room.status == Room.Status.FINISHED
+    result = GameResult.objects.get(record=room.record)
+    assert result.player.nickname == "Sofia"
+    assert result.completed is True
