@@ -13,16 +13,18 @@ move that could still be rolled back.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 import random
 import secrets
+import threading
 from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -63,13 +65,34 @@ def _send(group: str, message: dict) -> None:
     if outbox is not None:
         outbox.append((group, message))
         return
+    _send_now([(group, message)])
+
+
+def _send_now(deliveries: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not deliveries:
         return
+
+    async def send_all() -> None:
+        for group, message in deliveries:
+            await layer.group_send(group, message)
+
+    def send() -> None:
+        try:
+            async_to_sync(send_all)()
+        except Exception:  # the step is stored; clients recover with sync
+            logger.exception("room broadcast failed")
+
     try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # the move is stored; clients recover with sync
-        logger.exception("room broadcast to %s failed", group)
+        asyncio.get_running_loop()
+    except RuntimeError:
+        send()
+        return
+    # An event loop runs in this thread (e.g. a test driving a browser):
+    # async_to_sync refuses to nest, so send from a short-lived helper thread.
+    helper = threading.Thread(target=send)
+    helper.start()
+    helper.join()
 
 
 def _announce_later(
@@ -84,16 +107,26 @@ def _announce_later(
     room_id = room.pk
 
     def deliver() -> None:
+        deliveries = []
         if public is not None:
             payload = {"type": "event", "seq": seq, "events": public}
-            _send(room_group(room_id), {"type": "room.event", "payload": payload, "close": close})
+            deliveries.append(
+                (room_group(room_id), {"type": "room.event", "payload": payload, "close": close})
+            )
         for player_id, events in private.items():
             if events:
                 payload = {"type": "private", "seq": seq, "events": events}
-                _send(
-                    player_group(room_id, int(player_id)),
-                    {"type": "room.event", "payload": payload, "close": None},
+                deliveries.append(
+                    (
+                        player_group(room_id, int(player_id)),
+                        {"type": "room.event", "payload": payload, "close": None},
+                    )
                 )
+        outbox = OUTBOX.get()
+        if outbox is not None:
+            outbox.extend(deliveries)
+        else:
+            _send_now(deliveries)
 
     transaction.on_commit(deliver)
 
@@ -520,22 +553,45 @@ def _remember(room_id: int, player: PlayerProfile, client_id: str, response: dic
     )
 
 
+def _seat_checked(room: Room, player: PlayerProfile) -> str:
+    """The mover's role, from the annotations of ``_lock_for_intent`` (one query)."""
+    status = getattr(room, "seat_status", None)
+    if status is None or status == Seat.Status.LEFT:
+        raise RoomError("not_in_room", _("You are not in this room."))
+    if status == Seat.Status.KICKED:
+        raise RoomError("kicked", _("The host removed you from this room."))
+    return room.seat_role
+
+
+class _RefusedAfterTick(Exception):
+    """A move refused after a due tick changed the room: the tick must still commit."""
+
+    def __init__(self, error: RoomError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+MOVE_FIELDS = ["state", "seq", "next_tick_at"]
+FINISH_FIELDS = ["status", "finished_at", "record"]
+
+
 def _apply_move(room: Room, player: PlayerProfile, message: dict, now: datetime) -> int:
     if room.status == Room.Status.LOBBY:
         raise RoomError("not_started", _("The game has not started yet."))
     _require_live(room)
-    seat = _seat_of(room, player)
-    if seat.role == Seat.Role.SPECTATOR:
+    role = _seat_checked(room, player)
+    if role == Seat.Role.SPECTATOR:
         raise RoomError("spectator", _("Spectators cannot play."))
     adapter = registry.get(room.game, room.mode)
-    _tick_if_due(room, adapter, now)
-    if room.status != Room.Status.RUNNING:
-        raise RoomError("room_finished", _("This game is over."))
+    if _tick_if_due(room, adapter, now) and room.status != Room.Status.RUNNING:
+        # The deadline ended the game: keep that step, refuse the move.
+        room.save(update_fields=MOVE_FIELDS + FINISH_FIELDS)
+        raise _RefusedAfterTick(RoomError("room_finished", _("This game is over.")))
     try:
         outcome = adapter.apply(
             room.state,
             player_id=player.pk,
-            role=seat.role,
+            role=role,
             message=message,
             now=now,
             rng=_rng(room, f"move{room.seq + 1}"),
@@ -547,7 +603,7 @@ def _apply_move(room: Room, player: PlayerProfile, message: dict, now: datetime)
     seq = _apply_outcome(
         room, adapter, outcome, kind="move", actor_id=player.pk, action=message, now=now
     )
-    room.save()
+    room.save(update_fields=MOVE_FIELDS + (FINISH_FIELDS if outcome.finished else []))
     return seq
 
 
@@ -571,6 +627,41 @@ def _room_intent(room: Room, player: PlayerProfile, message: dict, now: datetime
     return _apply_move(room, player, message, now)
 
 
+# A room's game and mode never change: remembering them saves a query per message.
+_GAME_OF: dict[int, tuple[str, str]] = {}
+
+
+def _game_of(room_id: int) -> tuple[str, str]:
+    if room_id not in _GAME_OF:
+        row = Room.objects.filter(pk=room_id).values_list("game", "mode").first()
+        if row is None:
+            raise RoomError("unknown_room", _("There is no room with this code."))
+        if len(_GAME_OF) > 10_000:
+            _GAME_OF.clear()
+        _GAME_OF[room_id] = row
+    return _GAME_OF[room_id]
+
+
+def _lock_for_intent(room_id: int, player: PlayerProfile, client_id: str) -> Room:
+    """Lock the room and read the sender's seat and earlier answer in one round trip."""
+    seat = Seat.objects.filter(room=OuterRef("pk"), player=player)
+    answered = ProcessedMessage.objects.filter(
+        room=OuterRef("pk"), player=player, client_id=client_id
+    )
+    try:
+        return (
+            Room.objects.select_for_update(of=("self",))
+            .annotate(
+                seat_role=Subquery(seat.values("role")[:1]),
+                seat_status=Subquery(seat.values("status")[:1]),
+                previous_answer=Subquery(answered.values("response")[:1]),
+            )
+            .get(pk=room_id)
+        )
+    except Room.DoesNotExist:
+        raise RoomError("unknown_room", _("There is no room with this code.")) from None
+
+
 @transaction.atomic
 def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict, now=None) -> dict:
     """Apply one client message exactly once and return the answer for its sender.
@@ -580,19 +671,19 @@ def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict
     of a refused message is judged afresh).
     """
     now = now or timezone.now()
-    room = Room.objects.filter(pk=room_id).first()
-    if room is None:
-        raise RoomError("unknown_room", _("There is no room with this code."))
-    adapter = registry.get(room.game, room.mode)
+    adapter = registry.get(*_game_of(room_id))
     if message["type"] in adapter.seat_message_types:
-        return _submit_seat_move(room, adapter, player, client_id, message, now)
-    room = _locked_room(room_id)  # also serialises the same id sent twice at once
-    answer = _already_answered(room_id, player, client_id)
-    if answer is not None:
-        return answer
-    seq = _room_intent(room, player, message, now)
+        return _submit_seat_move(room_id, adapter, player, client_id, message, now)
+    # The row lock also serialises the same id sent twice at the same moment.
+    room = _lock_for_intent(room_id, player, client_id)
+    if room.previous_answer is not None:
+        return room.previous_answer
+    try:
+        seq = _room_intent(room, player, message, now)
+    except _RefusedAfterTick as refused:
+        return {"type": "error", "id": client_id, **refused.error.as_dict()}
     if message["type"] == "tick":
-        room.save()
+        room.save(update_fields=MOVE_FIELDS + FINISH_FIELDS)
     response = {"type": "ack", "id": client_id, "seq": seq}
     _remember(room_id, player, client_id, response)
     return response
@@ -612,14 +703,14 @@ def _next_seq(room_id: int) -> int:
 
 
 def _submit_seat_move(
-    room: Room,
+    room_id: int,
     adapter: RoomGame,
     player: PlayerProfile,
     client_id: str,
     message: dict,
     now: datetime,
 ) -> dict:
-    room = _lock_room_shared(room.pk)
+    room = _lock_room_shared(room_id)
     seat = (
         Seat.objects.select_for_update()
         .select_related("player")
