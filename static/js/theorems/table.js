@@ -6,7 +6,7 @@ import { whenRoomReady } from "../rooms/socket.js";
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const interpolate = (text, values) =>
   text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
-const t = (text, values = {}) => interpolate(gettext(text), values);
+const t = (text, values = {}) => interpolate(text, values);
 
 const root = document.querySelector("[data-theorems-table]");
 const dataBlock = document.getElementById("theorems-data");
@@ -48,7 +48,7 @@ if (root && dataBlock) {
   function seatName(seat) {
     const info = view && view.seats ? view.seats[seat] : null;
     if (!info) return "?";
-    if (info.robot) return t("Robot %(number)s", { number: info.robot });
+    if (info.robot) return t(gettext("Robot %(number)s"), { number: info.robot });
     return info.nickname;
   }
 
@@ -59,81 +59,81 @@ if (root && dataBlock) {
     const card = entry.card ? cardName(entry.card) : "";
     switch (entry.type) {
       case "turn":
-        return t("Turn %(turn)s: %(player)s is on turn.", { turn: entry.turn, player: who });
+        return t(gettext("Turn %(turn)s: %(player)s is on turn."), { turn: entry.turn, player: who });
       case "define":
-        return t("%(player)s laid the definition %(card)s.", { player: who, card });
+        return t(gettext("%(player)s laid the definition %(card)s."), { player: who, card });
       case "play":
-        return t("%(player)s played %(card)s.", { player: who, card });
+        return t(gettext("%(player)s played %(card)s."), { player: who, card });
       case "prove":
-        return t("%(player)s worked on %(card)s.", { player: who, card });
+        return t(gettext("%(player)s worked on %(card)s."), { player: who, card });
       case "progress":
-        return t("%(card)s of %(player)s: progress %(progress)s.", {
+        return t(gettext("%(card)s of %(player)s: progress %(progress)s."), {
           card,
           player: who,
           progress: entry.progress,
         });
       case "proven":
-        return t("%(player)s proved %(card)s!", { player: who, card });
+        return t(gettext("%(player)s proved %(card)s!"), { player: who, card });
       case "use":
-        return t("%(player)s used %(card)s.", { player: who, card });
+        return t(gettext("%(player)s used %(card)s."), { player: who, card });
       case "draw":
-        return t("%(player)s took %(count)s card(s).", { player: who, count: entry.count });
+        return t(gettext("%(player)s took %(count)s card(s)."), { player: who, count: entry.count });
       case "discard":
-        return t("%(player)s discarded %(card)s.", { player: who, card });
+        return t(gettext("%(player)s discarded %(card)s."), { player: who, card });
       case "boredom":
-        return t("%(player)s: boredom %(amount)s (now %(boredom)s).", {
+        return t(gettext("%(player)s: boredom %(amount)s (now %(boredom)s)."), {
           player: who,
           amount: entry.amount > 0 ? `+${entry.amount}` : entry.amount,
           boredom: entry.boredom,
         });
       case "actions":
-        return t("%(player)s: %(amount)s action(s), %(left)s left.", {
+        return t(gettext("%(player)s: %(amount)s action(s), %(left)s left."), {
           player: who,
           amount: entry.amount > 0 ? `+${entry.amount}` : entry.amount,
           left: entry.left,
         });
       case "patience":
-        return t("%(player)s: patience %(amount)s.", { player: who, amount: signed(entry.amount) });
+        return t(gettext("%(player)s: patience %(amount)s."), { player: who, amount: signed(entry.amount) });
       case "ambition":
-        return t("%(player)s: ambition %(amount)s.", { player: who, amount: signed(entry.amount) });
+        return t(gettext("%(player)s: ambition %(amount)s."), { player: who, amount: signed(entry.amount) });
       case "difficulty":
-        return t("%(card)s of %(player)s: difficulty %(amount)s.", {
+        return t(gettext("%(card)s of %(player)s: difficulty %(amount)s."), {
           card,
           player: who,
           amount: signed(entry.amount),
         });
       case "reshuffle":
-        return t("%(player)s reshuffled the discard pile (reshuffle no. %(count)s).", {
+        return t(gettext("%(player)s reshuffled the discard pile (reshuffle no. %(count)s)."), {
           player: who,
           count: entry.count,
         });
       case "free_reshuffle":
-        return t("%(player)s shuffled the discard pile into the draw pile.", { player: who });
+        return t(gettext("%(player)s shuffled the discard pile into the draw pile."), { player: who });
       case "steal":
         return entry.card
-          ? t("%(player)s stole %(card)s from %(victim)s.", {
+          ? t(gettext("%(player)s stole %(card)s from %(victim)s."), {
               player: who,
               card,
               victim: seatName(entry.victim),
             })
-          : t("%(player)s stole a card from %(victim)s.", { player: who, victim: seatName(entry.victim) });
+          : t(gettext("%(player)s stole a card from %(victim)s."), { player: who, victim: seatName(entry.victim) });
       case "repeat":
-        return t("%(player)s repeated %(card)s.", { player: who, card });
+        return t(gettext("%(player)s repeated %(card)s."), { player: who, card });
       case "fetch":
         return entry.card
-          ? t("%(player)s took %(card)s into the hand.", { player: who, card })
-          : t("%(player)s took a card into the hand.", { player: who });
+          ? t(gettext("%(player)s took %(card)s into the hand."), { player: who, card })
+          : t(gettext("%(player)s took a card into the hand."), { player: who });
       case "burn":
-        return t("%(player)s burned %(card)s.", { player: who, card });
+        return t(gettext("%(player)s burned %(card)s."), { player: who, card });
       case "no_target":
-        return t("%(card)s had nothing to act on.", { card });
+        return t(gettext("%(card)s had nothing to act on."), { card });
       case "end_turn":
-        return t("%(player)s ended the turn.", { player: who });
+        return t(gettext("%(player)s ended the turn."), { player: who });
       case "lost":
-        return t("%(player)s fell asleep of boredom and lost.", { player: who });
+        return t(gettext("%(player)s fell asleep of boredom and lost."), { player: who });
       case "game_over":
         if (!entry.winners.length) return gettext("The game is over: a draw.");
-        return t("The game is over. Winner: %(winners)s.", {
+        return t(gettext("The game is over. Winner: %(winners)s."), {
           winners: entry.winners.map(seatName).join(", "),
         });
       default:
@@ -221,7 +221,7 @@ if (root && dataBlock) {
       el("span", { className: "badge", text: badge }),
       el("span", {
         className: "th-deck-meta",
-        text: ` ${mathematician ? mathematician.name : deck.mathematician} · ${t("cards: %(count)s", {
+        text: ` ${mathematician ? mathematician.name : deck.mathematician} · ${t(gettext("cards: %(count)s"), {
           count: deck.cards.length,
         })} `,
       }),
@@ -258,7 +258,7 @@ if (root && dataBlock) {
       children.push(
         el("p", {
           className: "th-ready",
-          text: t("You play with %(deck)s. Waiting for the other players…", { deck: view.my_deck.name }),
+          text: t(gettext("You play with %(deck)s. Waiting for the other players…"), { deck: view.my_deck.name }),
         }),
       );
     } else {
@@ -347,7 +347,7 @@ if (root && dataBlock) {
         }),
         el("span", {
           className: "th-progress",
-          text: t("%(progress)s of %(difficulty)s", { progress: entry.progress, difficulty: entry.difficulty }),
+          text: t(gettext("%(progress)s of %(difficulty)s"), { progress: entry.progress, difficulty: entry.difficulty }),
         }),
       );
       if (mine) {
@@ -380,7 +380,7 @@ if (root && dataBlock) {
     }
     if (player.discard_pile.length) {
       const details = el("details", { className: "th-discard" }, [
-        el("summary", { text: t("Discard pile (%(count)s)", { count: player.discard_pile.length }) }),
+        el("summary", { text: t(gettext("Discard pile (%(count)s)"), { count: player.discard_pile.length }) }),
         el("div", { className: "th-chips" }, player.discard_pile.map((id) => cardChip(id))),
       ]);
       box.append(details);
@@ -404,7 +404,7 @@ if (root && dataBlock) {
           el("h4", { className: "th-card-name", text: cardName(id) }),
         );
         if (card && card.field_names.length) box.append(el("p", { className: "th-card-fields", text: card.field_names.join(" · ") }));
-        if (card && card.difficulty) box.append(el("p", { className: "th-card-fields", text: t("Difficulty %(n)s", { n: card.difficulty }) }));
+        if (card && card.difficulty) box.append(el("p", { className: "th-card-fields", text: t(gettext("Difficulty %(n)s"), { n: card.difficulty }) }));
         if (card) box.append(el("ul", { className: "th-card-text" }, card.text.map((line) => el("li", { text: line }))));
         const row = el("div", { className: "button-row" });
         for (const action of actions) {
@@ -425,12 +425,12 @@ if (root && dataBlock) {
   }
 
   const DECISION_TEXT = {
-    opponent: "Choose an opponent",
-    own_theorem: "Choose one of your theorems",
-    opponent_theorem: "Choose an opponent's theorem",
-    hand_card: "Choose a card from your hand",
-    draw_pile_card: "Choose a card from your draw pile",
-    discard_pile_card: "Choose a card from your discard pile",
+    opponent: gettext("Choose an opponent"),
+    own_theorem: gettext("Choose one of your theorems"),
+    opponent_theorem: gettext("Choose an opponent's theorem"),
+    hand_card: gettext("Choose a card from your hand"),
+    draw_pile_card: gettext("Choose a card from your draw pile"),
+    discard_pile_card: gettext("Choose a card from your discard pile"),
   };
 
   function renderDecision() {
@@ -446,7 +446,7 @@ if (root && dataBlock) {
       .map((action) => actionButton(action, optionLabel(decision.kind, action.choice)));
     parts.decision.replaceChildren(
       el("p", {
-        text: `${cardName(decision.source)}: ${gettext(DECISION_TEXT[decision.kind] || "Choose")}`,
+        text: `${cardName(decision.source)}: ${DECISION_TEXT[decision.kind] || gettext("Choose")}`,
       }),
       el("div", { className: "button-row" }, buttons),
     );
@@ -460,17 +460,17 @@ if (root && dataBlock) {
     }
     if (game.status === "finished") {
       parts.turn.textContent = game.winners.length
-        ? t("The game is over. Winner: %(winners)s.", { winners: game.winners.map(seatName).join(", ") })
+        ? t(gettext("The game is over. Winner: %(winners)s."), { winners: game.winners.map(seatName).join(", ") })
         : gettext("The game is over: a draw.");
       return;
     }
     if (game.to_act === view.you) {
       if (game.decision) parts.turn.textContent = gettext("Your choice.");
-      else parts.turn.textContent = t("Your turn: %(count)s action(s) left.", { count: game.actions_left });
+      else parts.turn.textContent = t(gettext("Your turn: %(count)s action(s) left."), { count: game.actions_left });
     } else if (game.decision && game.decision.player !== game.current) {
-      parts.turn.textContent = t("Waiting for %(player)s to choose.", { player: seatName(game.to_act) });
+      parts.turn.textContent = t(gettext("Waiting for %(player)s to choose."), { player: seatName(game.to_act) });
     } else {
-      parts.turn.textContent = t("%(player)s is on turn.", { player: seatName(game.current) });
+      parts.turn.textContent = t(gettext("%(player)s is on turn."), { player: seatName(game.current) });
     }
   }
 
