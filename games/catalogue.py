@@ -52,5 +52,7 @@ GAMES: tuple[GameInfo, ...] = (
         name=_("Mathematicians"),
         tagline=_("A card game: famous mathematicians gather ideas and prove theorems."),
         players=_("2–4 players"),
+        ready=True,
+        url=reverse_lazy("theorems:index"),
     ),
 )
