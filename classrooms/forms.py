@@ -52,10 +52,6 @@ class RosterForm(forms.Form):
     )
 
 
-class RenameMemberForm(forms.Form):
-    roster_name = forms.CharField(label=_("Name in the roster"), max_length=80)
-
-
 class InviteForm(forms.Form):
     email = forms.EmailField(label=_("Colleague's e-mail"))
 
@@ -64,7 +60,7 @@ class JoinForm(forms.Form):
     """Either a roster name picked from the list or a typed name; plus a nickname
     when the browser has no profile yet."""
 
-    member = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    member = forms.IntegerField(required=False)  # a roster entry's id, rendered as radios
     typed_name = forms.CharField(label=_("Your name"), max_length=80, required=False)
     nickname = forms.CharField(
         label=_("Your nickname"),

@@ -25,7 +25,6 @@ from classrooms.forms import (
     JoinCodeForm,
     JoinForm,
     NewClassroomForm,
-    RenameMemberForm,
     RosterForm,
 )
 from classrooms.models import Classroom, Membership
@@ -118,25 +117,25 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    if (
-        request.user.is_authenticated
-        and selectors.classes_for_teacher(request.user).filter(pk=pk).exists()
-    ):
-        return _teacher_page(request, selectors.teacher_classroom(request.user, pk))
+    """The teacher's page for the class's teachers, the student page for its members."""
+    classroom = selectors.classes_for_teacher(request.user).filter(pk=pk).first()
+    if classroom is not None:
+        return _teacher_page(request, classroom)
     membership = selectors.student_membership(request.player, pk)
     return _student_page(request, membership)
 
 
 def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
     members = list(selectors.roster(classroom))
+    url = join_url(request, classroom)
     return render(
         request,
         "classrooms/teacher_class.html",
         {
             "classroom": classroom,
             "is_owner": classroom.teacher_id == request.user.pk,
-            "join_url": join_url(request, classroom),
-            "qr_svg": _qr_svg(join_url(request, classroom)),
+            "join_url": url,
+            "qr_svg": _qr_svg(url),
             "pending": [m for m in members if m.is_pending],
             "approved_count": sum(1 for m in members if not m.is_pending),
             "claimed_count": sum(1 for m in members if not m.is_pending and m.player_id),
@@ -391,8 +390,7 @@ def remove_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse
 @require_POST
 def rename_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
-    form = RenameMemberForm(request.POST)
-    name = form.data.get("roster_name", "")
+    name = request.POST.get("roster_name", "")
     _run(
         request,
         lambda: services.rename_member(classroom=classroom, member_id=member_id, roster_name=name),
