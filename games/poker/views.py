@@ -16,7 +16,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 
 from . import selectors, services
 from .errors import PokerError
@@ -99,7 +104,7 @@ def offline(request: HttpRequest) -> HttpResponse:
     return render(request, "poker/offline.html")
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=3600)
 def manifest(request: HttpRequest) -> JsonResponse:
     data = {

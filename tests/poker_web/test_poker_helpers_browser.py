@@ -97,6 +97,7 @@ def test_the_app_is_installable_and_works_offline(player_page):
     page.evaluate("async () => { await navigator.serviceWorker.ready; }")
     page.reload()
     expect(page.locator("body")).to_be_visible()
+    expect(page.locator("#poker-offline-note")).to_be_hidden()
     assert page.evaluate("() => navigator.serviceWorker.controller !== null")
     page.context.set_offline(True)
     for url, text in [

@@ -124,3 +124,12 @@ def test_the_hub_shows_the_players_records(client):
     login_client(client)
     html = client.get("/poker/").content.decode()
     assert 'data-testid="poker-stats"' in html
+
+
+def test_home_page_links_to_poker(client):
+    html = client.get("/").content.decode()
+    assert 'href="/poker/"' in html
+
+
+def test_manifest_answers_head_requests_for_the_connection_probe(client):
+    assert client.head("/poker/manifest.webmanifest").status_code == 200

@@ -39,16 +39,17 @@ function showConnection(offline) {
   for (const node of document.querySelectorAll("[data-needs-server]")) node.hidden = offline;
 }
 
-/** navigator.onLine only knows about the network cable, so ask the server too. */
+/** navigator.onLine only knows about the network cable, so ask the server too:
+ * any answer at all means it is reachable. */
 async function checkConnection() {
   if (navigator.onLine === false) {
     showConnection(true);
     return;
   }
-  if (!script || !script.dataset.health) return;
+  if (!script || !script.dataset.probe) return;
   try {
-    const response = await fetch(script.dataset.health, { method: "HEAD", cache: "no-store" });
-    showConnection(!response.ok && response.status >= 500);
+    await fetch(script.dataset.probe, { method: "HEAD", cache: "no-store" });
+    showConnection(false);
   } catch (error) {
     showConnection(true);
   }

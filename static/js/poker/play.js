@@ -441,6 +441,9 @@ class PokerPlay {
     }
     if (this.pending && this.pending.source === "hand" && this.view.hand !== JOKER) this.pending = null;
     if (this.pending && this.pending.source === "kept" && this.view.kept_jokers === 0) this.pending = null;
+    const jokerDialog = $("poker-joker-dialog");
+    const stale = this.jokerSource === "hand" ? this.view.hand !== JOKER : this.view.kept_jokers === 0;
+    if (jokerDialog.open && (this.view.over || stale)) closeDialog(jokerDialog);
     this.render();
     this.remember();
     if (this.view.over) {

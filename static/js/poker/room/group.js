@@ -1,0 +1,277 @@
+// The poker group game on the room page: the host draws (button or G), every
+// player places on their own board, the host sees who is behind and a live
+// ranking, and everyone gets the final ranking with every board.
+//
+// Real time goes over the room's WebSocket (draws, own board). How the others
+// are doing is read from the standings endpoint: the host polls it, finished
+// players ask now and then (that is also when the server notices that every
+// board is over and ends the game).
+
+import { whenRoomReady } from "../../rooms/socket.js";
+import { gettext, tf } from "../common.js";
+import { JOKER } from "../deck.js";
+import { rankingItem } from "./board.js";
+import { RoomBoard } from "./play.js";
+
+const root = document.getElementById("pr-root");
+const HOST_POLL_MS = 2000;
+const PLAYER_POLL_MS = 4000;
+
+function cardText(card) {
+  return card === JOKER ? "★" : String(card);
+}
+
+class GroupPage {
+  constructor(socket) {
+    this.socket = socket;
+    this.me = Number(root.dataset.playerId);
+    this.isHost = root.dataset.host === "1";
+    this.q = (name) => root.querySelector(`[data-pr-${name}]`);
+    this.board = null;
+    this.view = null;
+    this.status = root.dataset.roomStatus;
+    this.pollTimer = null;
+    this.finalShown = false;
+    this.wire();
+  }
+
+  wire() {
+    const socket = this.socket;
+    socket.addEventListener("sync", (event) => this.onSync(event.detail));
+    socket.addEventListener("event", (event) => this.onEvents(event.detail.events));
+    socket.addEventListener("private", (event) => {
+      for (const change of event.detail.events) {
+        if (change.type === "board" && this.board) this.board.load(change.game);
+      }
+    });
+    if (this.isHost) {
+      this.q("draw").addEventListener("click", () => this.draw());
+      document.addEventListener("keydown", (event) => {
+        if (event.key !== "g" && event.key !== "G") return;
+        if (event.ctrlKey || event.metaKey || event.altKey) return;
+        if (document.querySelector("dialog[open]")) return;
+        const target = event.target;
+        if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+        event.preventDefault();
+        this.draw();
+      });
+    }
+  }
+
+  onSync(snapshot) {
+    this.status = snapshot.room.status;
+    const view = snapshot.view;
+    if (!view || !view.kind) {
+      this.renderHost();
+      return;
+    }
+    this.view = view;
+    if (view.you_play) {
+      if (!this.board) {
+        this.board = new RoomBoard(root, this.socket);
+        this.board.addEventListener("change", () => this.onBoardChange());
+      }
+      this.board.setClock(view.server_now);
+      this.board.setShared({
+        sequence: [...view.sequence],
+        dealt_at: [...view.dealt_at],
+        closed: view.closed,
+        closed_at: view.closed ? view.dealt_at[view.dealt_at.length - 1] : null,
+      });
+      this.board.load(view.game);
+    }
+    this.renderHost();
+    this.afterStatus();
+  }
+
+  onEvents(events) {
+    for (const change of events) {
+      if (change.type === "started" || change.type === "poker_started") {
+        this.status = "running";
+        if (change.type === "poker_started") this.socket.sync().catch(() => {});
+      } else if (change.type === "drawn") {
+        if (this.view && change.index === this.view.sequence.length) {
+          this.view.sequence.push(change.card);
+          this.view.dealt_at.push(change.at);
+          this.view.closed = change.closed;
+        }
+        if (this.board) this.board.dealt(change);
+        this.renderHost();
+        if (this.isHost) this.poll();
+      } else if (change.type === "finished") {
+        this.status = "finished";
+      } else if (change.type === "expired") {
+        this.status = "expired";
+      }
+    }
+    this.afterStatus();
+  }
+
+  afterStatus() {
+    if (this.status === "finished" || this.status === "expired") {
+      this.schedulePoll(0);
+    } else if (this.status === "running" && this.isHost) {
+      this.schedulePoll(HOST_POLL_MS);
+    } else if (this.status === "running" && this.board && this.board.game && this.board.game.over) {
+      this.schedulePoll(PLAYER_POLL_MS);
+    }
+  }
+
+  onBoardChange() {
+    const game = this.board.game;
+    if (game.over && this.status === "running") {
+      this.q("waiting").hidden = false;
+      this.q("waiting").textContent = gettext("Your board is finished. Waiting for the others…");
+      this.schedulePoll(500);
+    }
+  }
+
+  async draw() {
+    if (!this.isHost || this.status !== "running") return;
+    const button = this.q("draw");
+    if (button.disabled) return;
+    button.disabled = true;
+    try {
+      await this.socket.send({ type: "draw" });
+    } catch (error) {
+      this.q("placed").textContent = error.message || error.code;
+    } finally {
+      button.disabled = this.status !== "running" || Boolean(this.view && this.view.closed);
+    }
+  }
+
+  renderHost() {
+    if (!this.isHost) return;
+    const running = this.status === "running" && this.view;
+    const host = this.q("host");
+    host.hidden = this.status === "finished" || this.status === "expired";
+    this.q("draw").disabled = !running || this.view.closed;
+    if (!this.view) return;
+    const sequence = this.view.sequence;
+    const last = sequence.length ? sequence[sequence.length - 1] : null;
+    const current = this.q("current");
+    current.textContent = last === null ? "–" : cardText(last);
+    current.classList.toggle("is-joker", last === JOKER);
+    this.q("drawn").textContent = this.view.closed
+      ? gettext("All numbers are out: no more will come.")
+      : tf(gettext("Numbers drawn: %(count)s"), { count: sequence.length });
+    this.q("history").replaceChildren(
+      ...sequence.map((card) => {
+        const item = document.createElement("li");
+        item.textContent = cardText(card);
+        if (card === JOKER) item.className = "is-joker";
+        return item;
+      }),
+    );
+  }
+
+  schedulePoll(delay) {
+    if (this.pollTimer) return;
+    this.pollTimer = window.setTimeout(() => {
+      this.pollTimer = null;
+      this.poll();
+    }, delay);
+  }
+
+  async poll() {
+    if (this.polling) return;
+    this.polling = true;
+    let data = null;
+    try {
+      const response = await fetch(root.dataset.standings, {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      });
+      if (response.ok) data = await response.json();
+    } catch (error) {
+      data = null;
+    } finally {
+      this.polling = false;
+    }
+    if (data) this.renderStandings(data);
+    if (data && data.status === "finished" && data.next_room) return; // done: a link is shown
+    if (this.status === "finished" || this.status === "expired" || (data && data.status !== "running")) {
+      if (data && data.status === "finished") this.status = "finished";
+      this.schedulePoll(PLAYER_POLL_MS);
+    } else if (this.isHost) {
+      this.schedulePoll(HOST_POLL_MS);
+    } else if (this.board && this.board.game && this.board.game.over) {
+      this.schedulePoll(PLAYER_POLL_MS);
+    }
+  }
+
+  renderStandings(data) {
+    if (data.status === "finished" || data.status === "expired") {
+      this.showFinal(data);
+      return;
+    }
+    if (data.status !== "running") return;
+    if (!this.board || !this.board.game || !this.board.game.over) {
+      this.q("waiting").hidden = true;
+    } else {
+      this.q("waiting").hidden = false;
+      this.q("waiting").textContent = tf(
+        gettext("Your board is finished. Still playing: %(count)s of %(total)s."),
+        { count: data.playing, total: data.total },
+      );
+    }
+    if (!this.isHost || !data.ranking) return;
+    this.q("placed").textContent = tf(gettext("%(count)s of %(total)s have placed the number"), {
+      count: data.placed_current,
+      total: data.total,
+    });
+    const body = this.q("live").querySelector("tbody");
+    body.replaceChildren(
+      ...data.ranking.map((entry) => {
+        const row = document.createElement("tr");
+        if (entry.behind > 0) row.className = "is-behind";
+        const cells = [
+          String(entry.rank),
+          entry.nickname,
+          String(entry.score),
+          String(entry.filled),
+          entry.over
+            ? gettext("finished")
+            : entry.behind > 1
+              ? tf(gettext("%(count)s numbers behind"), { count: entry.behind })
+              : entry.behind === 1
+                ? gettext("placing")
+                : gettext("waiting"),
+        ];
+        cells.forEach((text, index) => {
+          const cell = document.createElement("td");
+          if (index === 2 || index === 3) cell.className = "num";
+          cell.textContent = text;
+          row.append(cell);
+        });
+        return row;
+      }),
+    );
+  }
+
+  showFinal(data) {
+    this.q("waiting").hidden = true;
+    if (this.isHost) this.q("host").hidden = true;
+    const final = this.q("final");
+    final.hidden = false;
+    if (!this.finalShown && data.ranking) {
+      this.finalShown = true;
+      this.q("final-list").replaceChildren(...data.ranking.map((entry) => rankingItem(entry, { me: this.me })));
+      final.scrollIntoView({ block: "start" });
+    }
+    if (data.next_room && !this.isHost) {
+      const link = this.q("next-link");
+      link.href = `/rooms/${encodeURIComponent(data.next_room)}/`;
+      this.q("next").hidden = false;
+    }
+  }
+}
+
+if (root && root.dataset.mode === "group") {
+  whenRoomReady().then((socket) => {
+    const page = new GroupPage(socket);
+    root.groupPage = page;
+    // The room page may have had its first snapshot before this module listened.
+    if (socket.seq !== null) socket.sync().catch(() => {});
+  });
+}

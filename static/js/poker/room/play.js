@@ -1,0 +1,309 @@
+// One player's board in a poker room (group game or duel).
+//
+// The server leads: it stores every board and judges every move. The page keeps
+// a mirror of the board with the JS twin of the engine (../game.js): the public
+// draws are dealt into it at the moment the server drew them, exactly as the
+// server catches a board up, so hard-mode countdowns and forfeits show without
+// asking; every answer of the server ("board" events) replaces the mirror.
+
+import { BoardView } from "../board.js";
+import { closeDialog, gettext, nowSeconds, openDialog, readStorage, tf, writeStorage } from "../common.js";
+import { JOKER } from "../deck.js";
+import { PokerGame } from "../game.js";
+import { bestCells, preview } from "../preview.js";
+import { buildBoard } from "./board.js";
+
+const PREVIEW_KEY = "matika-poker-preview";
+
+/** The engine's stable codes in words (the same msgids as the server's). */
+export const RULE_MESSAGES = {
+  game_over: () => gettext("The game has ended."),
+  no_card: () => gettext("There is no number in your hand yet."),
+  joker_in_hand: () => gettext("You hold a joker: give it a value or keep it."),
+  not_joker: () => gettext("The card in your hand is a number, not a joker."),
+  no_kept_joker: () => gettext("You have no kept joker."),
+  bad_cell: () => gettext("Choose one of the 25 cells."),
+  cell_taken: () => gettext("That cell is already filled."),
+  bad_value: () => gettext("A joker's value must be 1 to 13."),
+};
+
+export class RoomBoard extends EventTarget {
+  constructor(root, socket) {
+    super();
+    this.root = root;
+    this.socket = socket;
+    this.q = (name) => root.querySelector(`[data-pr-${name}]`);
+    this.section = this.q("play");
+    this.dialog = root.querySelector("[data-pr-joker-dialog]");
+    const boardElement = buildBoard(this.q("board"));
+    this.board = new BoardView(boardElement);
+    this.game = null;
+    this.shared = null; // {sequence, dealt_at, closed, closed_at} when the page deals (group)
+    this.offset = 0; // server clock minus browser clock, seconds
+    this.pending = null; // joker with a chosen value: {source: "hand"|"kept", value}
+    this.busy = false;
+    this.lastDealt = -1;
+    this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
+    this.wire();
+    window.setInterval(() => this.tick(), 250);
+  }
+
+  wire() {
+    for (const cell of this.board.cells) {
+      cell.addEventListener("click", () => this.clickCell(Number(cell.dataset.cell)));
+    }
+    this.q("hand").addEventListener("click", () => {
+      if (this.game && this.game.hand === JOKER && !this.game.over) this.askJoker("hand");
+    });
+    this.q("kept").addEventListener("click", () => {
+      if (this.game && this.game.kept_jokers > 0 && !this.game.over) this.askJoker("kept");
+    });
+    const eye = this.q("eye");
+    eye.setAttribute("aria-pressed", String(this.showPreview));
+    eye.addEventListener("click", () => {
+      this.showPreview = !this.showPreview;
+      writeStorage(PREVIEW_KEY, this.showPreview);
+      eye.setAttribute("aria-pressed", String(this.showPreview));
+      this.render();
+    });
+    for (const button of this.dialog.querySelectorAll("[data-value]")) {
+      button.addEventListener("click", () => this.chooseJokerValue(Number(button.dataset.value)));
+    }
+    this.dialog.querySelector("[data-pr-keep]").addEventListener("click", () => this.keepJoker());
+  }
+
+  now() {
+    return nowSeconds() + this.offset;
+  }
+
+  setClock(serverNow) {
+    if (typeof serverNow === "number") this.offset = serverNow - nowSeconds();
+  }
+
+  /** A board from the server (snapshot or answer); then catch up with the shared draws. */
+  load(dict) {
+    if (!dict) return;
+    const before = this.game;
+    this.game = PokerGame.fromDict(dict);
+    this.catchUp();
+    this.section.hidden = false;
+    this.afterChange(before);
+  }
+
+  /** Group game: the public sequence the page deals from. */
+  setShared(shared) {
+    this.shared = shared;
+    this.catchUp();
+  }
+
+  dealt(event) {
+    if (!this.shared) return;
+    if (event.index === this.shared.sequence.length) {
+      this.shared.sequence.push(event.card);
+      this.shared.dealt_at.push(event.at);
+      if (event.closed) {
+        this.shared.closed = true;
+        this.shared.closed_at = event.at;
+      }
+    }
+    const before = this.game ? PokerGame.fromDict(this.game.toDict()) : null;
+    this.catchUp();
+    this.afterChange(before);
+  }
+
+  catchUp() {
+    if (!this.game || !this.shared) return;
+    const shared = this.shared;
+    const now = this.now() + 1; // a draw is never "in the future" for the page
+    try {
+      for (let i = this.game.sequence.length; i < shared.sequence.length; i += 1) {
+        if (shared.dealt_at[i] > now) break;
+        this.game.deal(shared.sequence[i], shared.dealt_at[i]);
+      }
+      if (shared.closed && !this.game.closed && this.game.sequence.length === shared.sequence.length) {
+        this.game.closeSequence(Math.max(shared.closed_at, this.game.handled_at || 0));
+      }
+    } catch (error) {
+      this.resync();
+    }
+  }
+
+  afterChange(before) {
+    if (!this.game) return;
+    if (this.pending && this.pending.source === "hand" && this.game.hand !== JOKER) this.pending = null;
+    if (this.pending && this.pending.source === "kept" && this.game.kept_jokers === 0) this.pending = null;
+    this.render();
+    const fresh = !before || before.handled !== this.game.handled || before.sequence.length !== this.game.sequence.length;
+    if (this.game.hand === JOKER && !this.game.over && fresh && !this.pending && !this.dialog.open) {
+      this.askJoker("hand");
+    }
+    this.dispatchEvent(new CustomEvent("change", { detail: { game: this.game } }));
+  }
+
+  resync() {
+    this.socket.sync().catch(() => {});
+  }
+
+  setStatus(text) {
+    this.q("status").textContent = text;
+  }
+
+  async send(action) {
+    if (this.busy || !this.game || this.game.over) return;
+    this.busy = true;
+    this.root.classList.add("is-busy");
+    const before = PokerGame.fromDict(this.game.toDict());
+    try {
+      // Show the move at once; the server's answer replaces the mirror.
+      this.game.apply(action, this.now());
+      this.setStatus("");
+      if (action.type === "use_joker" || action.type === "place_kept_joker") this.pending = null;
+      this.afterChange(before);
+    } catch (error) {
+      this.game = before;
+      const code = error.code;
+      this.setStatus(RULE_MESSAGES[code] ? RULE_MESSAGES[code]() : error.message);
+      this.busy = false;
+      this.root.classList.remove("is-busy");
+      this.render();
+      return;
+    }
+    try {
+      await this.socket.send(action);
+    } catch (error) {
+      this.setStatus(error.message || RULE_MESSAGES[error.code]?.() || error.code);
+      this.resync();
+    } finally {
+      this.busy = false;
+      this.root.classList.remove("is-busy");
+    }
+  }
+
+  clickCell(cell) {
+    if (!this.game || this.game.over || this.busy) return;
+    if (this.game.cells[cell] !== null) return;
+    if (this.pending) {
+      const { source, value } = this.pending;
+      this.send({ type: source === "hand" ? "use_joker" : "place_kept_joker", cell, value });
+      return;
+    }
+    if (this.game.hand === JOKER) {
+      this.askJoker("hand");
+      return;
+    }
+    if (this.game.hand === null) {
+      this.setStatus(gettext("There is no number in your hand yet."));
+      return;
+    }
+    this.send({ type: "place", cell });
+  }
+
+  askJoker(source) {
+    this.jokerSource = source;
+    this.dialog.querySelector("[data-pr-joker-title]").textContent =
+      source === "hand" ? gettext("Joker!") : gettext("Place a kept joker");
+    this.dialog.querySelector("[data-pr-joker-text]").textContent =
+      source === "hand"
+        ? gettext("Give it a value and place it now, or keep it for later.")
+        : gettext("Choose its value, then the cell.");
+    this.dialog.querySelector("[data-pr-keep]").hidden = source !== "hand";
+    openDialog(this.dialog);
+    const first = this.dialog.querySelector("[data-value]");
+    if (first) first.focus();
+  }
+
+  chooseJokerValue(value) {
+    this.pending = { source: this.jokerSource, value };
+    closeDialog(this.dialog);
+    this.setStatus(tf(gettext("Joker as %(value)s: choose a cell."), { value }));
+    this.render();
+    const best = this.board.cells.find((cell) => cell.classList.contains("is-best"));
+    const target = best || this.board.cells.find((cell) => !cell.disabled);
+    if (target) target.focus();
+  }
+
+  keepJoker() {
+    closeDialog(this.dialog);
+    this.pending = null;
+    this.send({ type: "keep_joker" });
+  }
+
+  /** Hard mode: countdown; when it runs out the mirror forfeits like the server will. */
+  tick() {
+    const timer = this.q("timer");
+    if (!this.game || this.game.over) {
+      timer.hidden = true;
+      return;
+    }
+    const deadline = this.game.deadline();
+    if (deadline !== null && this.now() > deadline) {
+      const before = PokerGame.fromDict(this.game.toDict());
+      const events = this.game.advance(this.now());
+      for (const event of events) {
+        if (event.type === "forfeited") {
+          this.setStatus(tf(gettext("Time ran out: the number %(card)s was lost."), { card: event.card }));
+        } else if (event.type === "joker_expired") {
+          this.setStatus(gettext("Time ran out: the joker was lost."));
+        }
+      }
+      if (this.dialog.open && this.game.hand !== JOKER && this.jokerSource === "hand") closeDialog(this.dialog);
+      this.afterChange(before);
+      return;
+    }
+    if (deadline === null) {
+      timer.hidden = true;
+      return;
+    }
+    timer.hidden = false;
+    const left = deadline - this.now();
+    this.q("timer-value").textContent = String(Math.max(0, Math.ceil(left)));
+    timer.classList.toggle("is-urgent", left <= 3);
+  }
+
+  render() {
+    const game = this.game;
+    if (!game) return;
+    const inHand = game.over ? null : game.hand;
+    const hand = this.q("hand");
+    hand.classList.toggle("is-joker", inHand === JOKER);
+    if (inHand === null) hand.textContent = "–";
+    else if (inHand === JOKER) {
+      hand.textContent = this.pending && this.pending.source === "hand" ? `★${this.pending.value}` : "★";
+    } else hand.textContent = String(inHand);
+    const waiting = game.over ? 0 : Math.max(0, game.sequence.length - game.handled - 1);
+    const queue = this.q("queue");
+    queue.hidden = waiting === 0;
+    queue.textContent = tf(gettext("+%(count)s waiting"), { count: waiting });
+    const kept = this.q("kept");
+    this.q("kept-count").textContent = String(game.kept_jokers);
+    kept.disabled = game.kept_jokers === 0 || game.over;
+    kept.classList.toggle("is-active", Boolean(this.pending && this.pending.source === "kept"));
+    const score = game.score();
+    this.q("total").textContent = String(score.total);
+    this.board.renderLines(score.lines);
+    this.q("warning").hidden = !game.jokersAtRisk || game.over;
+    let value = null;
+    if (this.pending) value = this.pending.value;
+    else if (inHand !== null && inHand !== JOKER) value = inHand;
+    const gains = this.showPreview && value !== null ? preview(game.cells, value, game.table) : {};
+    const best = new Set(bestCells(gains));
+    const canPlace = !game.over && (value !== null || inHand === JOKER);
+    this.board.cells.forEach((node, index) => {
+      const filled = game.cells[index];
+      node.querySelector(".poker-value").textContent = filled === null ? "" : String(filled);
+      node.querySelector(".poker-gain").textContent = gains[index] ? `+${gains[index]}` : "";
+      node.classList.toggle("is-filled", filled !== null);
+      node.classList.toggle("is-joker", game.joker_cells.includes(index));
+      node.classList.toggle("is-best", best.has(index));
+      node.disabled = filled !== null || !canPlace;
+    });
+    if (game.over) this.setStatusOnce("over", gettext("Your board is finished."));
+    else if (inHand === null && game.kept_jokers === 0) this.setStatusOnce("wait", gettext("Wait for the next number."));
+  }
+
+  setStatusOnce(kind, text) {
+    if (this.lastStatusKind === kind && this.q("status").textContent) return;
+    this.lastStatusKind = kind;
+    this.setStatus(text);
+  }
+}
