@@ -38,7 +38,11 @@ def test_the_hub_offers_a_table_solo_practice_and_every_rules_page(client):
 
 def test_opening_a_table_creates_a_lobby_with_the_settings_and_a_new_profile(client):
     response = open_form(
-        client, "table", variant="mikro", extensions=["cjv", "factorial"], points="default",
+        client,
+        "table",
+        variant="mikro",
+        extensions=["cjv", "factorial"],
+        points="default",
         nickname="Tileseeker",
     )
     assert response.status_code == 302
@@ -123,8 +127,6 @@ def test_the_rules_page_speaks_czech_and_slovak(client, language, title):
 
 def test_the_catalogue_names_groups_and_colours_in_the_page_language(client):
     data = client.get(reverse("mathesso:catalogue")).json()
-    assert {g["name"]: g["label"] for g in data["groups"]}["mult"] == (
-        "small multiplication table"
-    )
+    assert {g["name"]: g["label"] for g in data["groups"]}["mult"] == ("small multiplication table")
     assert data["ruler"][6]["label"] == "light blue"
     assert "mult:3x7" in data["faces"]

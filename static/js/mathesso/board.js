@@ -9,8 +9,6 @@ import { whenRoomReady } from "../rooms/socket.js";
 import { faceSvg, lookOf } from "./tiles.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
-const ngettext = (one, many, n) =>
-  typeof window.ngettext === "function" ? window.ngettext(one, many, n) : n === 1 ? one : many;
 const interpolate = (text, values) =>
   text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
 
@@ -204,14 +202,14 @@ if (root && live) {
         score.className = "mathesso-score";
         score.dataset.score = String(player.score);
         score.textContent = view.points
-          ? interpolate(ngettext("%(n)s point", "%(n)s points", player.score), { n: player.score })
-          : interpolate(ngettext("%(n)s pair", "%(n)s pairs", player.score), { n: player.score });
+          ? interpolate(gettext("points: %(n)s"), { n: player.score })
+          : interpolate(gettext("pairs: %(n)s"), { n: player.score });
         head.append(" ", score);
         const facts = document.createElement("p");
         facts.className = "muted mathesso-player-facts";
-        let text = interpolate(ngettext("%(n)s turn", "%(n)s turns", player.turns), { n: player.turns });
+        let text = interpolate(gettext("turns: %(n)s"), { n: player.turns });
         if (view.points) {
-          text += " · " + interpolate(ngettext("%(n)s pair", "%(n)s pairs", player.pairs.length), { n: player.pairs.length });
+          text += " · " + interpolate(gettext("pairs: %(n)s"), { n: player.pairs.length });
         }
         if (player.extra_turns > 0) {
           text += " · " + interpolate(gettext("extra turns: %(n)s"), { n: player.extra_turns });
@@ -311,9 +309,7 @@ if (root && live) {
     list.className = "mathesso-breakdown";
     if (!breakdown.points) {
       const item = document.createElement("li");
-      item.textContent = interpolate(ngettext("%(n)s pair", "%(n)s pairs", breakdown.pairs), {
-        n: breakdown.pairs,
-      });
+      item.textContent = interpolate(gettext("pairs: %(n)s"), { n: breakdown.pairs });
       list.append(item);
       return list;
     }
@@ -333,7 +329,7 @@ if (root && live) {
     }
     for (const flat of breakdown.flat) {
       const item = document.createElement("li");
-      item.append(miniFace(flat.face), " " + interpolate(gettext("%(points)s points"), { points: flat.points }));
+      item.append(miniFace(flat.face), " " + interpolate(gettext("points: %(n)s"), { n: flat.points }));
       list.append(item);
     }
     if (breakdown.sheldons) {
@@ -355,10 +351,10 @@ if (root && live) {
     title.textContent = view.ended && view.phase !== "over" ? gettext("The game was ended early") : gettext("Game over");
     if (view.players.length === 1) {
       const player = view.players[0];
-      summary.textContent = interpolate(
-        ngettext("You took %(pairs)s pairs in %(turns)s turn.", "You took %(pairs)s pairs in %(turns)s turns.", player.turns),
-        { pairs: player.pairs.length, turns: player.turns },
-      );
+      summary.textContent = interpolate(gettext("Pairs taken: %(pairs)s. Turns: %(turns)s."), {
+        pairs: player.pairs.length,
+        turns: player.turns,
+      });
     } else if (result.draw) {
       summary.textContent = interpolate(gettext("A draw: %(names)s."), {
         names: result.winners.map(displayName).join(", "),
