@@ -114,6 +114,7 @@ def test_full_easy_game_with_a_joker_used_and_one_kept(player_page, artifacts):
     assert result.details["joker_cells"] == [1, 24]
     page.keyboard.press("Escape")
     expect(page.locator(f"{DIALOG_END}[open]")).to_have_count(0)
+    expect(page.locator("#poker-new")).to_be_visible()
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.screenshot(path=str(artifacts / "board-projector.png"), full_page=True)
 

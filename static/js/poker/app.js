@@ -16,6 +16,9 @@ window.addEventListener("beforeinstallprompt", (event) => {
   event.preventDefault();
   deferredPrompt = event;
   for (const button of installButtons()) button.hidden = false;
+  // The browser installs directly: the by-hand instructions are not needed.
+  const help = document.getElementById("poker-install-help");
+  if (help) help.hidden = true;
 });
 
 window.addEventListener("appinstalled", () => {

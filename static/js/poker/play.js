@@ -327,6 +327,7 @@ class PokerPlay {
       closeDialog($("poker-end-dialog"));
       this.start();
     });
+    $("poker-new").addEventListener("click", () => this.start());
     document.addEventListener("keydown", (event) => {
       if (event.key !== "g" && event.key !== "G") return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -578,6 +579,7 @@ class PokerPlay {
     $("poker-kept").classList.toggle("is-active", Boolean(this.pending && this.pending.source === "kept"));
     $("poker-draw").disabled = view.over || inHand !== null;
     $("poker-total").textContent = String(view.score);
+    $("poker-new").hidden = !view.over;
     $("poker-table-name").textContent = this.tableLabel(view.table);
     for (const table of document.querySelectorAll("#poker-table-in-use [data-table]")) {
       table.hidden = table.dataset.table !== view.table;
