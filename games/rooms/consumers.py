@@ -135,11 +135,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def _db(self, function, *args, **kwargs):
-        """Run a service in a worker thread, then deliver what it committed.
+        """Run a read in a worker thread (see ``_db_write``)."""
+        result, outbox = await self._db_write(function, *args, **kwargs)
+        await self._deliver(outbox)
+        return result
+
+    async def _db_write(self, function, *args, **kwargs) -> tuple:
+        """Run a service in a worker thread; return its result and what it committed.
 
         Not thread-sensitive: the default executor's threads (each with its own
         database connection) serve many sockets at once instead of one thread
-        per process serialising every room's database work.
+        per process serialising every room's database work. Deliveries are
+        collected (``services.OUTBOX``) and sent from the event loop by the
+        caller, after it has answered the sender.
         """
         language = getattr(self, "language", settings.LANGUAGE_CODE)
         outbox: list = []
@@ -150,13 +158,17 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 return function(*args, **kwargs)
 
         try:
-            return await DatabaseSyncToAsync(run, thread_sensitive=False)()
-        finally:
-            for group, message in outbox:
-                try:
-                    await self.channel_layer.group_send(group, message)
-                except Exception:  # stored anyway; clients recover with sync
-                    logger.exception("room broadcast to %s failed", group)
+            return await DatabaseSyncToAsync(run, thread_sensitive=False)(), outbox
+        except BaseException:
+            await self._deliver(outbox)  # whatever committed before the failure
+            raise
+
+    async def _deliver(self, outbox: list) -> None:
+        for group, message in outbox:
+            try:
+                await self.channel_layer.group_send(group, message)
+            except Exception:  # stored anyway; clients recover with sync
+                logger.exception("room broadcast to %s failed", group)
 
     async def _send(self, message: dict) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
@@ -223,7 +235,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return message_id, "unknown_type", _("Unknown message type.")
         body = {k: v for k, v in message.items() if k not in ("id", "room")}
         try:
-            answer = await self._db(
+            answer, outbox = await self._db_write(
                 services.submit,
                 room_id=self.room_id,
                 player=self.player,
@@ -235,7 +247,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except Exception:
             logger.exception("room %s: message %r failed", self.room_id, kind)
             return message_id, "server_error", _("Something went wrong. Nothing was changed.")
-        await self._send(answer)
+        await self._send(answer)  # the sender first, then everybody
+        await self._deliver(outbox)
         if kind == "leave":
             await self.close()
         return None
