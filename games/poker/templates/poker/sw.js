@@ -27,16 +27,19 @@ self.addEventListener("activate", (event) => {
 
 async function networkFirst(request) {
   const cache = await caches.open(VERSION);
+  const url = new URL(request.url);
+  // Only the offline-capable pages are kept; pages that need the server (rooms,
+  // anything else under /poker/) get the offline notice instead of a stale copy.
+  const keep = PAGES.includes(url.pathname) || ASSETS.includes(url.pathname);
   try {
     const response = await fetch(request);
-    if (response.ok && request.method === "GET") {
-      const url = new URL(request.url);
+    if (response.ok && keep) {
       // Pages are stored without their query: /poker/play/?mode=hard is /poker/play/.
       await cache.put(url.origin + url.pathname, response.clone());
     }
     return response;
   } catch (error) {
-    const cached = await cache.match(request, { ignoreSearch: true, ignoreVary: true });
+    const cached = keep && (await cache.match(request, { ignoreSearch: true, ignoreVary: true }));
     if (cached) return cached;
     if (request.mode === "navigate") return (await cache.match(OFFLINE, { ignoreVary: true })) || Response.error();
     return Response.error();
