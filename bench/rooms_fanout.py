@@ -66,6 +66,23 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def layer_settings(workdir: Path, capacity: int, pubsub: bool) -> str:
+    """A settings module that changes only the channel layer (to compare configurations)."""
+    backend = (
+        "channels_redis.pubsub.RedisPubSubChannelLayer"
+        if pubsub
+        else "channels_redis.core.RedisChannelLayer"
+    )
+    config = "{'hosts': [REDIS_URL], 'prefix': 'matika'}"
+    if capacity:
+        config = config[:-1] + f", 'capacity': {capacity}}}"
+    (workdir / "bench_layer_settings.py").write_text(
+        "from config.settings.test import *  # noqa\n"
+        f"CHANNEL_LAYERS = {{'default': {{'BACKEND': '{backend}', 'CONFIG': {config}}}}}\n"
+    )
+    return "bench_layer_settings"
+
+
 def start_services(workdir: Path) -> tuple[list, dict]:
     postgres = Postgres(workdir / "postgres", free_port(), durable=False)
     redis = Redis(workdir / "redis", free_port(), durable=False)
@@ -288,7 +305,7 @@ async def fanout(hosts, players, *, actions: int, duration: float, interval: flo
 
 
 async def placements(host: Client, players: list[Client], rounds: int) -> dict:
-    spans, accepted, refused = [], 0, 0
+    spans, accepted, refused, seqs = [], 0, 0, []
     began = time.monotonic()
     for _ in range(rounds):
         await host.request({"type": "deal"})
@@ -297,8 +314,12 @@ async def placements(host: Client, players: list[Client], rounds: int) -> dict:
         spans.append(max(answered for _s, answered, _a in results) - first)
         accepted += sum(1 for _s, _a, answer in results if answer["type"] == "ack")
         refused += sum(1 for _s, _a, answer in results if answer["type"] != "ack")
+        seqs += [answer["seq"] for _s, _a, answer in results if answer["type"] == "ack"]
     elapsed = time.monotonic() - began
+    await asyncio.sleep(2)
+    lost = sum(1 for seq in seqs for p in players if seq not in p.arrivals)
     return {
+        "progress_events_lost": lost,
         "rounds": rounds,
         "all_placed_ms": [1000 * percentile(spans, q) for q in (0.5, 0.95, 0.99)],
         "accepted": accepted,
@@ -340,14 +361,23 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between actions")
     parser.add_argument("--servers", type=int, default=1, help="uvicorn processes")
     parser.add_argument("--placements", type=int, default=0, help="rounds of 50 seat moves")
+    parser.add_argument(
+        "--capacity", type=int, default=0, help="channel layer capacity (default: settings)"
+    )
+    parser.add_argument("--pubsub", action="store_true", help="use RedisPubSubChannelLayer")
     args = parser.parse_args()
     if not args.actions and not args.duration:
         args.actions = 50
+    load_before = f"{os.getloadavg()[0]:.1f}"
     workdir = Path(tempfile.mkdtemp(prefix="matika-bench-"))
     workdir.chmod(0o755)
     services, servers = [], []
     try:
         services, env = start_services(workdir)
+        if args.capacity or args.pubsub:
+            env["DJANGO_SETTINGS_MODULE"] = layer_settings(workdir, args.capacity, args.pubsub)
+            env["PYTHONPATH"] = os.pathsep.join([str(workdir), str(BASE_DIR)])
+            sys.path.insert(0, str(workdir))
         os.environ.update(env)
         rooms = make_rooms(args.rooms, args.players)
         servers = start_servers(env, args.servers)
@@ -361,7 +391,8 @@ def main() -> int:
         shutil.rmtree(workdir, ignore_errors=True)
     result["command"] = " ".join(["bench/rooms_fanout.py", *sys.argv[1:]])
     result["machine"] = (
-        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"load average before/after {load_before} / {os.getloadavg()[0]:.1f}"
     )
     print(json.dumps(rounded(result), indent=2))
     f = result["fanout"]

@@ -41,6 +41,7 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 6
 ROOM_LIFETIME = timedelta(hours=6)
 EXPIRY_BATCH = 100
+PROCESSED_IDS_KEPT = timedelta(days=1)
 
 
 # --- groups and delivery -------------------------------------------------------
@@ -789,7 +790,13 @@ def expire_stale_rooms(*, now: datetime | None = None) -> int:
                 room.save(update_fields=["status", "finished_at", "next_tick_at", "seq"])
         expired += len(batch)
         if len(batch) < EXPIRY_BATCH:
-            return expired
+            break
+    # Answers to repeated message ids matter only while a room can still be played.
+    ProcessedMessage.objects.filter(
+        room__status__in=[Room.Status.FINISHED, Room.Status.EXPIRED],
+        room__finished_at__lt=now - PROCESSED_IDS_KEPT,
+    ).delete()
+    return expired
 
 
 def tick_due_rooms(*, now: datetime | None = None) -> int:

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.rooms import selectors, services, tasks
 from games.rooms.errors import RoomError
-from games.rooms.models import Room, RoomEvent, Seat
+from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
 from tests.rooms.testgame import GAME
 
 pytestmark = [pytest.mark.live]
@@ -188,3 +188,15 @@ def test_event_seq_is_gapless_and_unique_per_room(lobby):
     )
     seqs = list(RoomEvent.objects.filter(room=room).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_answers_to_message_ids_are_forgotten_a_day_after_the_room_closed(lobby):
+    room, host, guest = lobby
+    services.submit(room_id=room.pk, player=host.profile, client_id="L1", message={"type": "lock"})
+    assert ProcessedMessage.objects.filter(room=room).count() == 1
+    services.end_room(room=room, actor=host.profile)
+    services.expire_stale_rooms(now=timezone.now() + timedelta(hours=1))
+    assert ProcessedMessage.objects.filter(room=room).count() == 1
+    services.expire_stale_rooms(now=timezone.now() + timedelta(days=1, hours=1))
+    assert ProcessedMessage.objects.filter(room=room).count() == 0
+    assert RoomEvent.objects.filter(room=room, kind="lock").exists()  # the log stays
