@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import GameResult
 from games.rooms.models import Room, Seat
@@ -59,7 +60,7 @@ def flips_done(state: dict) -> int:
     )
 
 
-def test_two_players_play_a_whole_pico_game_in_the_browser(browser, asgi_server):
+def test_two_players_play_a_whole_pico_game_in_the_browser(transactional_db, browser, asgi_server):
     errors: list[str] = []
     contexts = [browser.new_context(base_url=asgi_server, locale="en-GB") for _ in range(2)]
     host, guest = (context.new_page() for context in contexts)
@@ -116,6 +117,7 @@ def test_two_players_play_a_whole_pico_game_in_the_browser(browser, asgi_server)
         for page in (host, guest):
             end = page.locator("[data-end]")
             end.wait_for(state="visible", timeout=TIMEOUT)
+            end.locator("tbody tr").first.wait_for(timeout=TIMEOUT)
             assert end.locator("tbody tr").count() == 2
         results = {
             r.player.nickname: r.score
@@ -132,7 +134,7 @@ def test_two_players_play_a_whole_pico_game_in_the_browser(browser, asgi_server)
             }
             assert shown == results
             assert page.locator("[data-end] .mathesso-breakdown li").count() >= 2
-            assert page.locator("[data-board] .mt-tile:not([hidden])").count() == 0
+            expect(page.locator("[data-board] .mt-tile:not([hidden])")).to_have_count(0)
         summary = host.locator("[data-end-summary]").inner_text()
         assert "wins" in summary or "draw" in summary.lower()
 

@@ -342,8 +342,9 @@ if (root && live) {
 
   function renderEnd() {
     const over = view.phase === "over" || view.ended;
-    endEl.hidden = !over;
-    if (!over || !view.result) return;
+    // The result (with the breakdown) comes with the snapshot that follows game_over.
+    endEl.hidden = !(over && view.result);
+    if (endEl.hidden) return;
     const result = view.result;
     const title = endEl.querySelector("[data-end-title]");
     const summary = endEl.querySelector("[data-end-summary]");
