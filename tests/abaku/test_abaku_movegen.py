@@ -91,14 +91,14 @@ def test_moves_are_listed_once() -> None:
     assert len({key(m.placements) for m in moves}) == len(moves)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), turns=st.integers(0, 8), rack=racks)
 def test_every_generated_move_is_accepted_with_the_same_score(
     seed: int, turns: int, rack: list[int]
 ) -> None:
     board = random_position(seed, turns)
     moves = all_moves(board, rack)
-    sample = random.Random(seed).sample(moves, min(len(moves), 150))
+    sample = random.Random(seed).sample(moves, min(len(moves), 80))
     for move in sample:
         assert evaluate_move(board, move.placements).score == move.score
         used = Counter(JOKER if p.joker else p.digit for p in move.placements)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from games.abaku.rules import (
     LEVELS,
     Board,
+    GameState,
     all_moves,
     apply,
     choose_move,
@@ -54,13 +55,9 @@ def test_robot_without_a_move_exchanges_then_skips() -> None:
     assert robot_action(state, "greedy", random.Random(0)) == {"type": "skip", "player": 0}
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 10**6),
-    levels=st.lists(st.sampled_from(LEVELS), min_size=1, max_size=3),
-    rack_size=st.sampled_from([3, 5]),
-)
-def test_robot_games_end_consistently(seed: int, levels: list[str], rack_size: int) -> None:
+def play_out(levels: list[str], seed: int, rack_size: int) -> GameState:
+    """A robot game to its end, checking after every action that no stone is
+    lost or made, and at the end that the scores add up."""
     state = new_game(levels, seed=seed, rack_size=rack_size, turn_seconds=None)
     rng = random.Random(seed)
     points = Counter()
@@ -82,3 +79,20 @@ def test_robot_games_end_consistently(seed: int, levels: list[str], rack_size: i
     if result["reason"] == "forfeit":
         assert not any(result["adjustments"])
     assert set(result["standings"]) == set(range(len(levels)))
+    return state
+
+
+# Small racks keep a whole game fast enough to play several per test run.
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    levels=st.lists(st.sampled_from(LEVELS), min_size=1, max_size=4),
+    rack_size=st.sampled_from([2, 3]),
+)
+def test_robot_games_end_consistently(seed: int, levels: list[str], rack_size: int) -> None:
+    play_out(levels, seed, rack_size)
+
+
+def test_full_size_duel_ends_with_the_greedy_robot_ahead() -> None:
+    state = play_out(["greedy", "beginner"], seed=4, rack_size=5)
+    assert state.result["winners"] == [0]

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 from math import comb, isqrt, perm
+from typing import NamedTuple
 
 from .examples import feasible_splits
 
@@ -60,20 +61,33 @@ def _compute(op: str, k: int, n: Sequence[int]) -> int | None:
     return n[1] ** power if k == 0 else _exact_root(n[0], power)  # root of a = b
 
 
-Plan = tuple[tuple[str, ...], tuple[tuple[int, int], ...], int, int]
+class _Plan(NamedTuple):
+    """One split of a run into numbers, and how to search it."""
+
+    ops: tuple[str, ...]
+    regions: tuple[tuple[int, int], ...]
+    target: int  # the region whose number is computed
+    others: tuple[int, ...]  # the regions whose free squares are tried
+    starts: frozenset[int]  # first squares of those: never 0
+    ends: tuple[int, ...]  # last squares of those: their last digits
+    order: tuple[int, ...]  # free squares to try, free last squares first
+    first: int  # how many of ``order`` are last squares
 
 
-def _plans(pattern: Sequence[str | None]) -> tuple[Plan, ...]:
-    """Each split with its operations, its regions, which region to compute and
-    how many free squares the others hold. Depends only on where the free
-    squares and the zeros are, so it is cached by that shape."""
+# A plan costs a little to set up even when it tries nothing; in fillings.
+PLAN_OVERHEAD = 4
+
+
+def _plans(pattern: Sequence[str | None]) -> tuple[tuple[_Plan, ...], tuple[int, ...]]:
+    """The plans for a run and its free squares. They depend only on where the
+    free squares and the zeros are, so they are cached by that shape."""
     return _plans_for_shape(
         tuple("_" if ch is None else "0" if ch == "0" else "x" for ch in pattern)
     )
 
 
 @lru_cache(maxsize=4096)
-def _plans_for_shape(shape: tuple[str, ...]) -> tuple[Plan, ...]:
+def _plans_for_shape(shape: tuple[str, ...]) -> tuple[tuple[_Plan, ...], tuple[int, ...]]:
     n = len(shape)
     plans = []
     for la, options in enumerate(feasible_splits(n)):
@@ -83,8 +97,25 @@ def _plans_for_shape(shape: tuple[str, ...]) -> tuple[Plan, ...]:
                 continue
             free = [shape[a:b].count("_") for a, b in regions]
             target = max(range(len(regions)), key=lambda k: (free[k], k))
-            plans.append((ops, regions, target, sum(free) - free[target]))
-    return tuple(plans)
+            others = tuple(k for k in range(len(regions)) if k != target)
+            ends = tuple(regions[k][1] - 1 for k in others)
+            first = [p for p in ends if shape[p] == "_"]
+            rest = [
+                p for k in others for p in range(*regions[k]) if shape[p] == "_" and p not in ends
+            ]
+            plans.append(
+                _Plan(
+                    ops,
+                    regions,
+                    target,
+                    others,
+                    frozenset(regions[k][0] for k in others),
+                    ends,
+                    tuple(first + rest),
+                    len(first),
+                )
+            )
+    return tuple(plans), tuple(p for p in range(n) if shape[p] == "_")
 
 
 def fillings(size: int, reals: int, jokers: int) -> int:
@@ -98,7 +129,8 @@ def fillings(size: int, reals: int, jokers: int) -> int:
 
 def solve_cost(pattern: Sequence[str | None], reals: int, jokers: int) -> int:
     """Roughly how many partial arrangements :func:`solve` will try."""
-    return sum(fillings(k, reals, jokers) for _, _, _, k in _plans(pattern))
+    plans, _ = _plans(pattern)
+    return sum(fillings(len(plan.order), reals, jokers) + PLAN_OVERHEAD for plan in plans)
 
 
 def solve(
@@ -111,8 +143,10 @@ def solve(
     read as an example, using the rack's digits (``reals``) and jokers, each free
     square limited to ``allowed[k]`` (``None``: any digit)."""
     found: set[str] = set()
-    for ops, regions, target, _ in _plans(pattern):
-        _solve_split(pattern, allowed, dict(reals), jokers, ops, regions, target, found)
+    plans, slots = _plans(pattern)
+    rank = {p: k for k, p in enumerate(slots)}
+    for plan in plans:
+        _solve_split(pattern, allowed, dict(reals), jokers, plan, slots, rank, found)
     return found
 
 
@@ -169,28 +203,20 @@ def _solve_split(
     allowed: Sequence[frozenset[str] | None],
     reals: dict[str, int],
     jokers: int,
-    ops: tuple[str, ...],
-    regions: tuple[tuple[int, int], ...],
-    target: int,
+    plan: _Plan,
+    slots: tuple[int, ...],
+    rank: dict[int, int],
     found: set[str],
 ) -> None:
-    """Try every filling of the free squares outside region ``target`` and
-    compute that region's number from the others.
+    """Try every filling of the free squares outside the plan's target region
+    and compute that region's number from the others.
 
     The last squares of the other numbers are filled first: once they are
     known, the target's last digit is too (mod 10), and operations whose last
     digit cannot be placed there are dropped before going deeper."""
-    slots = [p for p, ch in enumerate(pattern) if ch is None]
-    rank = {p: k for k, p in enumerate(slots)}
+    ops, regions, target, others, starts, ends, free, first = plan[:8]
     digits = list(pattern)
-    others = [k for k in range(len(regions)) if k != target]
     other_regions = [regions[k] for k in others]
-    starts = {regions[k][0] for k in others}
-    ends = [b - 1 for _, b in other_regions]
-    first_free = [p for p in ends if pattern[p] is None]
-    free = first_free + [
-        p for a, b in other_regions for p in range(a, b) if pattern[p] is None and p not in ends
-    ]
     t0, t1 = regions[target]
     width = t1 - t0
     # the target region square by square: the fixed digit, or the allowed digits
@@ -247,7 +273,7 @@ def _solve_split(
         return bool(alive)
 
     def extend(index: int, jokers_left: int) -> None:
-        if index == len(first_free) and not prune(jokers_left):
+        if index == first and not prune(jokers_left):
             return
         if index == len(free):
             finish(jokers_left)
