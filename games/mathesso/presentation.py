@@ -159,7 +159,7 @@ def face_svg(look: dict, uid: str, *, label: str = "") -> SafeString:
     parts.append(
         format_html(
             '<text x="50" y="{}" text-anchor="middle" font-size="{}" font-weight="800" '
-            'stroke="{}" stroke-width="1.5" paint-order="stroke">{}</text>',
+            'stroke="{}" stroke-width="3" paint-order="stroke">{}</text>',
             50 + size * 0.36,
             size,
             outline,

@@ -286,8 +286,14 @@ if (root && live) {
   // Lay the ruler against the last revealed product or square: mark its colours.
   function renderRuler() {
     const colours = new Set();
-    if (lastRevealed && ["mult", "square"].includes(lastRevealed.group)) {
-      const look = lookOf(catalogue, lastRevealed.face, lastRevealed.bw);
+    let against = lastRevealed && !view.tiles[lastRevealed.tile].owner ? lastRevealed : null;
+    if (!against || !view.tiles[against.tile].up) {
+      const upIds = [...(view.turn ? view.turn.flips : []), ...view.shown];
+      const upTiles = upIds.map((id) => view.tiles[id]).filter((t) => t && t.face);
+      against = upTiles.reverse().find((t) => ["mult", "square"].includes(t.group)) || null;
+    }
+    if (against && ["mult", "square"].includes(against.group)) {
+      const look = lookOf(catalogue, against.face, against.bw);
       for (const digit of look ? look.digits : []) {
         for (const colour of digit.colours) colours.add(colour.toLowerCase());
       }

@@ -49,7 +49,7 @@ export function faceSvg(look, label) {
     "font-size": size,
     "font-weight": 800,
     stroke: look.background === "black" ? "#000000" : "#ffffff",
-    "stroke-width": 1.5,
+    "stroke-width": 3,
     "paint-order": "stroke",
   });
   digits.forEach((digit, i) => {
