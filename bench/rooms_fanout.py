@@ -404,6 +404,14 @@ def main() -> int:
         + f" ms, lost {f['lost']}, duplicated {f['duplicated']}, errors {f['errors']}, "
         + f"{result['server_kib_per_socket']:.0f} KiB/socket"
     )
+    if "placements" in result:
+        placed = result["placements"]
+        print(
+            "50 simultaneous seat moves: all acked p50/p95/p99 = "
+            + "/".join(f"{v:.0f}" for v in placed["all_placed_ms"])
+            + f" ms, {placed['moves_per_s']:.0f} moves/s, refused {placed['refused']}, "
+            + f"progress events lost {placed['progress_events_lost']}"
+        )
     return 0
 
 

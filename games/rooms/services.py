@@ -258,17 +258,13 @@ def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Sea
         raise RoomError("bad_role", _("You can join as a player or as a spectator."))
     now = timezone.now()
     seat = Seat.objects.select_related("player").filter(room=room, player=player).first()
-    if seat is not None:
-        if seat.status == Seat.Status.KICKED:
-            raise RoomError("kicked", _("The host removed you from this room."))
-        if seat.status == Seat.Status.JOINED:
-            return seat
-        # A player who left comes back to the same seat while the lobby is open.
-        if room.status != Room.Status.LOBBY and seat.role != Seat.Role.SPECTATOR:
-            raise RoomError("already_started", _("The game has already started."))
+    if seat is not None and seat.status == Seat.Status.KICKED:
+        raise RoomError("kicked", _("The host removed you from this room."))
+    if seat is not None and seat.status == Seat.Status.JOINED:
+        return seat  # reconnecting, a second tab, a repeated click: the same seat
     if role == Seat.Role.SPECTATOR and not limits.spectators:
         raise RoomError("no_spectators", _("This game cannot be watched."))
-    if role == Seat.Role.PLAYER or (seat is not None and seat.role != Seat.Role.SPECTATOR):
+    if role == Seat.Role.PLAYER:
         if room.status != Room.Status.LOBBY:
             raise RoomError("already_started", _("The game has already started."))
         if room.locked:
@@ -281,10 +277,9 @@ def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Sea
             )
     if seat is None:
         seat = Seat.objects.create(room=room, player=player, role=role, joined_at=now)
-    else:
-        seat.status = Seat.Status.JOINED
-        seat.left_at = None
-        seat.save(update_fields=["status", "left_at"])
+    else:  # somebody who left comes back (the host never leaves)
+        seat.status, seat.role, seat.left_at = Seat.Status.JOINED, role, None
+        seat.save(update_fields=["status", "role", "left_at"])
     seat.player = player
     _append(
         room,

@@ -208,3 +208,23 @@ def test_unknown_games_and_bad_settings_are_refused(host):
         services.create_room(game=GAME, mode="duel", host=host.profile, settings={"target": -1})
     assert refused.value.code == "bad_settings"
     assert not Room.objects.exists()
+
+
+def test_leaving_the_lobby_frees_the_place_and_the_player_may_come_back(lobby, make_player):
+    guest, other = make_player(), make_player()
+    services.join_room(room=lobby, player=guest.profile)
+    services.leave_room(room=lobby, player=guest.profile)
+    services.join_room(room=lobby, player=other.profile)  # the freed place
+    services.leave_room(room=lobby, player=other.profile)
+    seat = services.join_room(room=lobby, player=guest.profile)
+    assert (seat.status, seat.role) == ("joined", "player")
+    assert Seat.objects.filter(room=lobby, player=guest.profile).count() == 1
+
+
+def test_joining_twice_keeps_one_seat(lobby, make_player):
+    guest = make_player()
+    first = services.join_room(room=lobby, player=guest.profile)
+    again = services.join_room(room=lobby, player=guest.profile)
+    assert first.pk == again.pk
+    lobby.refresh_from_db()
+    assert lobby.seq == 2  # create + one join: the repeat changed nothing
