@@ -64,8 +64,19 @@ def python_messages() -> set[str]:
     return found
 
 
-def _catalogue(language: str) -> dict[str, str]:
-    po = polib.pofile(str(BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po"))
+JS_GETTEXT = re.compile(r"""\bgettext\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
+
+
+def javascript_messages() -> set[str]:
+    found = set()
+    for path in (BASE_DIR / "static" / "js").rglob("*.js"):
+        for match in JS_GETTEXT.finditer(path.read_text(encoding="utf-8")):
+            found.add(match.group(2).replace("\\'", "'").replace('\\"', '"'))
+    return found
+
+
+def _catalogue(language: str, domain: str = "django") -> dict[str, str]:
+    po = polib.pofile(str(BASE_DIR / "locale" / language / "LC_MESSAGES" / f"{domain}.po"))
     return {
         entry.msgid: entry.msgstr
         for entry in po
@@ -83,8 +94,16 @@ def test_every_visible_string_is_translated(language):
 
 
 @pytest.mark.parametrize("language", ["cs", "sk"])
-def test_translations_keep_their_placeholders(language):
-    for msgid, msgstr in _catalogue(language).items():
+def test_every_javascript_string_is_translated(language):
+    catalogue = _catalogue(language, "djangojs")
+    missing = sorted(message for message in javascript_messages() if not catalogue.get(message))
+    assert missing == [], f"{len(missing)} JavaScript strings lack a {language} translation"
+
+
+@pytest.mark.parametrize("language", ["cs", "sk"])
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_translations_keep_their_placeholders(language, domain):
+    for msgid, msgstr in _catalogue(language, domain).items():
         if not msgstr:
             continue
         assert sorted(re.findall(r"%\(\w+\)s", msgid)) == sorted(
