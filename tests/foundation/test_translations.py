@@ -70,7 +70,9 @@ JS_GETTEXT = re.compile(r"""\bgettext\(\s*(["'])((?:\\.|(?!\1).)*)\1\s*\)""")
 def javascript_messages() -> set[str]:
     found = set()
     for path in (BASE_DIR / "static" / "js").rglob("*.js"):
-        for match in JS_GETTEXT.finditer(path.read_text(encoding="utf-8")):
+        code = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.S)
+        code = re.sub(r"^\s*//.*$", "", code, flags=re.M)
+        for match in JS_GETTEXT.finditer(code):
             found.add(match.group(2).replace("\\'", "'").replace('\\"', '"'))
     return found
 
