@@ -4,6 +4,8 @@ import json
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.abaku.rules import (
     JOKER,
@@ -186,3 +188,40 @@ def test_state_round_trips_through_json() -> None:
     state, _ = act(game(), type="skip", player=0)
     again = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
     assert again == state
+
+
+junk = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 20)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+actions = st.fixed_dictionaries(
+    {"type": st.sampled_from(["place", "exchange", "skip", "timeout", "x"])},
+    optional={
+        "player": st.integers(-1, 3) | junk,
+        "placements": st.lists(
+            st.lists(st.integers(-1, 16), min_size=3, max_size=4) | junk, max_size=5
+        )
+        | junk,
+        "stones": st.lists(st.integers(-1, 11), max_size=6) | junk,
+        "now": st.floats(0, 10**6, allow_nan=False) | junk,
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(action=actions | junk)
+def test_any_action_is_applied_or_refused_but_never_crashes(action) -> None:  # noqa: ANN001
+    state = game(turn_seconds=120, now=0.0)
+    try:
+        after, events = apply(state, action)
+    except IllegalMove as refused:
+        assert refused.code
+    else:
+        assert after.stone_count() == 102 and events

@@ -168,14 +168,19 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     ``{"type": "place", "player": seat, "placements": [[row, col, digit(, joker)], ...]}``,
     ``{"type": "exchange", "player": seat, "stones": [kind, ...]}``,
     ``{"type": "skip", "player": seat}``, ``{"type": "timeout", "now": t}``.
+    Anything else is ``malformed_action`` / ``unknown_action``, never a crash.
     Any of them may carry ``"now"`` (seconds); it starts the next turn's clock
     (without it the next turn has no deadline), and a place/exchange/skip after
     the deadline is refused (``turn_expired``): the server applies ``timeout``.
     """
+    if not isinstance(action, dict):
+        raise IllegalMove("malformed_action", "an action is a JSON object")
     if state.finished:
         raise IllegalMove("game_over", "the game has ended")
     kind = action.get("type")
     now = action.get("now")
+    if now is not None and (isinstance(now, bool) or not isinstance(now, (int, float))):
+        raise IllegalMove("malformed_action", "now is a number of seconds")
     if kind == "timeout":
         deadline = state.deadline
         if deadline is None:
@@ -200,6 +205,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
 
 def _take(rack: tuple[int, ...], kinds: Sequence[int]) -> tuple[int, ...]:
     """The rack without ``kinds``; ``not_in_rack`` if it does not hold them."""
+    if not all(isinstance(k, int) and not isinstance(k, bool) for k in kinds):
+        raise IllegalMove("not_in_rack", "stones are given by their kind number")
     left = Counter(rack)
     left.subtract(kinds)
     if any(n < 0 for n in left.values()):
@@ -213,6 +220,8 @@ def _take(rack: tuple[int, ...], kinds: Sequence[int]) -> tuple[int, ...]:
 def _place(
     state: GameState, seat: int, placements: Sequence[Any], now: float | None
 ) -> tuple[GameState, list[Event]]:
+    if not isinstance(placements, (list, tuple)):
+        raise IllegalMove("bad_placement", "placements are a list")
     placed = normalise(placements)
     player = state.players[seat]
     rack = _take(player.rack, [JOKER if p.joker else p.digit for p in placed])
@@ -246,7 +255,7 @@ def _exchange(
     state: GameState, seat: int, stones: Sequence[int], now: float | None
 ) -> tuple[GameState, list[Event]]:
     player = state.players[seat]
-    if not stones:
+    if not isinstance(stones, (list, tuple)) or not stones:
         raise IllegalMove("bad_exchange", "exchange at least one stone")
     if len(state.bag) < len(stones):
         raise IllegalMove("bag_too_small", "the bag holds fewer stones than you return")
