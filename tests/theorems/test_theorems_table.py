@@ -196,7 +196,17 @@ def test_input_is_routed_by_to_act_and_others_are_refused():
 
 
 @pytest.mark.parametrize(
-    "action", [{"type": "fly"}, {"type": "play"}, "draw", {"type": "play", "card": "nonsense"}]
+    "action",
+    [
+        {"type": "fly"},
+        {"type": "play"},
+        "draw",
+        {"type": "play", "card": "nonsense"},
+        {"type": {"card": "abacus"}},
+        {"type": ["draw"]},
+        {"type": "play", "card": {"id": "abacus"}},
+        {"type": "choose", "choice": {"x": [1]}},
+    ],
 )
 def test_a_malformed_move_changes_nothing(action):
     adapter, state = dealt(humans=2)

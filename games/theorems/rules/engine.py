@@ -113,7 +113,7 @@ def _check_shape(action: Any) -> None:
     if not isinstance(action, Mapping):
         raise IllegalMove("malformed_action", "an action is a mapping")
     kind = action.get("type")
-    if kind not in _ACTION_KEYS:
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:  # a dict is not hashable
         raise IllegalMove("unknown_action", f"no action type {kind!r}")
     if set(action) != {"type", "player", *_ACTION_KEYS[kind]}:
         raise IllegalMove("malformed_action", f"{kind} takes {_ACTION_KEYS[kind]}")
