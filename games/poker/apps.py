@@ -12,3 +12,7 @@ class PokerConfig(AppConfig):
         from .room_games import register
 
         register()
+        # Public tables drop a player at once when they may no longer appear.
+        from .receivers import connect
+
+        connect()
