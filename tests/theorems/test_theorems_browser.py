@@ -105,3 +105,64 @@ def test_a_human_plays_a_whole_game_against_a_robot(watched_page, asgi_server):
     result = GameResult.objects.get(record=room.record)
     assert result.player.nickname == "Sofia"
     assert result.completed is True
+
+
+def _open_table(page, seats: str) -> None:
+    page.goto("/theorems/")
+    page.get_by_label("Your nickname").fill("Emmy")
+    page.locator(f"input[name=table_size][value='{seats}']").check()
+    page.get_by_test_id("open-table").click()
+    page.wait_for_url("**/rooms/*/")
+    page.locator("[data-room-connection][data-state=online]").wait_for()
+    page.get_by_role("button", name="Start the game").click()
+    page.locator("[data-choose-deck]").first.wait_for()
+
+
+def test_robots_fill_a_table_of_four_and_the_host_can_end_it(watched_page, asgi_server):
+    page = watched_page
+    _open_table(page, "4")
+    page.locator("[data-choose-deck]").last.click()
+    page.locator(f"{TABLE}[data-phase=playing]").wait_for()
+    players = page.locator("[data-th-players] .th-player")
+    assert players.count() == 4
+    for number in (1, 2, 3):
+        assert (
+            page.locator("[data-th-players]").get_by_role("heading", name=f"Robot {number}").count()
+        )
+    page.get_by_role("button", name="End the room").click()
+    page.get_by_role("dialog").get_by_role("button", name="Yes").click()
+    page.locator(f"{TABLE}[data-phase=ended]").wait_for()
+    assert "The host ended the game." in page.locator("[data-th-turn]").inner_text()
+    assert page.locator(".th-action").count() == 0
+    room = Room.objects.get()
+    assert room.status == Room.Status.FINISHED
+    assert GameResult.objects.get(record=room.record).completed is False
+
+
+def test_building_and_saving_a_deck_with_live_statistics(watched_page, asgi_server):
+    page = watched_page
+    page.goto("/theorems/decks/new/")
+    page.get_by_label("Deck name").fill("Analysts")
+    page.get_by_label("Your nickname").fill("Cauchy fan")
+    page.locator("input[name=mathematician][value=cauchy]").check()
+    page.locator("[data-filter-kind]").select_option("theorem")
+    page.locator("[data-filter-field]").select_option("analysis")
+    analysis = page.locator("[data-pick]:visible input[name=cards]")
+    assert analysis.count() == 8  # the analysis theorems (two of them share a second field)
+    for index in range(analysis.count()):
+        analysis.nth(index).check()
+    page.wait_for_function("() => document.querySelector('[data-deck-count]').textContent === '8'")
+    assert page.locator("[data-check-error]").get_attribute("data-code") == "deck_too_small"
+    page.locator("[data-filter-kind]").select_option("event")
+    page.locator("[data-filter-field]").select_option("")
+    events = page.locator("[data-pick]:visible input[name=cards]")
+    for index in range(4):
+        events.nth(index).check()
+    page.wait_for_function(
+        "() => document.querySelector('[data-deck-builder]').dataset.valid === 'true'"
+    )
+    assert page.locator("[data-deck-count]").inner_text() == "12"
+    page.get_by_test_id("save-deck").click()
+    page.wait_for_url("**/theorems/")
+    assert page.get_by_text("The deck Analysts is saved.").is_visible()
+    assert page.locator("[data-saved-deck]").count() == 1

@@ -175,11 +175,10 @@ if (root && dataBlock) {
 
   function actionButton(action, label, className = "button small") {
     const { player, ...body } = action;
-    const button = el("button", {
-      className: `${className} th-action`,
-      text: label,
-      attrs: { type: "button", "data-action": JSON.stringify(body), "data-action-type": body.type },
-    });
+    const attrs = { type: "button", "data-action": JSON.stringify(body), "data-action-type": body.type };
+    // "Play", "Prove", "Use" appear on many cards: say which card for screen readers
+    if (body.card && body.type !== "choose") attrs["aria-label"] = `${label}: ${cardName(body.card)}`;
+    const button = el("button", { className: `${className} th-action`, text: label, attrs });
     button.addEventListener("click", () => send({ type: "action", action: body }));
     return button;
   }
@@ -521,10 +520,25 @@ if (root && dataBlock) {
       render();
     });
     socket.addEventListener("event", (event) => {
+      let finished = false;
+      let gameOver = false;
       for (const change of event.detail.events) {
-        if (change.type === "log") log = log.concat(change.entries);
+        if (change.type === "log") {
+          log = log.concat(change.entries);
+          if (change.entries.some((entry) => entry.type === "game_over")) gameOver = true;
+        }
+        if (change.type === "finished") finished = true;
       }
-      renderLog();
+      // The host ended a running game: no private view follows, so stop offering moves.
+      // (A game the rules ended says game_over in the same step, and a view follows.)
+      const ended = finished && !gameOver && view && view.phase === "playing";
+      if (ended) {
+        view.phase = "ended";
+        if (view.game) view.game.legal_actions = [];
+        render();
+      } else {
+        renderLog();
+      }
     });
     socket.addEventListener("private", (event) => {
       for (const change of event.detail.events) {
