@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import logging
 import random
 import secrets
@@ -27,6 +28,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from psycopg.types.json import Jsonb
 
 from accounts.models import PlayerProfile
 from games.models import GameRecord, GameResult
@@ -536,13 +538,6 @@ def _refuse(exc: Exception) -> RoomError:
     raise exc
 
 
-def _already_answered(room_id: int, player: PlayerProfile, client_id: str) -> dict | None:
-    done = ProcessedMessage.objects.filter(
-        room_id=room_id, player=player, client_id=client_id
-    ).first()
-    return None if done is None else done.response
-
-
 def _remember(room_id: int, player: PlayerProfile, client_id: str, response: dict) -> None:
     ProcessedMessage.objects.create(
         room_id=room_id, player=player, client_id=client_id, response=response
@@ -687,15 +682,40 @@ def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict
 
 def _lock_room_shared(room_id: int) -> Room:
     """FOR KEY SHARE: many per-seat moves at once, none during a room-wide change."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT id FROM rooms_room WHERE id = %s FOR KEY SHARE", [room_id])
-    return Room.objects.get(pk=room_id)
+    rooms = list(
+        Room.objects.raw("SELECT * FROM rooms_room WHERE id = %s FOR KEY SHARE", [room_id])
+    )
+    if not rooms:
+        raise RoomError("unknown_room", _("There is no room with this code."))
+    return rooms[0]
 
 
-def _next_seq(room_id: int) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute("UPDATE rooms_room SET seq = seq + 1 WHERE id = %s RETURNING seq", [room_id])
-        return cursor.fetchone()[0]
+def _lock_seat(room_id: int, player: PlayerProfile, client_id: str) -> Seat | None:
+    """Lock the sender's seat and read an earlier answer to this id in one round trip."""
+    answered = ProcessedMessage.objects.filter(room_id=room_id, player=player, client_id=client_id)
+    return (
+        Seat.objects.select_for_update(of=("self",))
+        .annotate(previous_answer=Subquery(answered.values("response")[:1]))
+        .filter(room_id=room_id, player=player)
+        .first()
+    )
+
+
+# Numbering a per-seat step holds the room row from the UPDATE until COMMIT, so
+# the numbering, the log entry and the remembered answer are one statement.
+_NUMBERED_SEAT_STEP_SQL = """
+WITH numbered AS (
+    UPDATE rooms_room SET seq = seq + 1 WHERE id = %(room)s RETURNING seq
+), logged AS (
+    INSERT INTO rooms_roomevent (room_id, seq, kind, actor_id, action, public, private, created_at)
+    SELECT %(room)s, numbered.seq, 'seat', %(player)s, %(action)s, %(public)s, %(private)s, %(now)s
+    FROM numbered RETURNING seq
+)
+INSERT INTO rooms_processedmessage (room_id, player_id, client_id, response, created_at)
+SELECT %(room)s, %(player)s, %(client_id)s,
+       jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', logged.seq), %(now)s
+FROM logged RETURNING response
+"""
 
 
 def _submit_seat_move(
@@ -707,17 +727,11 @@ def _submit_seat_move(
     now: datetime,
 ) -> dict:
     room = _lock_room_shared(room_id)
-    seat = (
-        Seat.objects.select_for_update()
-        .select_related("player")
-        .filter(room=room, player=player)
-        .first()
-    )
+    seat = _lock_seat(room_id, player, client_id)
     if seat is None or seat.status != Seat.Status.JOINED:
         raise RoomError("not_in_room", _("You are not in this room."))
-    answer = _already_answered(room.pk, player, client_id)
-    if answer is not None:
-        return answer
+    if seat.previous_answer is not None:
+        return seat.previous_answer
     if room.status == Room.Status.LOBBY:
         raise RoomError("not_started", _("The game has not started yet."))
     _require_live(room)
@@ -733,21 +747,40 @@ def _submit_seat_move(
         raise _refuse(exc) from exc
     seat.state = outcome.seat_state
     seat.save(update_fields=["state"])
-    seq = _next_seq(room.pk) if outcome.public else None
     private = {player.pk: outcome.private} if outcome.private else {}
+    stored_private = {str(k): v for k, v in private.items()}
+    if outcome.public:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _NUMBERED_SEAT_STEP_SQL,
+                {
+                    "room": room_id,
+                    "player": player.pk,
+                    "client_id": client_id,
+                    "action": Jsonb(message),
+                    "public": Jsonb(outcome.public),
+                    "private": Jsonb(stored_private),
+                    "now": now,
+                },
+            )
+            response = cursor.fetchone()[0]
+        if isinstance(response, str):
+            response = json.loads(response)
+        _announce_later(room, response["seq"], outcome.public, private)
+        return response
     RoomEvent.objects.create(
         room=room,
-        seq=seq,
+        seq=None,
         kind="seat",
         actor=player,
         action=message,
-        public=outcome.public,
-        private={str(k): v for k, v in private.items()},
+        public=[],
+        private=stored_private,
         created_at=now,
     )
-    _announce_later(room, seq, outcome.public if seq else None, private)
-    response = {"type": "ack", "id": client_id, "seq": seq}
-    _remember(room.pk, player, client_id, response)
+    _announce_later(room, None, None, private)
+    response = {"type": "ack", "id": client_id, "seq": None}
+    _remember(room_id, player, client_id, response)
     return response
 
 

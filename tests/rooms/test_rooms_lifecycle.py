@@ -200,3 +200,23 @@ def test_answers_to_message_ids_are_forgotten_a_day_after_the_room_closed(lobby)
     services.expire_stale_rooms(now=timezone.now() + timedelta(days=1, hours=1))
     assert ProcessedMessage.objects.filter(room=room).count() == 0
     assert RoomEvent.objects.filter(room=room, kind="lock").exists()  # the log stays
+
+
+def test_per_seat_moves_are_idempotent_and_private_ones_take_no_seq(
+    transactional_db, make_player, server, open_socket
+):
+    host, player = make_player("Dealer"), make_player()
+    room = services.create_room(game=GAME, mode="group", host=host.profile, settings={})
+    services.join_room(room=room, player=player.profile)
+    services.start_room(room=room, actor=host.profile)
+    socket = open_socket(server, room.code, player)
+    socket.recv()
+    first = socket.request({"id": "p1", "type": "place", "n": 4})
+    assert socket.request({"id": "p1", "type": "place", "n": 4}) == first
+    assert Seat.objects.get(room=room, player=player.profile).state == {"placed": [4]}
+    peek = socket.request({"type": "peek"})
+    assert peek["seq"] is None
+    assert socket.event("board")["events"] == [{"type": "board", "placed": [4]}]
+    assert RoomEvent.objects.filter(room=room, kind="seat", seq__isnull=True).count() == 1
+    assert socket.request({"type": "place", "n": 0})["code"] == "bad_number"
+    assert Seat.objects.get(room=room, player=player.profile).state == {"placed": [4]}

@@ -108,12 +108,14 @@ class GroupCounterGame(CounterGame):
     """Fifty players, the host only deals; ``place`` is a per-seat move."""
 
     limits = Limits(max_players=50, spectators=False, host_plays=False)
-    seat_message_types = frozenset({"place"})
+    seat_message_types = frozenset({"place", "peek"})
 
     def initial_seat_state(self, state, player_id) -> dict:
         return {"placed": []}
 
     def apply_seat(self, state, seat_state, *, player_id, message, now) -> SeatOutcome:
+        if message["type"] == "peek":  # private only: no room-wide seq
+            return SeatOutcome(seat_state, private=[{"type": "board", **seat_state}])
         n = message.get("n")
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 9:
             raise RoomError("bad_number", "Place a whole number from 1 to 9.")
