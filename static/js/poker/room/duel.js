@@ -57,6 +57,8 @@ class DuelPage {
     this.board.setClock(view.server_now);
     if (view.game) this.board.load(view.game);
     this.q("quit").hidden = view.ended;
+    const live = document.querySelector("[data-room-live]");
+    if (live) live.classList.toggle("pr-playing", !view.ended);
     this.renderOpponent();
     if (view.ended && view.final) this.showFinal(view.final);
   }

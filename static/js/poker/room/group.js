@@ -108,6 +108,8 @@ class GroupPage {
   }
 
   afterStatus() {
+    const live = document.querySelector("[data-room-live]");
+    if (live) live.classList.toggle("pr-playing", this.status === "running" && Boolean(this.board));
     if (this.status === "finished" || this.status === "expired") {
       this.schedulePoll(0);
     } else if (this.status === "running" && this.isHost) {

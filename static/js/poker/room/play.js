@@ -265,6 +265,8 @@ export class RoomBoard extends EventTarget {
     if (!game) return;
     const inHand = game.over ? null : game.hand;
     const hand = this.q("hand");
+    hand.dataset.dealt = String(game.sequence.length); // tests and styles can follow the draws
+    hand.dataset.over = String(game.over);
     hand.classList.toggle("is-joker", inHand === JOKER);
     if (inHand === null) hand.textContent = "–";
     else if (inHand === JOKER) {
