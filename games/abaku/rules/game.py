@@ -142,8 +142,9 @@ def new_game(
     """
     if not 1 <= len(names) <= 4:
         raise IllegalMove("bad_players", "Abaku is for 1 to 4 players")
-    if not 1 <= rack_size <= 10:
-        raise IllegalMove("bad_rack_size", "a rack holds 1 to 10 stones")
+    if not 1 <= rack_size <= 7:
+        # move generation grows with the rack's arrangements: 7 is measured, 10 is not usable
+        raise IllegalMove("bad_rack_size", "a rack holds 1 to 7 stones")
     bag = [kind for kind, count in STONE_SET.items() for _ in range(count)]
     random.Random(seed).shuffle(bag)
     players = []

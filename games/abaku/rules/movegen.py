@@ -294,8 +294,10 @@ def all_moves(board: Board, rack: Sequence[int]) -> list[Move]:
     accepts, with the same score; moves are in a fixed order for a given input.
     """
     counts = _check_rack(rack)
-    pos = _Position(board)
     moves: list[Move] = []
+    if not counts:
+        return moves
+    pos = _Position(board)
     if not board.is_empty:
         _single_stone_moves(pos, counts, moves)
     max_stones = sum(counts.values())
