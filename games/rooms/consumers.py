@@ -254,7 +254,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return None
 
     async def room_event(self, event: dict) -> None:
-        await self._send(event["payload"])
+        await self.send(text_data=event["text"])
         if event.get("close") == "expired":
             await self.close(code=CLOSE_EXPIRED)
 

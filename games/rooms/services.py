@@ -98,6 +98,11 @@ def _send_now(deliveries: list[tuple[str, dict]]) -> None:
     helper.join()
 
 
+def _encode(payload: dict) -> str:
+    """Serialise once here, not once per receiving socket."""
+    return json.dumps(payload, separators=(",", ":"))
+
+
 def _announce_later(
     room: Room,
     seq: int | None,
@@ -114,7 +119,10 @@ def _announce_later(
         if public is not None:
             payload = {"type": "event", "seq": seq, "events": public}
             deliveries.append(
-                (room_group(room_id), {"type": "room.event", "payload": payload, "close": close})
+                (
+                    room_group(room_id),
+                    {"type": "room.event", "text": _encode(payload), "close": close},
+                )
             )
         for player_id, events in private.items():
             if events:
@@ -122,7 +130,7 @@ def _announce_later(
                 deliveries.append(
                     (
                         player_group(room_id, int(player_id)),
-                        {"type": "room.event", "payload": payload, "close": None},
+                        {"type": "room.event", "text": _encode(payload), "close": None},
                     )
                 )
         outbox = OUTBOX.get()
