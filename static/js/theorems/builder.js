@@ -31,8 +31,10 @@ if (builder) {
     builder.dataset.valid = answer.ok ? "true" : "false";
   }
 
+  const barCount = builder.querySelector("[data-bar-count]");
   form.addEventListener("change", (event) => {
     if (!event.target.matches("input[name=cards], input[name=mathematician]")) return;
+    barCount.textContent = String(form.querySelectorAll("input[name=cards]:checked").length);
     clearTimeout(timer);
     timer = setTimeout(() => check().catch(() => {}), 150);
   });
