@@ -8,7 +8,7 @@ a message. Refusals come back as :class:`ClassroomError` and change nothing.
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -125,6 +125,30 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _student_page(request, membership)
 
 
+def _teacher_signature(classroom: Classroom) -> str:
+    """Changes whenever the teacher's page would show something new (a student
+    waiting or joining, a room opening or closing): the page polls it."""
+    members = classroom.members
+    pending = members.filter(status=Membership.Status.PENDING).count()
+    joined = members.filter(player__isnull=False).count()
+    rooms = ",".join(str(live.room.pk) for live in launch.live_rooms(classroom))
+    return f"t:{pending}:{joined}:{rooms}"
+
+
+def _student_signature(membership: Membership) -> str:
+    rooms = ",".join(str(live.room.pk) for live in launch.live_rooms(membership.classroom))
+    return f"s:{membership.status}:{rooms}"
+
+
+def status(request: HttpRequest, pk: int) -> JsonResponse:
+    """A small fingerprint of the class page, polled so it refreshes on its own."""
+    classroom = selectors.classes_for_teacher(request.user).filter(pk=pk).first()
+    if classroom is not None:
+        return JsonResponse({"signature": _teacher_signature(classroom)})
+    membership = selectors.student_membership(request.player, pk)
+    return JsonResponse({"signature": _student_signature(membership)})
+
+
 def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
     members = list(selectors.roster(classroom))
     url = join_url(request, classroom)
@@ -150,6 +174,7 @@ def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
             "sessions": selectors.class_sessions(classroom)[:5],
             "co_teachers": classroom.co_teachers.all(),
             "invite_form": InviteForm(),
+            "signature": _teacher_signature(classroom),
         },
     )
 
@@ -168,6 +193,7 @@ def _student_page(request: HttpRequest, membership: Membership) -> HttpResponse:
             else launch.live_rooms(classroom, selectors.member_player_ids(membership)),
             "history": history,
             "chart": reports.history_chart(history),
+            "signature": _student_signature(membership),
         },
     )
 

@@ -70,6 +70,9 @@ def test_lesson_teacher_creates_class_students_join_teacher_reads_results(
     adam.wait_for_selector("text=Welcome to 6.A!")
     assert "You are Adam Kováč in this class" in adam.inner_text("main")
 
+    # The teacher keeps the class page open: it refreshes itself as students arrive.
+    page.goto(class_url)
+
     # Student 2 types the code and a name that is not in the roster.
     context2, ema = _phone(browser, asgi_server)
     ema.goto("/classes/join/")
@@ -90,14 +93,13 @@ def test_lesson_teacher_creates_class_students_join_teacher_reads_results(
     bara.click("text=Join the class")
     bara.wait_for_selector("text=Welcome to 6.A!")
 
-    # The teacher approves the typed name.
-    page.goto(class_url)
+    # The teacher approves the typed name (the waiting student appeared by itself).
     pending = page.locator("[data-testid=pending] li", has_text="Ema Malá")
+    pending.wait_for()
     assert "Tichá Myška" in pending.inner_text()
     pending.locator("text=Approve").click()
     page.wait_for_selector("text=The student was approved.")
-    ema.reload()
-    assert ema.locator("[data-testid=pending-note]").count() == 0
+    ema.locator("[data-testid=pending-note]").wait_for(state="detached")  # refreshed by itself
     assert "My results" in ema.inner_text("main")
 
     classroom = Classroom.objects.get()

@@ -220,3 +220,20 @@ def test_a_member_id_of_another_class_is_404_for_its_teacher(world):
     assert response.status_code == 404
     response = client.get(f"/api/classes/{other.pk}/sessions/{world['record'].pk}/")
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_page_fingerprint_is_for_teachers_and_members_only(world, actor):
+    response = world["clients"][actor].get(_url("/classes/{c}/status.json", world))
+    expected = EXPECTED[actor][2]
+    assert response.status_code == expected
+    if expected == 200:
+        assert response.json()["signature"].startswith("s:" if "student" in actor else "t:")
+
+
+def test_page_fingerprint_changes_when_a_student_waits(world):
+    client = world["clients"]["teacher"]
+    before = client.get(_url("/classes/{c}/status.json", world)).json()["signature"]
+    factories.add_member(world["classroom"], status="pending")
+    after = client.get(_url("/classes/{c}/status.json", world)).json()["signature"]
+    assert before != after

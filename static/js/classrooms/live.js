@@ -1,0 +1,34 @@
+// The class page refreshes itself when something new happens (a student waits
+// for approval or joins, a game opens or closes): it polls a small fingerprint
+// of the page and reloads when it changes -- unless someone is typing or a
+// dialog is open. A hidden tab does not poll.
+const marker = document.querySelector("[data-class-status]");
+const EVERY_MS = 3000;
+
+function busy() {
+  const active = document.activeElement;
+  const typing =
+    active && ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName) && active.value !== "";
+  return typing || Boolean(document.querySelector("dialog[open]"));
+}
+
+async function changed() {
+  try {
+    const response = await fetch(marker.dataset.url, { headers: { Accept: "application/json" } });
+    if (!response.ok) return false;
+    const { signature } = await response.json();
+    return signature !== marker.dataset.signature;
+  } catch (e) {
+    return false; // offline for a moment: try again on the next tick
+  }
+}
+
+async function check() {
+  if (!document.hidden && !busy() && (await changed()) && !busy()) {
+    window.location.reload();
+    return;
+  }
+  window.setTimeout(check, EVERY_MS);
+}
+
+if (marker) window.setTimeout(check, EVERY_MS);
