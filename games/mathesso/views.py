@@ -7,6 +7,7 @@ WebSocket (``adapter.py``, ``static/js/mathesso/board.js``).
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts import identity
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
+from games.mathesso import services
 from games.mathesso.forms import GameForm
 from games.mathesso.presentation import (
     EXTENSION_TITLES,
@@ -25,6 +27,7 @@ from games.mathesso.presentation import (
 )
 from games.mathesso.rules import VARIANT_NAMES, data, score_pairs
 from games.mathesso.rules.tiles import EXTENSION_BY_NAME
+from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 
@@ -102,6 +105,27 @@ def create_table(request: HttpRequest) -> HttpResponse:
 @require_POST
 def create_solo(request: HttpRequest) -> HttpResponse:
     return _create(request, "solo")
+
+
+@require_POST
+def change_settings(request: HttpRequest, code: str) -> HttpResponse:
+    """The host picks another variant before the start (e.g. a table opened for a class)."""
+    room = room_selectors.room_by_code(code)
+    if room is None or room.game != "mathesso" or request.player is None:
+        raise Http404(_("There is no room with this code."))
+    form = GameForm(request.POST, prefix="lobby")
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    else:
+        try:
+            services.change_settings(
+                room_id=room.pk, actor=request.player, settings=form.cleaned_data["settings"]
+            )
+        except RoomError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("The settings are saved."))
+    return redirect("rooms:room", code=room.code)
 
 
 def catalogue_json(request: HttpRequest) -> JsonResponse:

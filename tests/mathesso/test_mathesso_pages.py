@@ -130,3 +130,49 @@ def test_the_catalogue_names_groups_and_colours_in_the_page_language(client):
     assert {g["name"]: g["label"] for g in data["groups"]}["mult"] == ("small multiplication table")
     assert data["ruler"][6]["label"] == "light blue"
     assert "mult:3x7" in data["faces"]
+
+
+def test_the_host_changes_the_variant_in_the_lobby(client):
+    open_form(client, "table", variant="pico", nickname="Changer")
+    room = Room.objects.get()
+    page = client.get(reverse("rooms:room", args=[room.code])).content.decode()
+    assert 'data-testid="change-settings"' in page
+    response = client.post(
+        reverse("mathesso:change_settings", args=[room.code]),
+        {"lobby-variant": "atto", "lobby-points": "default"},
+    )
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.settings == {"variant": "atto", "extensions": [], "points": False}
+
+
+def test_only_the_host_may_change_the_settings_and_only_before_the_start(client):
+    from accounts import services as accounts_services
+    from games.mathesso import services
+
+    open_form(client, "table", variant="pico", nickname="Owner")
+    room = Room.objects.get()
+    guest, _token = accounts_services.create_profile(browser_token=None, nickname="Guest")
+    with pytest.raises(room_services.RoomError) as caught:
+        services.change_settings(room_id=room.pk, actor=guest, settings={"variant": "atto"})
+    assert caught.value.code == "not_host"
+    with pytest.raises(room_services.RoomError) as caught:
+        services.change_settings(room_id=room.pk, actor=room.host, settings={"variant": "x"})
+    assert caught.value.code == "bad_variant"
+    room_services.start_room(room=room, actor=room.host)
+    with pytest.raises(room_services.RoomError) as caught:
+        services.change_settings(room_id=room.pk, actor=room.host, settings={"variant": "atto"})
+    assert caught.value.code == "already_started"
+    assert Room.objects.get().settings["variant"] == "pico"
+
+
+def test_a_bad_settings_change_is_reported_and_changes_nothing(client):
+    open_form(client, "table", variant="pico", nickname="Owner2")
+    room = Room.objects.get()
+    response = client.post(
+        reverse("mathesso:change_settings", args=[room.code]),
+        {"lobby-variant": "atto", "lobby-extensions": ["cjv"], "lobby-points": "default"},
+        follow=True,
+    )
+    assert "This extension cannot be played with this variant." in response.content.decode()
+    assert Room.objects.get().settings["variant"] == "pico"

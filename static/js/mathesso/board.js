@@ -400,6 +400,27 @@ if (root && live) {
     }
   }
 
+  // The settings line as the running game has them (the host may have changed them in the lobby).
+  function renderSettings() {
+    const line = $("[data-settings]");
+    const variant = catalogue.variants.find((v) => v.name === view.variant);
+    if (!line || !variant || line.dataset.shown === view.variant) return;
+    line.dataset.shown = view.variant;
+    const extensions = view.extensions.map(
+      (name) => (catalogue.extensions.find((e) => e.name === name) || { label: name }).label,
+    );
+    const link = document.createElement("a");
+    link.href = line.dataset.rulesUrl.replace("VARIANT", view.variant);
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.textContent = gettext("Rules");
+    const scoring = view.points ? gettext("scoring by points") : gettext("scoring by pairs");
+    line.replaceChildren(
+      `${gettext("Mathesso")} · ${[variant.title, ...extensions].join(" + ")} · ${scoring} · `,
+      link,
+    );
+  }
+
   // --- putting it together ----------------------------------------------------
 
   function render() {
@@ -407,6 +428,7 @@ if (root && live) {
     game.hidden = false;
     if (tileEls.length !== view.tiles.length) buildBoard();
     for (const tile of view.tiles) renderTile(tile);
+    renderSettings();
     renderPlayers();
     renderControls();
     renderRuler();
