@@ -4,7 +4,7 @@ import csv
 import io
 from datetime import date, timedelta
 
-from django.db.models import Avg, Count, IntegerField, Max, Min, Q
+from django.db.models import Avg, Count, FloatField, Max, Min, Q
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -35,10 +35,28 @@ def _daily_streak(days: list, today) -> int:
     return streak
 
 
-def player_stats(player: PlayerProfile) -> dict:
-    """Stats per game. ``GameResult.details`` conventions (docs/decisions.md):
-    ``duration_s`` for the game time, ``outcome`` win/loss/draw for duels,
-    ``day`` (ISO date) for a daily challenge."""
+def daily_streak(player: PlayerProfile, *, today: date | None = None) -> int:
+    """The player's current daily-challenge streak (``details.day`` of daily results)."""
+    days = {
+        date.fromisoformat(day)
+        for day in GameResult.objects.filter(
+            player=player, record__game="poker", record__mode="daily"
+        )
+        .exclude(details__day=None)
+        .values_list("details__day", flat=True)
+    }
+    return _daily_streak(sorted(days), today or timezone.localdate())
+
+
+def player_stats(player: PlayerProfile, *, today: date | None = None) -> dict:
+    """Stats per game -- the one source of them (poker's hub reads its part).
+    ``GameResult.details`` conventions (docs/decisions.md): ``duration_s`` for
+    the game time, ``difficulty`` easy/hard for ranked and daily games,
+    ``outcome`` win/loss/draw for duels, ``day`` (ISO date) for a daily challenge.
+
+    The easy and hard records count every server-led poker game played by
+    those rules: easy/hard games, ranked games by their difficulty, and the
+    daily challenge (easy rules). The fastest game is a completed solo game."""
     results = GameResult.objects.filter(player=player).select_related("record")
     per_game = {
         row["record__game"]: row
@@ -50,36 +68,34 @@ def player_stats(player: PlayerProfile) -> dict:
         )
     }
     poker = results.filter(record__game="poker")
-    modes = {
-        row["record__mode"]: row["best"]
-        for row in poker.values("record__mode").annotate(best=Max("score"))
-    }
-    fastest = (
-        poker.filter(completed=True, record__mode__in=["easy", "hard", "ranked", "daily"])
-        .exclude(details__duration_s=None)
-        .aggregate(fastest=Min(Cast(KT("details__duration_s"), IntegerField())))["fastest"]
+    easy = (
+        Q(record__mode="easy")
+        | Q(record__mode="daily")
+        | Q(record__mode="ranked", details__difficulty="easy")
+    )
+    hard = Q(record__mode="hard") | Q(record__mode="ranked", details__difficulty="hard")
+    records = poker.aggregate(
+        easy=Max("score", filter=easy),
+        hard=Max("score", filter=hard),
+        fastest=Min(
+            Cast(KT("details__duration_s"), FloatField()),
+            filter=Q(completed=True, record__mode__in=["easy", "hard", "ranked", "daily"])
+            & Q(details__has_key="duration_s"),
+        ),
     )
     duel = {
         outcome: poker.filter(record__mode="duel", details__outcome=outcome).count()
         for outcome in ("win", "loss", "draw")
     }
-    daily_days = sorted(
-        {
-            date.fromisoformat(day)
-            for day in poker.filter(record__mode="daily")
-            .exclude(details__day=None)
-            .values_list("details__day", flat=True)
-        }
-    )
     return {
         "games": per_game,
         "poker": {
             "best": per_game.get("poker", {}).get("best"),
-            "easy_record": modes.get("easy"),
-            "hard_record": modes.get("hard"),
+            "easy_record": records["easy"],
+            "hard_record": records["hard"],
             "completed": per_game.get("poker", {}).get("completed", 0),
-            "fastest_s": fastest,
-            "daily_streak": _daily_streak(daily_days, timezone.localdate()),
+            "fastest_s": records["fastest"],
+            "daily_streak": daily_streak(player, today=today),
             "duel": duel,
         },
     }

@@ -1,6 +1,7 @@
 """Refusals of the poker service layer: a stable ``code`` and a human ``message``."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
@@ -31,6 +32,8 @@ class PokerError(Exception):
     code: str
     message: str
     status: int = 400
+    #: Extra fields for the JSON answer (e.g. the id of the attempt to continue).
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         return self.message

@@ -1,24 +1,27 @@
-"""Reads for poker: a game as its player may see it, and the player's records."""
+"""Reads for poker: a game as its player may see it, public tables, the player's records."""
 
 import uuid
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Count, FloatField, Max, Min, Q
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
+from accounts import selectors as accounts_selectors
 from accounts.models import PlayerProfile
-from games.models import Game, GameResult
 
 from .errors import PokerError
-from .models import SoloGame
+from .models import DailyAttempt, LeaderboardEntry, SoloGame
+from .periods import period_key
 from .rules import PokerGame
+
+#: Places shown on a public table.
+TOP = 100
 
 
 def solo_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
     """The player's own game, or ``not_found`` (another player's game looks absent)."""
-    from django.utils.translation import gettext as _
-
     not_found = PokerError("not_found", _("This game does not exist or is not yours."), 404)
     if player is None:
         raise not_found
@@ -30,25 +33,179 @@ def solo_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
 
 def solo_game_view(game: SoloGame, *, now: float) -> dict[str, Any]:
     """What the browser may see, with time applied up to ``now`` (read-only: the
-    forfeits it shows are stored by the next action)."""
+    forfeits it shows are stored by the next action).
+
+    Ranked and daily games carry ``preview: false``: the page renders no
+    preview for them (the spec forbids it there)."""
     engine = PokerGame.from_dict(game.state)
     engine.advance(now)
-    return {"id": str(game.pk), "recorded": True, **engine.player_view()}
+    view = {
+        "id": str(game.pk),
+        "kind": game.mode,
+        "recorded": not game.replay,
+        "preview": game.mode in (SoloGame.Mode.EASY, SoloGame.Mode.HARD),
+        **engine.player_view(),
+    }
+    if game.mode == SoloGame.Mode.DAILY:
+        view["day"] = game.day.isoformat() if game.day else None
+        view["replay"] = game.replay
+        view["day_record"] = day_record(day=game.day) if game.day else None
+    if game.mode in (SoloGame.Mode.RANKED, SoloGame.Mode.DAILY):
+        view["published"] = game.published
+    return view
+
+
+# --- who may appear in public --------------------------------------------------------
+
+
+def class_forbids_publication(player: PlayerProfile) -> bool:
+    """True when any class the player belongs to (as its member or a profile
+    merged into a member, pending or approved, archived or not) keeps its
+    members off public tables -- the teacher's choice covers every class game
+    and every game outside the class alike (docs/leaderboards.md)."""
+    from classrooms.models import Membership
+
+    return (
+        Membership.objects.filter(Q(player=player) | Q(other_players=player))
+        .filter(classroom__public_publication=False)
+        .exists()
+    )
+
+
+def may_publish(player: PlayerProfile | None) -> bool:
+    """Consent given, profile active and its nickname not hidden, no class forbids it."""
+    return bool(
+        player is not None
+        and player.is_active
+        and not player.nickname_hidden
+        and accounts_selectors.has_publication_consent(player)
+        and not class_forbids_publication(player)
+    )
+
+
+# --- the leaderboards ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One line of a public table: only what may be published."""
+
+    rank: int
+    nickname: str
+    score: int
+    difficulty: str
+    duration_s: float
+    mine: bool = False
+
+
+def _ranked(entries: QuerySet) -> QuerySet:
+    return entries.order_by("-score", "duration_ms", "finished_at", "pk")
+
+
+def leaderboard(
+    *, period: str, now: datetime, player: PlayerProfile | None = None
+) -> dict[str, Any]:
+    """The top ``TOP`` of ``period`` at ``now`` plus the player's own row, also
+    when it is outside the top (its rank counted through the ranking index)."""
+    key = period_key(period, now)
+    entries = LeaderboardEntry.objects.filter(period=key)
+    rows = [
+        TableRow(
+            rank=rank,
+            nickname=entry.player.nickname,
+            score=entry.score,
+            difficulty=entry.difficulty,
+            duration_s=entry.duration_ms / 1000,
+            mine=player is not None and entry.player_id == player.pk,
+        )
+        for rank, entry in enumerate(_ranked(entries).select_related("player")[:TOP], start=1)
+    ]
+    own = None
+    if player is not None and not any(row.mine for row in rows):
+        entry = entries.filter(player=player).first()
+        if entry is not None:
+            own = TableRow(
+                rank=rank_in(entries, entry),
+                nickname=player.nickname,
+                score=entry.score,
+                difficulty=entry.difficulty,
+                duration_s=entry.duration_ms / 1000,
+                mine=True,
+            )
+    return {"period": period, "key": key, "rows": rows, "own": own}
+
+
+def rank_in(entries: QuerySet, entry: Any) -> int:
+    """1 + how many rows of ``entries`` are ahead of ``entry``: higher score,
+    then shorter game, then earlier finish. Two index range counts."""
+    ahead = entries.filter(score__gt=entry.score).count()
+    ahead += (
+        entries.filter(score=entry.score)
+        .filter(
+            Q(duration_ms__lt=entry.duration_ms)
+            | Q(duration_ms=entry.duration_ms, finished_at__lt=entry.finished_at)
+        )
+        .count()
+    )
+    return ahead + 1
+
+
+# --- the daily challenge ------------------------------------------------------------
+
+
+def _day_table(day: date) -> QuerySet:
+    return DailyAttempt.objects.filter(day=day, published=True, finished_at__isnull=False)
+
+
+def day_record(*, day: date) -> dict[str, Any] | None:
+    """The best published result of the day, shown above the board while playing."""
+    best = _ranked(_day_table(day)).select_related("player").first()
+    if best is None:
+        return None
+    return {"score": best.score, "nickname": best.player.nickname}
+
+
+def daily_table(*, day: date, player: PlayerProfile | None = None) -> dict[str, Any]:
+    rows = [
+        TableRow(
+            rank=rank,
+            nickname=attempt.player.nickname,
+            score=attempt.score,
+            difficulty="easy",
+            duration_s=(attempt.duration_ms or 0) / 1000,
+            mine=player is not None and attempt.player_id == player.pk,
+        )
+        for rank, attempt in enumerate(
+            _ranked(_day_table(day)).select_related("player")[:TOP], start=1
+        )
+    ]
+    own = daily_attempt(player=player, day=day) if player is not None else None
+    return {"day": day, "rows": rows, "own": own}
+
+
+def daily_attempt(*, player: PlayerProfile, day: date) -> DailyAttempt | None:
+    return DailyAttempt.objects.filter(player=player, day=day).first()
+
+
+def daily_result(*, player: PlayerProfile, day: date) -> dict[str, Any] | None:
+    """Score, rank of the day and streak: what the end dialog and the share text say.
+    The rank is the place the score has on the day's table (also when the
+    player chose not to be published)."""
+    attempt = daily_attempt(player=player, day=day)
+    if attempt is None or attempt.finished_at is None:
+        return None
+    return {
+        "day": day.isoformat(),
+        "score": attempt.score,
+        "rank": rank_in(_day_table(day).exclude(pk=attempt.pk), attempt),
+        "published": attempt.published,
+        "streak": accounts_selectors.daily_streak(player, today=day),
+    }
+
+
+# --- stats ----------------------------------------------------------------------------
 
 
 def player_stats(*, player: PlayerProfile) -> dict[str, Any]:
-    """Spec §5: best score (any board), records per difficulty, completed games
-    and the fastest completed game. Incomplete hard boards count for the best
-    score only."""
-    results = GameResult.objects.filter(player=player, record__game=Game.POKER)
-    totals = results.aggregate(
-        best=Max("score"),
-        best_easy=Max("score", filter=Q(record__mode="easy")),
-        best_hard=Max("score", filter=Q(record__mode="hard")),
-        completed_games=Count("pk", filter=Q(completed=True)),
-        fastest=Min(
-            Cast(KT("details__duration"), FloatField()),
-            filter=Q(completed=True, record__mode__in=["easy", "hard"]),
-        ),
-    )
-    return totals
+    """Spec §5, from the one source (``accounts.selectors.player_stats``)."""
+    return accounts_selectors.player_stats(player)["poker"]

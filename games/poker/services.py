@@ -1,47 +1,64 @@
-"""Writes for server-led solo poker: start a game, act in it, record its end.
+"""Writes for server-led solo poker: start a game, act in it, record and publish its end.
 
 Each public function is one user intent in one transaction. The game row is
 locked (``select_for_update``) while the engine applies the action, so two
 requests of the same player cannot interleave; other players' rows are never
 touched. Time comes in as ``now`` (epoch seconds) so hard-mode forfeits are
 decided from stored timestamps, whichever process handles the request.
+
+Public tables (docs/leaderboards.md): a finished ranked board or daily attempt
+is published in the same transaction that records it, and only when
+``selectors.may_publish`` allows it at that moment (consent, class, moderation).
 """
 
 import secrets
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
 from games.models import Game, GameRecord, GameResult
 
+from . import selectors
 from .errors import RULE_MESSAGES, PokerError
-from .models import SoloGame
-from .rules import DEFAULT_TABLE, EASY, MODES, TABLE_NAMES, IllegalMove, PokerGame
+from .models import DailyAttempt, DailyChallenge, LeaderboardEntry, SoloGame
+from .periods import period_bounds, period_keys
+from .rules import (
+    DEFAULT_TABLE,
+    EASY,
+    HARD,
+    TABLE_NAMES,
+    IllegalMove,
+    PokerGame,
+    daily_date,
+    daily_deck,
+)
 from .rules.deck import seeded_deck
 from .rules.state import MAX_SECONDS, MIN_SECONDS
 
 #: Actions the browser may send; ``advance`` only applies what time decided.
 ACTIONS = ("place", "use_joker", "keep_joker", "place_kept_joker", "advance")
+#: What the start request may ask for (``SoloGame.Mode``).
+KINDS = ("easy", "hard", "ranked", "daily")
+#: An unfinished game untouched this long is abandoned (``cleanup_abandoned_games``).
+ABANDONED_AFTER = timedelta(hours=24)
 
 
 def _moment(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, tz=UTC)
 
 
-def _parse_settings(
-    *, mode: object, table: object, seconds_per_card: object
-) -> tuple[str, str, int | None]:
-    if mode not in MODES:
-        raise PokerError("bad_mode", _("Choose the easy or the hard game."))
-    table = DEFAULT_TABLE if table in (None, "") else table
-    if table not in TABLE_NAMES:
-        raise PokerError("bad_table", _("Unknown scoring table."))
-    if mode == EASY:
-        return mode, table, None
+def daily_secret() -> str:
+    """The server secret of the daily deck (never in the repository; prod requires it)."""
+    return settings.SECRET_KEY
+
+
+def _parse_seconds(seconds_per_card: object) -> int:
     if isinstance(seconds_per_card, str) and seconds_per_card.strip().isdigit():
         seconds_per_card = int(seconds_per_card)
     if type(seconds_per_card) is not int or not MIN_SECONDS <= seconds_per_card <= MAX_SECONDS:
@@ -50,7 +67,30 @@ def _parse_settings(
             _("Seconds per number must be a whole number from %(min)d to %(max)d.")
             % {"min": MIN_SECONDS, "max": MAX_SECONDS},
         )
-    return mode, table, seconds_per_card
+    return seconds_per_card
+
+
+def _parse_settings(
+    *, mode: object, difficulty: object, table: object, seconds_per_card: object
+) -> tuple[str, str, str, int | None]:
+    """(kind, engine difficulty, table, seconds). Ranked and daily games always use
+    the default table so their scores compare; the daily game is always easy."""
+    if mode not in KINDS:
+        raise PokerError("bad_mode", _("Choose the easy or the hard game."))
+    if mode == "daily":
+        return "daily", EASY, DEFAULT_TABLE, None
+    if mode == "ranked":
+        if difficulty not in (EASY, HARD):
+            raise PokerError("bad_difficulty", _("Choose the difficulty: easy or hard."))
+        table = DEFAULT_TABLE
+    else:
+        difficulty = mode
+        table = DEFAULT_TABLE if table in (None, "") else table
+        if table not in TABLE_NAMES:
+            raise PokerError("bad_table", _("Unknown scoring table."))
+    if difficulty == EASY:
+        return str(mode), EASY, str(table), None
+    return str(mode), HARD, str(table), _parse_seconds(seconds_per_card)
 
 
 def start_solo_game(
@@ -60,12 +100,15 @@ def start_solo_game(
     mode: object,
     table: object = None,
     seconds_per_card: object = None,
+    difficulty: object = None,
+    replay: bool = False,
     now: float,
 ) -> SoloGame:
-    """Deal a new server-led game from a secretly seeded deck.
+    """Deal a new server-led game: a secretly seeded deck, or the day's deck.
 
     Without saving or without a profile nothing could be recorded, so the
-    server refuses and the browser plays the game itself.
+    server refuses; the browser then plays easy/hard itself, while ranked and
+    daily games explain that they need both.
     """
     if not storage_enabled:
         raise PokerError(
@@ -75,20 +118,84 @@ def start_solo_game(
         raise PokerError(
             "no_profile", _("Choose a nickname first so your games can be recorded."), 403
         )
-    mode, table, seconds = _parse_settings(
-        mode=mode, table=table, seconds_per_card=seconds_per_card
+    kind, difficulty, table, seconds = _parse_settings(
+        mode=mode, difficulty=difficulty, table=table, seconds_per_card=seconds_per_card
     )
-    deck = seeded_deck(secrets.randbits(256), table)
-    engine = PokerGame.new(table=table, mode=mode, seconds_per_card=seconds, deck=deck, now=now)
     moment = _moment(now)
+    if kind == "daily":
+        return _start_daily(player=player, replay=bool(replay), now=now)
+    deck = seeded_deck(secrets.randbits(256), table)
+    engine = PokerGame.new(
+        table=table, mode=difficulty, seconds_per_card=seconds, deck=deck, now=now
+    )
     return SoloGame.objects.create(
         player=player,
-        mode=mode,
+        mode=kind,
+        difficulty=difficulty,
         table=table,
         seconds_per_card=seconds,
         state=engine.to_dict(),
         created_at=moment,
         updated_at=moment,
+    )
+
+
+def _start_daily(*, player: PlayerProfile, replay: bool, now: float) -> SoloGame:
+    """The day's one attempt, or (after it) a replay of the same deck that is not recorded.
+
+    The attempt row is inserted in a savepoint; a second attempt -- also one
+    racing from another tab -- fails on the unique constraint and is refused.
+    """
+    moment = _moment(now)
+    day = daily_date(moment)
+    with transaction.atomic():
+        challenge = publish_daily_challenge(day=day, now=now)
+        engine = PokerGame.new(
+            table=challenge.table,
+            mode=EASY,
+            deck=daily_deck(day, daily_secret(), challenge.table),
+            now=now,
+        )
+        game = SoloGame(
+            player=player,
+            mode=SoloGame.Mode.DAILY,
+            difficulty=EASY,
+            table=challenge.table,
+            day=day,
+            replay=replay,
+            state=engine.to_dict(),
+            created_at=moment,
+            updated_at=moment,
+        )
+        if replay:
+            attempt = DailyAttempt.objects.filter(player=player, day=day).first()
+            if attempt is None or attempt.finished_at is None:
+                raise PokerError(
+                    "daily_not_played",
+                    _("Play today's challenge first; then you can replay its numbers."),
+                    409,
+                )
+            game.save()
+            return game
+        game.save()
+        try:
+            with transaction.atomic():
+                DailyAttempt.objects.create(player=player, day=day, game=game, started_at=moment)
+        except IntegrityError:
+            raise _daily_used(player=player, day=day) from None
+    return game
+
+
+def _daily_used(*, player: PlayerProfile, day: date) -> PokerError:
+    attempt = DailyAttempt.objects.filter(player=player, day=day).first()
+    extra: dict[str, Any] = {}
+    if attempt is not None and attempt.finished_at is None and attempt.game_id is not None:
+        extra["game_id"] = str(attempt.game_id)
+    return PokerError(
+        "daily_used",
+        _("You have already used today's attempt. You can replay the numbers without recording."),
+        409,
+        extra,
     )
 
 
@@ -133,34 +240,271 @@ def _locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
 def _save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
     game.state = engine.to_dict()
     game.updated_at = _moment(now)
-    if engine.over and game.record_id is None:
+    if engine.over and game.finished_at is None:
         game.finished_at = _moment(engine.finished_at or now)
-        game.record = _record(game=game, engine=engine)
+        if not game.replay:
+            result = _record(game=game, engine=engine)
+            game.record = result.record
+            game.save()
+            _publish(game=game, result=result, now=now)
+            return
     game.save()
 
 
-def _record(*, game: SoloGame, engine: PokerGame) -> GameRecord:
-    """Write the finished game where profile stats and class reports read."""
+def _duration(engine: PokerGame) -> float:
+    started = engine.started_at if engine.started_at is not None else engine.finished_at
+    return round((engine.finished_at or 0.0) - (started or 0.0), 3)
+
+
+def _record(*, game: SoloGame, engine: PokerGame) -> GameResult:
+    """Write the finished game where profile stats and class reports read
+    (``details`` conventions: docs/decisions.md and docs/poker-api.md)."""
     started = engine.started_at if engine.started_at is not None else engine.finished_at
     record = GameRecord.objects.create(
         game=Game.POKER,
         mode=game.mode,
-        settings={"table": game.table, "seconds_per_card": game.seconds_per_card},
+        settings={
+            "table": game.table,
+            "difficulty": game.difficulty,
+            "seconds_per_card": game.seconds_per_card,
+        },
         started_at=_moment(started),
         finished_at=game.finished_at,
     )
-    GameResult.objects.create(
+    details: dict[str, Any] = {
+        "table": game.table,
+        "difficulty": game.difficulty,
+        "duration_s": _duration(engine),
+        "forfeited": engine.forfeited,
+        "cells": engine.cells,
+        "joker_cells": engine.joker_cells,
+    }
+    if game.day is not None:
+        details["day"] = game.day.isoformat()
+    return GameResult.objects.create(
         record=record,
         player=game.player,
         score=engine.score().total,
         completed=engine.completed,
         finished_at=game.finished_at,
-        details={
-            "table": game.table,
-            "duration": round(engine.finished_at - started, 3),
-            "forfeited": engine.forfeited,
-            "cells": engine.cells,
-            "joker_cells": engine.joker_cells,
-        },
+        details=details,
     )
-    return record
+
+
+# --- public tables ----------------------------------------------------------------
+
+
+def _publish(*, game: SoloGame, result: GameResult, now: float) -> None:
+    """Put a just-recorded result on its public table when everything allows it."""
+    duration_ms = round(result.details["duration_s"] * 1000)
+    if game.mode == SoloGame.Mode.DAILY:
+        _finish_daily_attempt(game=game, result=result, duration_ms=duration_ms)
+        return
+    if game.mode != SoloGame.Mode.RANKED or not result.completed:
+        return
+    if not selectors.may_publish(game.player):
+        return
+    game.published = True
+    game.save(update_fields=["published"])
+    _upsert_entries(game=game, score=result.score, duration_ms=duration_ms)
+
+
+def _finish_daily_attempt(*, game: SoloGame, result: GameResult, duration_ms: int) -> None:
+    attempt = DailyAttempt.objects.select_for_update().filter(game=game).first()
+    if attempt is None:
+        return
+    frozen = DailyChallenge.objects.filter(day=game.day, frozen_at__isnull=False).exists()
+    attempt.finished_at = game.finished_at
+    attempt.score = result.score
+    attempt.duration_ms = duration_ms
+    attempt.published = not frozen and selectors.may_publish(game.player)
+    attempt.save(update_fields=["finished_at", "score", "duration_ms", "published"])
+    if attempt.published:
+        game.published = True
+        game.save(update_fields=["published"])
+
+
+_UPSERT = """
+INSERT INTO {table} AS entry
+    (period, player_id, game_id, score, duration_ms, finished_at, difficulty)
+VALUES {rows}
+ON CONFLICT (period, player_id) DO UPDATE SET
+    game_id = EXCLUDED.game_id, score = EXCLUDED.score, duration_ms = EXCLUDED.duration_ms,
+    finished_at = EXCLUDED.finished_at, difficulty = EXCLUDED.difficulty
+WHERE EXCLUDED.score > entry.score
+   OR (EXCLUDED.score = entry.score
+       AND (EXCLUDED.duration_ms, EXCLUDED.finished_at) < (entry.duration_ms, entry.finished_at))
+"""
+
+
+def _upsert_entries(
+    *, game: SoloGame, score: int, duration_ms: int, keys: list[str] | None = None
+) -> None:
+    """One statement keeps the best row per (period, player), also against a
+    concurrent finish of the same player (``ON CONFLICT`` decides, no read first)."""
+    assert game.finished_at is not None
+    keys = keys if keys is not None else list(period_keys(game.finished_at).values())
+    params: list[Any] = []
+    for key in keys:
+        params += [key, game.player_id, game.pk, score, duration_ms, game.finished_at]
+        params.append(game.difficulty)
+    rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(keys))
+    sql = _UPSERT.format(table=LeaderboardEntry._meta.db_table, rows=rows)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@transaction.atomic
+def withdraw_public_data(*, player: PlayerProfile) -> None:
+    """Remove the player from every public table now (consent withdrawn, stats
+    reset, profile deleted, nickname hidden or banned, a class forbids it).
+
+    Their past results stay unpublished even if consent is given again later.
+    """
+    LeaderboardEntry.objects.filter(player=player).delete()
+    SoloGame.objects.filter(player=player, published=True).update(published=False)
+    DailyAttempt.objects.filter(player=player, published=True).update(published=False)
+
+
+@transaction.atomic
+def hide_leaderboard_entry(*, entry_id: int) -> None:
+    """Moderation: the entry's game leaves the leaderboards; in each period the
+    player's next best published ranked game (if any) takes its place."""
+    entry = LeaderboardEntry.objects.select_for_update().filter(pk=entry_id).first()
+    if entry is None:
+        return
+    game = SoloGame.objects.select_for_update().get(pk=entry.game_id)
+    game.leaderboard_hidden = True
+    game.save(update_fields=["leaderboard_hidden"])
+    assert game.finished_at is not None
+    keys = list(period_keys(game.finished_at).values())
+    LeaderboardEntry.objects.filter(player_id=entry.player_id, game=game).delete()
+    for key in keys:
+        _refill_entry(player_id=entry.player_id, key=key)
+
+
+def _refill_entry(*, player_id: int, key: str) -> None:
+    if LeaderboardEntry.objects.filter(player_id=player_id, period=key).exists():
+        return
+    start, end = period_bounds(key)
+    games = SoloGame.objects.filter(
+        player_id=player_id, mode="ranked", published=True, leaderboard_hidden=False
+    )
+    if start is not None:
+        games = games.filter(finished_at__gte=start, finished_at__lt=end)
+    results = GameResult.objects.filter(
+        record__poker_solo_game__in=games, completed=True
+    ).select_related("record__poker_solo_game")
+    best = min(
+        results,
+        key=lambda r: (-r.score, r.details["duration_s"], r.finished_at),
+        default=None,
+    )
+    if best is not None:
+        _upsert_entries(
+            game=best.record.poker_solo_game,
+            score=best.score,
+            duration_ms=round(best.details["duration_s"] * 1000),
+            keys=[key],
+        )
+
+
+@transaction.atomic
+def hide_daily_attempt(*, attempt_id: int) -> None:
+    """Moderation: take one attempt off its table of the day."""
+    DailyAttempt.objects.filter(pk=attempt_id).update(published=False)
+
+
+# --- the daily challenge's calendar -------------------------------------------------
+
+
+def publish_daily_challenge(*, day: date, now: float) -> DailyChallenge:
+    """Make ``day``'s challenge available (idempotent). Celery beat does it at
+    midnight; a start that comes before the beat (it was down) does it too."""
+    challenge, _created = DailyChallenge.objects.get_or_create(
+        day=day, defaults={"table": DEFAULT_TABLE, "published_at": _moment(now)}
+    )
+    return challenge
+
+
+@transaction.atomic
+def freeze_daily_table(*, day: date, now: float) -> bool:
+    """Close ``day``'s table: later finishes stay off it; store each place.
+    Returns False when it was frozen already (idempotent)."""
+    challenge = DailyChallenge.objects.select_for_update().filter(day=day).first()
+    if challenge is None or challenge.frozen_at is not None:
+        return False
+    challenge.frozen_at = _moment(now)
+    challenge.save(update_fields=["frozen_at"])
+    attempts = DailyAttempt.objects.filter(day=day, published=True).order_by(
+        "-score", "duration_ms", "finished_at", "pk"
+    )
+    for rank, attempt in enumerate(attempts.select_related("game"), start=1):
+        DailyAttempt.objects.filter(pk=attempt.pk).update(rank=rank)
+        if attempt.game is not None and attempt.game.record_id is not None:
+            GameResult.objects.filter(record_id=attempt.game.record_id).update(rank=rank)
+    return True
+
+
+def rotate_daily_challenges(*, now: float) -> dict[str, list[str]]:
+    """The midnight task: publish every day from the last published one up to
+    today, and freeze every earlier table still open. Missed runs are caught
+    up because the task works from what is stored, not from when it runs."""
+    today = daily_date(_moment(now))
+    last = DailyChallenge.objects.order_by("-day").values_list("day", flat=True).first()
+    published: list[str] = []
+    day = today if last is None or last > today else last + timedelta(days=1)
+    while day <= today:
+        publish_daily_challenge(day=day, now=now)
+        published.append(day.isoformat())
+        day += timedelta(days=1)
+    frozen = [
+        open_day.isoformat()
+        for open_day in DailyChallenge.objects.filter(day__lt=today, frozen_at__isnull=True)
+        .order_by("day")
+        .values_list("day", flat=True)
+        if freeze_daily_table(day=open_day, now=now)
+    ]
+    return {"published": published, "frozen": frozen}
+
+
+def cleanup_abandoned_games(*, now: float) -> dict[str, int]:
+    """Unfinished solo games untouched for ``ABANDONED_AFTER``: time is applied
+    first (a hard game whose numbers all ran out ends and is recorded like any
+    other); what is still unfinished then is deleted. A daily attempt stays
+    used (its row keeps the day, the game goes)."""
+    cutoff = _moment(now) - ABANDONED_AFTER
+    ended = deleted = 0
+    stale = SoloGame.objects.filter(finished_at__isnull=True, updated_at__lt=cutoff)
+    for game_id in stale.values_list("pk", flat=True).iterator():
+        with transaction.atomic():
+            game = (
+                SoloGame.objects.select_for_update(skip_locked=True)
+                .filter(pk=game_id, finished_at__isnull=True, updated_at__lt=cutoff)
+                .first()
+            )
+            if game is None:
+                continue
+            engine = PokerGame.from_dict(game.state)
+            if engine.advance(now) and engine.over:
+                _save(game=game, engine=engine, now=now)
+                ended += 1
+            else:
+                game.delete()
+                deleted += 1
+    return {"ended": ended, "deleted": deleted}
+
+
+def withdraw_class_members(*, classroom_id: int) -> None:
+    """A class forbids publication: none of its members stays on a public table."""
+    from classrooms.models import Membership
+
+    members = Membership.objects.filter(classroom_id=classroom_id)
+    player_ids = set(members.exclude(player=None).values_list("player_id", flat=True))
+    player_ids |= set(members.values_list("other_players", flat=True)) - {None}
+    for player in PlayerProfile.objects.filter(pk__in=player_ids):
+        withdraw_public_data(player=player)
+
+
+def now_seconds() -> float:
+    return timezone.now().timestamp()

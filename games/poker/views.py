@@ -31,7 +31,9 @@ from .rules.state import MAX_SECONDS, MIN_SECONDS
 
 
 def _error(error: PokerError) -> JsonResponse:
-    return JsonResponse({"code": error.code, "message": str(error.message)}, status=error.status)
+    return JsonResponse(
+        {**error.extra, "code": error.code, "message": str(error.message)}, status=error.status
+    )
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
@@ -193,6 +195,8 @@ def api_games(request: HttpRequest) -> JsonResponse:
             mode=data.get("mode"),
             table=data.get("table"),
             seconds_per_card=data.get("seconds_per_card"),
+            difficulty=data.get("difficulty"),
+            replay=data.get("replay") is True,
             now=now,
         )
     except PokerError as error:
@@ -228,6 +232,11 @@ def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
             payload["now"] = now
             response = JsonResponse(payload, status=409)
         return response
-    return JsonResponse(
-        {"game": selectors.solo_game_view(game, now=now), "events": events, "now": now}
-    )
+    payload: dict[str, Any] = {
+        "game": selectors.solo_game_view(game, now=now),
+        "events": events,
+        "now": now,
+    }
+    if game.finished_at is not None and not game.replay and game.day is not None:
+        payload["daily"] = selectors.daily_result(player=game.player, day=game.day)
+    return JsonResponse(payload)
