@@ -121,6 +121,8 @@ class TheoremsTable(RoomGame):
             "game": None,
             "robot_due": None,
             "log_sent": 0,
+            "started_at": now.isoformat(),
+            "finished_at": None,
         }
         return self._outcome(
             state, public=[{"type": "table", "seats": _public_seats(state)}], now=now
@@ -191,6 +193,7 @@ class TheoremsTable(RoomGame):
         state = {**state, "game": game.to_dict()}
         if game.status != "running":
             state["phase"] = FINISHED
+            state["finished_at"] = now.isoformat()
         return self._outcome(state, now=now)
 
     # --- robots -------------------------------------------------------------------
@@ -277,7 +280,7 @@ class TheoremsTable(RoomGame):
     def end(self, state: dict, *, now: datetime) -> dict:
         if not state:
             return state
-        return {**state, "phase": ENDED, "robot_due": None}
+        return {**state, "phase": ENDED, "robot_due": None, "finished_at": now.isoformat()}
 
     def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
         """Score = proven theorems; rank 1 for the winners, then by (still in, proven)."""
@@ -291,6 +294,12 @@ class TheoremsTable(RoomGame):
             return (seat in game.winners, not player.lost, len(player.proven))
 
         keys = [key(seat) for seat in range(len(game.players))]
+        duration = None
+        if state.get("started_at") and state.get("finished_at"):
+            elapsed = datetime.fromisoformat(state["finished_at"]) - datetime.fromisoformat(
+                state["started_at"]
+            )
+            duration = round(elapsed.total_seconds(), 1)
         results = []
         for seat, s in enumerate(state["seats"]):
             if s["player_id"] is None:
@@ -305,6 +314,8 @@ class TheoremsTable(RoomGame):
                     completed=completed,
                     details={
                         "won": seat in game.winners,
+                        "outcome": _outcome_word(game, seat, completed),
+                        "duration_s": duration,
                         "lost": player.lost,
                         "mathematician": player.mathematician,
                         "deck": s["deck_name"],
@@ -317,6 +328,15 @@ class TheoremsTable(RoomGame):
                 )
             )
         return results
+
+
+def _outcome_word(game: GameState, seat: int, completed: bool) -> str | None:
+    """win / loss / draw, as duels record it; None for a game the host ended."""
+    if not completed:
+        return None
+    if not game.winners:
+        return "draw"
+    return "win" if seat in game.winners else "loss"
 
 
 def _seat_of(state: dict, player_id: int) -> int:

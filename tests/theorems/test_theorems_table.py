@@ -305,6 +305,9 @@ def test_a_human_and_robots_play_to_the_end_and_get_results(seed):
     assert result.completed is True
     assert result.score == len(game.players[0].proven)
     assert result.details["won"] == (0 in game.winners)
+    expected = "draw" if not game.winners else ("win" if 0 in game.winners else "loss")
+    assert result.details["outcome"] == expected
+    assert result.details["duration_s"] >= 0
     assert (result.rank == 1) == (0 in game.winners or not game.winners and result.rank == 1)
 
 
