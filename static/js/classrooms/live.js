@@ -3,7 +3,7 @@
 // of the page and reloads when it changes -- unless someone is typing or a
 // dialog is open. A hidden tab does not poll.
 const marker = document.querySelector("[data-class-status]");
-const EVERY_MS = 3000;
+const EVERY_MS = 5000; // 30 phones in a class: about six light requests a second
 
 function busy() {
   const active = document.activeElement;
