@@ -86,3 +86,20 @@ def test_a_refused_move_stores_nothing():
     assert refused.value.code == "deck_too_small"
     room.refresh_from_db()
     assert (room.seq, room.state) == (seq, state)
+
+
+def test_a_teacher_splits_a_class_into_matematici_tables_robots_fill_a_lone_student():
+    from classrooms import launch
+    from tests.classrooms import factories
+
+    classroom = factories.make_class(factories.make_teacher("matematici@skola.cz"))
+    students = [factories.add_member(classroom).player for _ in range(3)]
+    offered = {game.info.slug: game for game in launch.class_games()}["theorems"]
+    assert offered.playable and offered.max_table == 4
+    rooms = launch.start_tables(classroom=classroom, game="theorems", size=2, rng=random.Random(2))
+    assert sorted(room.seats.count() for room in rooms) == [1, 2]
+    lone = next(room for room in rooms if room.seats.count() == 1)
+    _submit(lone, lone.host, {"type": "start"})
+    lone.refresh_from_db()
+    assert [seat["robot"] for seat in lone.state["seats"]] == [False, 1]
+    assert {room.host_id for room in rooms} <= {s.pk for s in students}
