@@ -1,0 +1,224 @@
+"""The daily challenge: the deck of the day, one attempt, table, streak, beat task."""
+
+import importlib
+import threading
+from datetime import date
+
+import pytest
+from django.apps import apps
+from django.db import connection
+
+from accounts import selectors as accounts_selectors
+from games.models import GameResult
+from games.poker import selectors, services
+from games.poker.errors import PokerError
+from games.poker.models import DailyAttempt, DailyChallenge, SoloGame
+from games.poker.rules import daily_deck
+from tests.leaderboards.helpers import at, finish, play_daily, player
+
+pytestmark = pytest.mark.django_db
+
+
+def _deal_order(game: SoloGame) -> list[int]:
+    return game.state["sequence"] + game.state["deck"]
+
+
+def test_two_players_get_the_same_deck_and_the_next_day_another():
+    ada, bob = player("Ada"), player("Bob")
+    start = dict(player=None, storage_enabled=True, mode="daily")
+    first = services.start_solo_game(**{**start, "player": ada}, now=at("2026-11-29 08:00"))
+    second = services.start_solo_game(**{**start, "player": bob}, now=at("2026-11-29 23:59"))
+    assert first.day == second.day == date(2026, 11, 29)
+    assert _deal_order(first) == _deal_order(second)
+    assert _deal_order(first) == daily_deck(date(2026, 11, 29), services.daily_secret())
+    tomorrow = services.start_solo_game(**{**start, "player": ada}, now=at("2026-11-30 00:00"))
+    assert tomorrow.day == date(2026, 11, 30)
+    assert _deal_order(tomorrow) != _deal_order(first)
+    assert first.difficulty == "easy" and first.table == "contiguous"
+    view = selectors.solo_game_view(first, now=at("2026-11-29 08:00"))
+    assert view["preview"] is False and view["day"] == "2026-11-29"
+    assert "deck" not in view and "sequence" not in view
+
+
+def test_a_second_attempt_is_refused_and_points_to_the_unfinished_one():
+    ada = player("Ada")
+    game = services.start_solo_game(
+        player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 08:00")
+    )
+    with pytest.raises(PokerError) as refused:
+        services.start_solo_game(
+            player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 09:00")
+        )
+    assert refused.value.code == "daily_used" and refused.value.status == 409
+    assert refused.value.extra == {"game_id": str(game.pk)}
+    finish(game, now=at("2026-11-29 09:00"))
+    with pytest.raises(PokerError) as again:
+        services.start_solo_game(
+            player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 10:00")
+        )
+    assert again.value.code == "daily_used" and again.value.extra == {}
+    assert DailyAttempt.objects.count() == 1
+    assert SoloGame.objects.filter(mode="daily").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tabs_starting_at_once_get_one_attempt():
+    ada = player("Ada")
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def attempt() -> None:
+        try:
+            barrier.wait()
+            services.start_solo_game(
+                player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 08:00")
+            )
+            outcomes.append("started")
+        except PokerError as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["daily_used", "started"]
+    assert DailyAttempt.objects.filter(player=ada).count() == 1
+    assert SoloGame.objects.filter(player=ada, mode="daily").count() == 1
+
+
+def test_replay_plays_the_same_deck_and_records_nothing():
+    ada = player("Ada")
+    with pytest.raises(PokerError) as early:
+        services.start_solo_game(
+            player=ada, storage_enabled=True, mode="daily", replay=True, now=at("2026-11-29 07:00")
+        )
+    assert early.value.code == "daily_not_played"
+    attempt = play_daily(ada, start=at("2026-11-29 08:00"))
+    replay = services.start_solo_game(
+        player=ada, storage_enabled=True, mode="daily", replay=True, now=at("2026-11-29 09:00")
+    )
+    assert replay.state["sequence"][0] == attempt.state["sequence"][0]
+    finish(replay, now=at("2026-11-29 09:00"))
+    replay.refresh_from_db()
+    assert replay.finished_at is not None and replay.record is None and not replay.published
+    assert GameResult.objects.count() == 1
+    view = selectors.solo_game_view(replay, now=at("2026-11-29 10:00"))
+    assert view["recorded"] is False and view["replay"] is True
+
+
+def test_the_table_of_the_day_ranks_published_attempts_and_shows_the_record():
+    ada, bob, shy = player("Ada"), player("Bob"), player("Shy", consent=None)
+    play_daily(ada, start=at("2026-11-29 08:00"))
+    play_daily(bob, start=at("2026-11-29 07:00"))
+    play_daily(shy, start=at("2026-11-29 06:00"))
+    table = selectors.daily_table(day=date(2026, 11, 29))
+    assert [row.nickname for row in table["rows"]] == ["Bob", "Ada"]  # same deck: earlier wins
+    record = selectors.day_record(day=date(2026, 11, 29))
+    assert record == {"score": table["rows"][0].score, "nickname": "Bob"}
+    mine = selectors.daily_result(player=ada, day=date(2026, 11, 29))
+    assert mine["rank"] == 2 and mine["streak"] == 1 and mine["published"] is True
+    unpublished = selectors.daily_result(player=shy, day=date(2026, 11, 29))
+    assert unpublished["published"] is False and unpublished["rank"] == 1
+    assert selectors.daily_result(player=ada, day=date(2026, 11, 30)) is None
+
+
+def test_the_streak_counts_consecutive_days_and_a_missed_day_breaks_it():
+    ada = player("Ada")
+    for day in ("2026-11-25", "2026-11-27", "2026-11-28", "2026-11-29"):
+        play_daily(ada, start=at(f"{day} 12:00"))
+    assert accounts_selectors.daily_streak(ada, today=date(2026, 11, 29)) == 3
+    assert accounts_selectors.daily_streak(ada, today=date(2026, 11, 30)) == 3  # not yet lost
+    assert accounts_selectors.daily_streak(ada, today=date(2026, 12, 1)) == 0
+    assert accounts_selectors.daily_streak(ada, today=date(2026, 11, 25)) == 1
+    stats = accounts_selectors.player_stats(ada, today=date(2026, 11, 29))["poker"]
+    assert stats["daily_streak"] == 3 and stats["easy_record"] is not None
+
+
+def test_the_beat_task_catches_up_missed_days_and_freezes_old_tables():
+    ada, bob = player("Ada"), player("Bob")
+    assert services.rotate_daily_challenges(now=at("2026-11-26 00:00:05")) == {
+        "published": ["2026-11-26"],
+        "frozen": [],
+    }
+    play_daily(ada, start=at("2026-11-26 10:00"))
+    late = services.start_solo_game(
+        player=bob, storage_enabled=True, mode="daily", now=at("2026-11-26 23:59")
+    )
+    # The beat was down for three nights.
+    done = services.rotate_daily_challenges(now=at("2026-11-29 00:00:03"))
+    assert done == {
+        "published": ["2026-11-27", "2026-11-28", "2026-11-29"],
+        "frozen": ["2026-11-26", "2026-11-27", "2026-11-28"],
+    }
+    assert services.rotate_daily_challenges(now=at("2026-11-29 00:10")) == {
+        "published": [],
+        "frozen": [],
+    }
+    challenge = DailyChallenge.objects.get(day=date(2026, 11, 26))
+    assert challenge.frozen_at is not None
+    assert DailyAttempt.objects.get(player=ada).rank == 1
+    assert GameResult.objects.get(player=ada).rank == 1
+    # Finished after the freeze: recorded (stats, streak) but not on the table.
+    finish(late, now=at("2026-11-29 08:00"))
+    attempt = DailyAttempt.objects.get(player=bob)
+    assert attempt.finished_at is not None and attempt.published is False
+    assert GameResult.objects.get(player=bob).details["day"] == "2026-11-26"
+    assert [r.nickname for r in selectors.daily_table(day=date(2026, 11, 26))["rows"]] == ["Ada"]
+
+
+def test_a_start_before_the_beat_publishes_the_day_itself():
+    ada = player("Ada")
+    services.start_solo_game(
+        player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 00:00:01")
+    )
+    assert DailyChallenge.objects.filter(day=date(2026, 11, 29), frozen_at=None).exists()
+
+
+def test_the_periodic_tasks_are_registered_for_the_database_scheduler():
+    from django_celery_beat.models import PeriodicTask
+
+    migration = importlib.import_module("games.poker.migrations.0003_daily_tasks_and_data")
+    migration.create_tasks(apps, None)
+    migration.create_tasks(apps, None)  # idempotent
+    daily = PeriodicTask.objects.get(task="poker.rotate_daily_challenge")
+    assert daily.enabled and daily.crontab is not None
+    crontab = daily.crontab
+    assert (crontab.minute, crontab.hour, crontab.day_of_week) == ("0", "0", "*")
+    assert (crontab.day_of_month, crontab.month_of_year) == ("*", "*")
+    assert str(crontab.timezone) == "Europe/Bratislava"
+    assert (
+        PeriodicTask.objects.filter(task="poker.cleanup_abandoned_games", enabled=True).count() == 1
+    )
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    assert "poker.rotate_daily_challenge" in app.tasks
+    assert "poker.cleanup_abandoned_games" in app.tasks
+
+
+def test_abandoned_games_are_ended_by_time_or_deleted():
+    ada = player("Ada")
+    start = at("2026-11-28 10:00")
+    easy = services.start_solo_game(player=ada, storage_enabled=True, mode="easy", now=start)
+    hard = services.start_solo_game(
+        player=ada, storage_enabled=True, mode="hard", seconds_per_card=3, now=start
+    )
+    daily = services.start_solo_game(player=ada, storage_enabled=True, mode="daily", now=start)
+    fresh = services.start_solo_game(
+        player=ada, storage_enabled=True, mode="easy", now=at("2026-11-29 09:00")
+    )
+    done = services.cleanup_abandoned_games(now=at("2026-11-29 10:30"))
+    assert done == {"ended": 1, "deleted": 2}
+    assert not SoloGame.objects.filter(pk__in=[easy.pk, daily.pk]).exists()
+    hard.refresh_from_db()
+    assert hard.finished_at is not None and hard.record is not None
+    assert SoloGame.objects.filter(pk=fresh.pk, finished_at=None).exists()
+    attempt = DailyAttempt.objects.get(player=ada)
+    assert attempt.game is None  # the day's attempt stays used
+    assert services.cleanup_abandoned_games(now=at("2026-11-29 10:31")) == {
+        "ended": 0,
+        "deleted": 0,
+    }
