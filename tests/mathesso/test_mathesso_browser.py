@@ -144,3 +144,52 @@ def test_two_players_play_a_whole_pico_game_in_the_browser(transactional_db, bro
     finally:
         for context in contexts:
             context.close()
+
+
+def test_solo_practice_on_a_phone_fits_the_screen_and_counts_turns(
+    transactional_db, browser, asgi_server
+):
+    errors: list[str] = []
+    context = browser.new_context(
+        base_url=asgi_server,
+        locale="en-GB",
+        viewport={"width": 360, "height": 740},
+        has_touch=True,
+        is_mobile=True,
+    )
+    page = context.new_page()
+    watch_errors(page, errors)
+    try:
+        page.goto("/mathesso/")
+        page.select_option("#id_solo-variant", "atto")
+        page.fill("#id_solo-nickname", "Solo Sam")
+        page.click('[data-testid="start-solo"]')
+        page.wait_for_url(re.compile(r"/rooms/[A-Z0-9]+/$"))
+        page.wait_for_selector("[data-game]:not([hidden]) .mt-tile", timeout=TIMEOUT)
+        code = page.locator('[data-testid="room-code"]').inner_text().strip()
+        room_pk = Room.objects.get(code=code).pk
+        tiles = page.locator(".mt-tile")
+        assert tiles.count() == 22
+        for i in range(tiles.count()):
+            box = tiles.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+            assert box["width"] >= 36  # comfortably tappable without zooming
+        state = Room.objects.get(pk=room_pk).state
+        plan = mismatch(state)
+        while True:
+            for _player, message in plan:
+                before = flips_done(Room.objects.get(pk=room_pk).state)
+                click_tile(page, message["tile"])
+                wait_for_state(room_pk, lambda s, b=before: flips_done(s) != b)
+            state = Room.objects.get(pk=room_pk).state
+            if state["phase"] == "over":
+                break
+            plan = next_moves(state)
+        page.locator("[data-end] tbody tr").first.wait_for(timeout=TIMEOUT)
+        summary = page.locator("[data-end-summary]").inner_text()
+        assert summary == "Pairs taken: 11. Turns: 12."
+        (result,) = GameResult.objects.filter(record__mode="solo")
+        assert (result.score, result.details["turns"]) == (11, 12)
+        assert not errors, errors
+    finally:
+        context.close()
