@@ -15,6 +15,7 @@ from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room
 
+from .adapter import TheoremsTable
 from .errors import TheoremsError, refusal
 from .models import SavedDeck
 from .rules import IllegalMove, validate_deck
@@ -76,6 +77,14 @@ def delete_deck(*, player: PlayerProfile, deck_id: int) -> None:
     deleted, _rows = SavedDeck.objects.filter(pk=deck_id, player=player).delete()
     if not deleted:
         raise TheoremsError("unknown_deck", _("This deck does not exist."))
+
+
+def check_table(*, table_size: object, burn: object = True) -> None:
+    """Refuse bad table settings before anything is created."""
+    try:
+        TheoremsTable().clean_settings({"table_size": table_size, "burn": burn})
+    except RoomError as error:
+        raise TheoremsError(error.code, error.message) from error
 
 
 def open_table(*, host: PlayerProfile, table_size: object, burn: object = True) -> Room:

@@ -88,11 +88,11 @@ def new_table(request: HttpRequest) -> HttpResponse:
         size = int(request.POST.get("table_size", "2"))
     except ValueError:
         size = 0
+    burn = request.POST.get("no_burn") != "on"
     try:
+        services.check_table(table_size=size, burn=burn)  # before a profile is created
         player, token = _player_or_new(request)
-        room = services.open_table(
-            host=player, table_size=size, burn=request.POST.get("no_burn") != "on"
-        )
+        room = services.open_table(host=player, table_size=size, burn=burn)
     except TheoremsError as error:
         messages.error(request, error.message)
         return redirect("theorems:index")
@@ -184,7 +184,8 @@ def _save(request: HttpRequest, deck: SavedDeck | None) -> HttpResponse:
     mathematician = request.POST.get("mathematician", "")
     cards = request.POST.getlist("cards")
     try:
-        player, token = _player_or_new(request)
+        services.clean_deck(name=name, mathematician=mathematician, cards=cards)
+        player, token = _player_or_new(request)  # only for a deck that can be saved
         saved = services.save_deck(
             player=player,
             name=name,

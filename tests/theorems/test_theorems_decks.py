@@ -244,3 +244,29 @@ def test_the_hub_and_the_rules_page_with_every_card_render_in_each_language(clie
     text = page.content.decode()
     assert text.count('class="th-gallery-item"') == 68
     assert escape(cards["lagrange_theorem"].name(lang)) in text
+
+
+def test_a_newcomer_with_an_invalid_deck_or_table_gets_no_profile(client):
+    from accounts.models import PlayerProfile
+
+    client.post(
+        "/theorems/decks/new/",
+        {"name": "Tiny", "mathematician": "euclid", "cards": ["pythagoras"], "nickname": "Eve"},
+    )
+    client.post("/theorems/tables/new/", {"table_size": "7", "nickname": "Eve"})
+    assert not PlayerProfile.objects.filter(nickname="Eve").exists()
+
+
+def test_a_newcomer_saves_a_deck_with_a_nickname(client):
+    response = client.post(
+        "/theorems/decks/new/",
+        {
+            "name": "First",
+            "mathematician": "gauss",
+            "cards": list(NUMBER_THEORISTS.deck),
+            "nickname": "Emmy N",
+        },
+    )
+    assert response.status_code == 302
+    assert SavedDeck.objects.get().player.nickname == "Emmy N"
+    assert settings.PLAYER_COOKIE_NAME in response.cookies
