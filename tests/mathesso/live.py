@@ -43,14 +43,14 @@ class Socket:
         self.seen: list[dict] = []
         self.raw: list[str] = []
 
-    def recv(self, timeout: float = 10) -> dict:
+    def recv(self, timeout: float = 30) -> dict:
         text = self.ws.recv(timeout=timeout)
         self.raw.append(text)
         message = json.loads(text)
         self.seen.append(message)
         return message
 
-    def recv_until(self, predicate, timeout: float = 10) -> dict:
+    def recv_until(self, predicate, timeout: float = 30) -> dict:
         deadline = time.monotonic() + timeout
         while True:
             message = self.recv(timeout=max(0.01, deadline - time.monotonic()))

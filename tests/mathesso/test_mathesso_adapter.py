@@ -193,3 +193,25 @@ def test_solo_practice_counts_turns_including_failed_ones():
     assert result.details["turns"] == 12  # one miss and 11 pairs
     assert result.rank == 1
     assert result.score == 11  # Atto counts pairs
+
+
+def test_a_sheldon_offers_the_extra_turn_in_the_view_and_end_turn_keeps_it():
+    state = start(1, settings={"variant": "pico", "extensions": ["cjv"]})
+    ids = {}
+    for i, tile in enumerate(state["tiles"]):
+        ids.setdefault(tile["face"], []).append(i)
+    events = []
+    for face in ("cjv:1", "cjv:3"):
+        for tile in ids[face]:
+            outcome = move(state, "1", {"type": "flip", "tile": tile})
+            state, events = outcome.state, events + outcome.public
+    types = [e["type"] for e in events]
+    assert "sheldon" in types and types[-1] == "extra_turn_offered"
+    shown = TABLE.view(state, player_id=1, role="host", seat_state={})
+    assert shown["turn"]["offer"] is True
+    assert shown["actions"] == ["end_turn", "flip"]
+    assert shown["players"][0]["score"] == 12
+    declined = move(state, "1", {"type": "end_turn"})
+    assert [e["type"] for e in declined.public][0] == "extra_turn_declined"
+    after = TABLE.view(declined.state, player_id=1, role="host", seat_state={})
+    assert after["players"][0]["extra_turns"] == 1 and after["turn"]["offer"] is False

@@ -26,6 +26,8 @@ const ERRORS = {
   room_finished: () => gettext("The game is over."),
   not_started: () => gettext("The game has not started yet."),
   spectator: () => gettext("Spectators cannot play."),
+  no_such_tile: () => gettext("There is no such tile."),
+  rate_limited: () => gettext("Too many clicks. Slow down."),
 };
 
 const root = document.querySelector("[data-mathesso]");
