@@ -7,12 +7,14 @@ leave as ``{"code", "message"}`` with a fitting HTTP status.
 import hashlib
 import json
 import time
+from datetime import date
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -23,10 +25,14 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from accounts import consent
+from accounts import selectors as accounts_selectors
+
 from . import selectors, services
 from .errors import PokerError
+from .periods import PERIODS
 from .presentation import table_context
-from .rules import DEFAULT_TABLE, TABLE_NAMES
+from .rules import DEFAULT_TABLE, TABLE_NAMES, daily_date
 from .rules.state import MAX_SECONDS, MIN_SECONDS
 
 
@@ -73,6 +79,81 @@ def index(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
     return render(request, "poker/play.html", _page_context(request))
+
+
+def _competition_context(request: HttpRequest, kind: str) -> dict[str, Any]:
+    """Ranked and daily pages: they need the server, saving and a nickname, and
+    ask the publication question (its exact text) before the first public write."""
+    context = _page_context(request)
+    player = request.player if request.storage_enabled else None
+    answer = accounts_selectors.current_consent(player) if player else None
+    context.update(
+        {
+            "kind": kind,
+            "can_compete": player is not None,
+            "consent_state": "unknown" if answer is None else ("yes" if answer.granted else "no"),
+            "consent_question": consent.question(),
+        }
+    )
+    return context
+
+
+@require_GET
+@ensure_csrf_cookie
+def ranked(request: HttpRequest) -> HttpResponse:
+    return render(request, "poker/play.html", _competition_context(request, "ranked"))
+
+
+@require_GET
+@ensure_csrf_cookie
+def daily(request: HttpRequest) -> HttpResponse:
+    """Today's challenge: start it, continue it, or (when used) see the result,
+    share it and replay the numbers."""
+    context = _competition_context(request, "daily")
+    day = daily_date(timezone.now())
+    context["day"] = day
+    context["day_record"] = selectors.day_record(day=day)
+    if context["can_compete"]:
+        attempt = selectors.daily_attempt(player=request.player, day=day)
+        context["attempt"] = attempt
+        context["daily_result"] = selectors.daily_result(player=request.player, day=day)
+        if attempt is not None and attempt.finished_at is None and attempt.game_id:
+            context["continue_id"] = str(attempt.game_id)
+    return render(request, "poker/play.html", context)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    period = request.GET.get("period", "day")
+    if period not in PERIODS:
+        period = "day"
+    player = request.player if request.storage_enabled else None
+    board = selectors.leaderboard(period=period, now=timezone.now(), player=player)
+    return render(
+        request,
+        "poker/leaderboard.html",
+        {"board": board, "periods": PERIODS, "period": period},
+    )
+
+
+@require_GET
+def daily_table(request: HttpRequest) -> HttpResponse:
+    today = daily_date(timezone.now())
+    try:
+        day = date.fromisoformat(request.GET["day"]) if "day" in request.GET else today
+    except ValueError:
+        raise Http404 from None
+    if day > today:
+        raise Http404
+    player = request.player if request.storage_enabled else None
+    context = {
+        "table": selectors.daily_table(day=day, player=player),
+        "day": day,
+        "today": today,
+        "previous": date.fromordinal(day.toordinal() - 1),
+        "next": date.fromordinal(day.toordinal() + 1) if day < today else None,
+    }
+    return render(request, "poker/daily_table.html", context)
 
 
 @require_GET
@@ -213,7 +294,10 @@ def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
         game = selectors.solo_game(game_id=game_id, player=request.player)
     except PokerError as error:
         return _error(error)
-    return JsonResponse({"game": selectors.solo_game_view(game, now=now), "now": now})
+    payload: dict[str, Any] = {"game": selectors.solo_game_view(game, now=now), "now": now}
+    if game.finished_at is not None and not game.replay and game.day is not None:
+        payload["daily"] = selectors.daily_result(player=game.player, day=game.day)
+    return JsonResponse(payload)
 
 
 @require_http_methods(["POST"])

@@ -50,7 +50,8 @@ def test_the_server_refuses_to_lead_without_saving_or_without_a_nickname(client)
 @pytest.mark.parametrize(
     ("data", "code"),
     [
-        ({"mode": "ranked"}, "bad_mode"),
+        ({"mode": "rated"}, "bad_mode"),
+        ({"mode": "ranked"}, "bad_difficulty"),
         ({"mode": "hard", "seconds_per_card": 2}, "bad_seconds"),
         ({"mode": "hard", "seconds_per_card": 301}, "bad_seconds"),
         ({"mode": "hard"}, "bad_seconds"),

@@ -106,7 +106,7 @@ def test_stats_count_incomplete_hard_boards_for_best_score_only():
             player=profile,
             score=score,
             completed=completed,
-            details={"duration": duration},
+            details={"duration_s": duration},
         )
 
     result("easy", 120, True, 300.5)
@@ -114,10 +114,10 @@ def test_stats_count_incomplete_hard_boards_for_best_score_only():
     result("hard", 90, True, 120.0)
     stats = selectors.player_stats(player=profile)
     assert stats["best"] == 200
-    assert stats["best_easy"] == 120
-    assert stats["best_hard"] == 200
-    assert stats["completed_games"] == 2
-    assert stats["fastest"] == 120.0
+    assert stats["easy_record"] == 120
+    assert stats["hard_record"] == 200
+    assert stats["completed"] == 2
+    assert stats["fastest_s"] == 120.0
 
 
 def test_the_hub_shows_the_players_records(client):

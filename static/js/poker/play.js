@@ -1,7 +1,9 @@
-// Easy and hard solo games. The server leads when it can (it holds the deck and
+// Solo games. Easy and hard: the server leads when it can (it holds the deck and
 // records the result); when saving is off, there is no nickname, or the server
 // cannot be reached, the same page plays the game wholly in the browser with
 // the JS twin of the engine and says plainly that it is not recorded.
+// Ranked and daily games (root data-kind) are server-only: no browser fallback,
+// no score preview, and the publication question is asked before the first one.
 
 import { BoardView } from "./board.js";
 import {
@@ -20,10 +22,13 @@ import { bestCells, preview } from "./preview.js";
 
 const root = document.getElementById("poker-play");
 const $ = (id) => document.getElementById(id);
+// "free" (easy/hard with fallback), "ranked" or "daily".
+const KIND = root ? root.dataset.kind || "free" : "free";
+const COMPETITIVE = KIND === "ranked" || KIND === "daily";
 
 const SETTINGS_KEY = "matika-poker-settings";
-// The game in progress in this tab, so a reload continues it.
-const CURRENT_KEY = "matika-poker-current";
+// The game in progress in this tab (one per page kind), so a reload continues it.
+const CURRENT_KEY = KIND === "free" ? "matika-poker-current" : `matika-poker-current-${KIND}`;
 
 function readCurrent() {
   try {
@@ -88,9 +93,11 @@ class ServerDriver {
 
   async start(settings) {
     const payload = await this.request(this.api, {
-      mode: settings.mode,
+      mode: settings.kind || settings.mode,
+      difficulty: settings.mode,
       table: settings.table,
       seconds_per_card: settings.mode === "hard" ? settings.seconds : null,
+      replay: Boolean(settings.replay),
     });
     this.id = payload.game.id;
     return payload;
@@ -215,13 +222,14 @@ class PokerPlay {
     this.offset = 0; // server clock minus browser clock, seconds
     this.advancing = false;
     this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
+    this.daily = null;
     this.wire();
-    this.restoreSettings();
+    if (KIND !== "daily") this.restoreSettings();
     this.resume();
   }
 
-  async resume() {
-    const current = readCurrent();
+  async resume(gameId = null) {
+    const current = gameId ? { kind: "server", id: gameId } : readCurrent();
     if (!current) return;
     let payload = null;
     if (current.kind === "server") {
@@ -253,6 +261,7 @@ class PokerPlay {
 
   show(payload) {
     $("poker-setup").hidden = true;
+    $("poker-preview-toggle").hidden = payload.game.preview === false;
     $("poker-game").hidden = false;
     this.view = null;
     this.accept(payload);
@@ -293,13 +302,45 @@ class PokerPlay {
 
   wire() {
     const form = $("poker-setup");
-    form.addEventListener("change", () => this.syncSetup());
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      if (!form.reportValidity()) return;
-      this.settings = this.readSettings();
-      writeStorage(SETTINGS_KEY, this.settings);
-      this.start();
+    if (KIND === "daily") {
+      const daily = { kind: "daily", mode: "easy", seconds: null, table: null };
+      const wireButton = (id, action) => {
+        const button = $(id);
+        if (button) button.addEventListener("click", action);
+      };
+      wireButton("poker-start-daily", () => {
+        this.settings = daily;
+        this.start();
+      });
+      wireButton("poker-replay", () => {
+        this.settings = { ...daily, replay: true };
+        this.start();
+      });
+      wireButton("poker-continue", () => this.resume(root.dataset.continue));
+      const intro = $("poker-share-intro");
+      if (intro) {
+        intro.addEventListener("click", () =>
+          this.share({
+            day: intro.dataset.shareDay,
+            score: intro.dataset.shareScore,
+            rank: intro.dataset.shareRank,
+            streak: intro.dataset.shareStreak,
+          }),
+        );
+      }
+    } else {
+      form.addEventListener("change", () => this.syncSetup());
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        if (!form.reportValidity()) return;
+        this.settings = this.readSettings();
+        if (KIND === "ranked") this.settings.kind = "ranked";
+        else writeStorage(SETTINGS_KEY, this.settings);
+        this.start();
+      });
+    }
+    $("poker-share").addEventListener("click", () => {
+      if (this.daily) this.share(this.daily);
     });
     for (const cell of this.board.cells) {
       cell.addEventListener("click", () => this.clickCell(Number(cell.dataset.cell)));
@@ -325,9 +366,9 @@ class PokerPlay {
     $("poker-keep-joker").addEventListener("click", () => this.keepJoker());
     $("poker-again").addEventListener("click", () => {
       closeDialog($("poker-end-dialog"));
-      this.start();
+      this.startAgain();
     });
-    $("poker-new").addEventListener("click", () => this.start());
+    $("poker-new").addEventListener("click", () => this.startAgain());
     document.addEventListener("keydown", (event) => {
       if (event.key !== "g" && event.key !== "G") return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -341,10 +382,83 @@ class PokerPlay {
 
   // --- starting --------------------------------------------------------------
 
+  /** Daily: the next round is a replay of the same numbers; others: the same settings. */
+  startAgain() {
+    if (KIND === "daily") this.settings = { kind: "daily", mode: "easy", replay: true };
+    this.start();
+  }
+
+  /** Ask the publication question (the exact stored text) once, before the first
+   * public write. Closing the dialog is no answer: the game goes on, nothing is
+   * published, and the question comes again next time. */
+  askConsent() {
+    if (root.dataset.consent !== "unknown") return Promise.resolve();
+    const dialog = $("poker-consent-dialog");
+    return new Promise((resolve) => {
+      const answer = async (granted) => {
+        closeDialog(dialog);
+        const body = new FormData();
+        body.append("consent", granted ? "yes" : "no");
+        try {
+          const response = await fetch(root.dataset.consentUrl, {
+            method: "POST",
+            credentials: "same-origin",
+            headers: { "X-CSRFToken": this.csrfToken(), Accept: "application/json" },
+            body,
+          });
+          if (response.ok) root.dataset.consent = granted ? "yes" : "no";
+        } catch (error) {
+          /* unanswered: nothing is published, the question comes again */
+        }
+        resolve();
+      };
+      $("poker-consent-yes").onclick = () => answer(true);
+      $("poker-consent-no").onclick = () => answer(false);
+      openDialog(dialog, { onCancel: () => resolve() });
+      $("poker-consent-yes").focus();
+    });
+  }
+
+  /** Ranked and daily: the server or nothing. */
+  async startCompetitive() {
+    await this.askConsent();
+    this.driver = new ServerDriver(root.dataset.api, this.csrfToken());
+    let payload;
+    try {
+      payload = await this.driver.start(this.settings);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      if (error.code === "daily_used" && error.payload && error.payload.game_id) {
+        await this.resume(error.payload.game_id);
+        return;
+      }
+      this.driver = null;
+      $("poker-setup").hidden = false;
+      $("poker-game").hidden = true;
+      this.setStatus(error.message);
+      const setup = $("poker-setup");
+      let note = setup.querySelector(".poker-refusal");
+      if (!note) {
+        note = document.createElement("p");
+        note.className = "notice poker-refusal";
+        note.setAttribute("role", "alert");
+        setup.append(note);
+      }
+      note.textContent = error.message;
+      return;
+    }
+    this.show(payload);
+  }
+
   async start() {
     this.pending = null;
     this.view = null;
+    this.daily = null;
     this.setStatus("");
+    if (COMPETITIVE) {
+      await this.startCompetitive();
+      return;
+    }
     let payload = null;
     const serverLed = root.dataset.serverLed === "1" && navigator.onLine !== false;
     if (serverLed) {
@@ -377,6 +491,18 @@ class PokerPlay {
       this.view.mode === "hard"
         ? tf(gettext("Hard game, %(seconds)s s per number"), { seconds: this.view.seconds_per_card })
         : gettext("Easy game");
+    if (this.view.kind === "daily") {
+      return this.view.replay
+        ? gettext("Daily challenge replay · not recorded")
+        : tf(gettext("Daily challenge of %(day)s · recorded"), { day: this.view.day });
+    }
+    if (this.view.kind === "ranked") {
+      const published =
+        root.dataset.consent === "yes"
+          ? gettext("a full board goes to the leaderboards")
+          : gettext("not published: you did not agree to publication");
+      return `${gettext("Ranked game")} · ${mode} · ${published}`;
+    }
     const where = this.driver.recorded
       ? gettext("led by the server and recorded in your profile")
       : gettext("played in your browser, not recorded");
@@ -396,7 +522,9 @@ class PokerPlay {
       if (typeof action.cell === "number") this.focusAfter(action.cell);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
-      if (error.code === "offline" && this.driver instanceof ServerDriver) {
+      if (error.code === "offline" && COMPETITIVE) {
+        this.setStatus(gettext("The server cannot be reached. Your board is kept there: try again in a moment."));
+      } else if (error.code === "offline" && this.driver instanceof ServerDriver) {
         await this.fallBack(action);
       } else {
         if (error.payload && error.payload.game) this.accept(error.payload);
@@ -430,6 +558,7 @@ class PokerPlay {
   accept(payload) {
     const before = this.view;
     this.view = payload.game;
+    if (payload.daily) this.daily = payload.daily;
     this.offset = typeof payload.now === "number" ? payload.now - nowSeconds() : 0;
     this.advancing = false;
     if (payload.events && payload.events.length) this.setStatus("");
@@ -596,7 +725,10 @@ class PokerPlay {
     let value = null;
     if (this.pending) value = this.pending.value;
     else if (inHand !== null && inHand !== JOKER) value = inHand;
-    const gains = value !== null && this.showPreview && !view.over ? preview(view.cells, value, view.table) : {};
+    const previewAllowed = view.preview !== false;
+    const gains =
+      value !== null && previewAllowed && this.showPreview && !view.over ? preview(view.cells, value, view.table) : {};
+    this.renderDayRecord();
     const best = new Set(bestCells(gains));
     const canPlace = !view.over && (inHand !== null || this.pending !== null);
     view.cells.forEach((cellValue, index) => {
@@ -619,6 +751,52 @@ class PokerPlay {
     this.board.renderLines(view.lines);
   }
 
+  renderDayRecord() {
+    const line = $("poker-day-record");
+    const view = this.view;
+    line.hidden = view.kind !== "daily";
+    if (line.hidden) return;
+    line.textContent = view.day_record
+      ? tf(gettext("Record of the day: %(score)s (%(nickname)s)"), view.day_record)
+      : gettext("Nobody has set a record today yet.");
+  }
+
+  shareText(result) {
+    const url = new URL(window.location.pathname, window.location.origin).href;
+    return tf(
+      gettext("Matika daily challenge %(day)s: %(score)s points, place %(rank)s of the day, streak %(streak)s. %(url)s"),
+      { ...result, url },
+    );
+  }
+
+  /** Put the share text on the clipboard (or show it to copy by hand). */
+  async share(result) {
+    const text = this.shareText(result);
+    const box = $("poker-share-text");
+    box.value = text;
+    let copied = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(text);
+        copied = true;
+      }
+    } catch (error) {
+      copied = false;
+    }
+    box.hidden = false;
+    if (!$("poker-end-dialog").open) {
+      const intro = $("poker-share-intro");
+      if (intro) {
+        intro.after(box);
+        box.hidden = false;
+      }
+    }
+    box.select();
+    $("poker-share-status").textContent = copied
+      ? gettext("Copied: paste it into a chat.")
+      : gettext("Copy the text below and paste it into a chat.");
+  }
+
   tableLabel(name) {
     const table = document.querySelector(`#poker-table-in-use [data-table="${name}"] caption`);
     return table ? table.textContent : name;
@@ -636,10 +814,41 @@ class PokerPlay {
           lost: view.forfeited,
         });
     const record = $("poker-end-record");
-    record.classList.toggle("is-recorded", this.driver.recorded);
-    record.textContent = this.driver.recorded
-      ? gettext("The game was recorded in your profile.")
-      : (NOT_RECORDED[this.driver.reason] || NOT_RECORDED.offline)();
+    const recorded = this.driver.recorded && view.recorded !== false;
+    record.classList.toggle("is-recorded", recorded);
+    if (view.kind === "daily" && view.replay) {
+      record.textContent = gettext("A replay of today's numbers: not recorded.");
+    } else if (view.kind === "ranked") {
+      record.textContent = view.published
+        ? gettext("Recorded and published on the leaderboards.")
+        : view.completed
+          ? gettext("Recorded in your profile; not published on the leaderboards.")
+          : gettext("Recorded in your profile; only a full board enters the leaderboards.");
+    } else if (view.kind === "daily") {
+      record.textContent = view.published
+        ? gettext("Recorded and published on the table of the day.")
+        : gettext("Recorded in your profile; not published on the table of the day.");
+    } else {
+      record.textContent = recorded
+        ? gettext("The game was recorded in your profile.")
+        : (NOT_RECORDED[this.driver.reason] || NOT_RECORDED.offline)();
+    }
+    const daily = $("poker-end-daily");
+    const showDaily = view.kind === "daily" && !view.replay && this.daily;
+    daily.hidden = !showDaily;
+    $("poker-share-box").hidden = !showDaily;
+    $("poker-share-text").hidden = true;
+    $("poker-share-status").textContent = "";
+    if (showDaily) {
+      daily.textContent = tf(gettext("Place %(rank)s of the day · streak %(streak)s"), this.daily);
+    }
+    $("poker-again").textContent =
+      view.kind === "daily" ? gettext("Replay the numbers") : gettext("Play again");
+    const settingsLink = $("poker-end-dialog").querySelector("a.button");
+    if (settingsLink) {
+      settingsLink.hidden = view.kind === "daily";
+      if (view.kind === "ranked") settingsLink.href = window.location.pathname;
+    }
     const dialog = $("poker-end-dialog");
     openDialog(dialog);
     $("poker-again").focus();
