@@ -44,7 +44,10 @@ def finish_if_all_over(room: Room, now: float) -> bool:
     if room.status != Room.Status.RUNNING or room.mode != "group":
         return False
     entries = group.standings(room.state, seat_states(room), now)
-    if not entries or not all(entry["over"] for entry in entries):
+    # A player the host removed will never finish: they do not hold the group up.
+    removed = set(room.seats.filter(status=Seat.Status.KICKED).values_list("player_id", flat=True))
+    waiting_for = [e for e in entries if e["player_id"] not in removed]
+    if not waiting_for or not all(entry["over"] for entry in waiting_for):
         return False
     try:
         room_services.end_room(room=room, actor=room.host)

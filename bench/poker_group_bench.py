@@ -1,0 +1,352 @@
+"""Poker group game benchmark: lobbies of 50 players playing real games over WebSockets.
+
+One command starts throwaway PostgreSQL and Redis, migrates, starts uvicorn and
+plays R lobbies x P players through the real consumer, services and database:
+
+    .venv/bin/python bench/poker_group_bench.py --lobbies 1 --players 50
+    .venv/bin/python bench/poker_group_bench.py --lobbies 20 --players 50 --interval 2
+
+Each lobby's host draws every ``--interval`` seconds until the sequence closes
+(25 numbers); every player, on hearing a draw, waits a random delay (up to
+``--max-delay``) and places it on their own board (jokers are used as 1s). All
+clients share this process's monotonic clock.
+
+Measured: draw fan-out (host's send -> the last player of the lobby received
+the draw) p50/p95/p99; placement ack (send -> own ack) p50/p95/p99; losses:
+draws a player never received, placements not acknowledged, and -- read back
+from PostgreSQL after the run -- acknowledged placements missing from the
+boards (must all be 0). The "simultaneous" phase first has 50 players of one
+lobby place the same number at the same moment.
+
+Uses bench/rooms_fanout.py for services, servers and the socket client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+sys.path.insert(0, str(BASE_DIR / "bench"))
+
+import rooms_fanout as fanout  # noqa: E402
+
+# tests/poker_room/settings.py = the test settings plus the poker room URLs and the
+# channel-layer socket timeout fix (see docs/poker-group.md).
+SETTINGS = "tests.poker_room.settings"
+
+
+def make_lobbies(lobbies: int, players: int) -> list[dict]:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core import signing
+    from django.db import connection
+
+    from accounts import identity
+    from accounts import services as accounts
+    from games.rooms import services
+
+    def cookie(token: str) -> str:
+        return f"{settings.PLAYER_COOKIE_NAME}={signing.dumps(token, salt=identity.SALT)}"
+
+    made = []
+    for r in range(lobbies):
+        host, host_token = accounts.create_profile(browser_token=None, nickname=f"Host {r}")
+        room = services.create_room(game="poker", mode="group", host=host, settings={})
+        seated = []
+        for p in range(players):
+            profile, token = accounts.create_profile(browser_token=None, nickname=f"P{r}-{p}")
+            services.join_room(room=room, player=profile)
+            seated.append({"cookie": cookie(token), "id": profile.pk})
+        services.start_room(room=room, actor=host)
+        made.append(
+            {"id": room.pk, "code": room.code, "host": cookie(host_token), "players": seated}
+        )
+    connection.close()
+    return made
+
+
+class Player(fanout.Client):
+    """A socket that also queues the draws it hears, to place them in order."""
+
+    def __init__(self, address: str, code: str, cookie: str, player_id: int) -> None:
+        super().__init__(address, code, cookie)
+        self.player_id = player_id
+        self.cards: asyncio.Queue = asyncio.Queue()
+        self.next_cell = 0
+        self.acked: list[dict] = []
+
+    async def read(self) -> None:
+        async for raw in self.ws:
+            now = time.monotonic()
+            message = json.loads(raw)
+            kind = message.get("type")
+            if kind == "event":
+                if message["seq"] in self.arrivals:
+                    self.duplicates += 1
+                    continue
+                self.arrivals[message["seq"]] = now
+                for event in message["events"]:
+                    if event["type"] == "drawn":
+                        self.cards.put_nowait(event)
+            elif kind in ("ack", "error"):
+                future = self.answers.pop(message.get("id"), None)
+                if future and not future.done():
+                    future.set_result((now, message))
+
+    def move(self, card: int) -> dict:
+        cell = self.next_cell
+        if card == 0:
+            return {"type": "use_joker", "cell": cell, "value": 1}
+        return {"type": "place", "cell": cell}
+
+
+async def play(lobbies, addresses, *, interval: float, max_delay: float, seed: int) -> dict:
+    rng = random.Random(seed)
+    hosts, groups = [], []
+    gate = asyncio.Semaphore(50)
+
+    async def opened(client):
+        async with gate:
+            await client.open()
+        return client
+
+    index = 0
+    for lobby in lobbies:
+        hosts.append(Player(addresses[index % len(addresses)], lobby["code"], lobby["host"], 0))
+        index += 1
+        group = []
+        for seat in lobby["players"]:
+            address = addresses[index % len(addresses)]
+            group.append(Player(address, lobby["code"], seat["cookie"], seat["id"]))
+            index += 1
+        groups.append(group)
+    began = time.monotonic()
+    await asyncio.gather(*(opened(c) for c in [*hosts, *(p for g in groups for p in g)]))
+    connect_s = time.monotonic() - began
+
+    draws: list[tuple[int, int, float]] = []  # (lobby, seq, sent)
+    draw_acks: list[float] = []
+    place_acks: list[float] = []
+    refused: list[dict] = []
+    host_refused: list[dict] = []
+    unanswered = 0
+
+    async def player_loop(player: Player, stop: asyncio.Event) -> None:
+        nonlocal unanswered
+        while True:
+            getter = asyncio.create_task(player.cards.get())
+            stopper = asyncio.create_task(stop.wait())
+            done, _pending = await asyncio.wait(
+                {getter, stopper}, return_when=asyncio.FIRST_COMPLETED
+            )
+            if getter not in done:
+                getter.cancel()
+                return
+            stopper.cancel()
+            event = getter.result()
+            await asyncio.sleep(rng.uniform(0, max_delay))
+            try:
+                sent, answered, answer = await player.request(player.move(event["card"]))
+            except TimeoutError:
+                unanswered += 1
+                continue
+            if answer["type"] == "ack":
+                place_acks.append(answered - sent)
+                player.acked.append(player.move(event["card"]))
+                player.next_cell += 1
+            else:
+                refused.append(answer)
+
+    async def host_loop(r: int, host, players: list[Player]) -> None:
+        await asyncio.sleep(interval * r / max(1, len(hosts)))  # spread the lobbies
+        stop = asyncio.Event()
+        workers = [asyncio.create_task(player_loop(p, stop)) for p in players]
+        closed = False
+        while not closed:
+            sent, answered, answer = await host.request({"type": "draw"})
+            if answer["type"] != "ack":
+                refused.append(answer)
+                break
+            draws.append((r, answer["seq"], sent))
+            draw_acks.append(answered - sent)
+            await asyncio.sleep(0.05)
+            closed = (
+                any(e.get("closed") for p in players[:1] for e in list(p.cards._queue))
+                or len([d for d in draws if d[0] == r]) >= 27
+            )
+            await asyncio.sleep(max(0.0, interval - (time.monotonic() - sent)))
+        await asyncio.sleep(max_delay + 3)  # the last placements
+        stop.set()
+        await asyncio.gather(*workers)
+
+    began = time.monotonic()
+    await asyncio.gather(
+        *(host_loop(r, h, g) for r, (h, g) in enumerate(zip(hosts, groups, strict=True)))
+    )
+    elapsed = time.monotonic() - began
+    fan, lost = [], 0
+    for r, seq, sent in draws:
+        arrivals = [p.arrivals.get(seq) for p in groups[r]]
+        lost += sum(1 for a in arrivals if a is None)
+        got = [a for a in arrivals if a is not None]
+        if got:
+            fan.append(max(got) - sent)
+    for client in [*hosts, *(p for g in groups for p in g)]:
+        await client.close()
+    return {
+        "sockets": len(hosts) + sum(len(g) for g in groups),
+        "connect_all_s": connect_s,
+        "elapsed_s": elapsed,
+        "draws": len(draws),
+        "draw_fanout_ms": [1000 * fanout.percentile(fan, q) for q in (0.5, 0.95, 0.99)],
+        "draw_ack_ms": [1000 * fanout.percentile(draw_acks, q) for q in (0.5, 0.95, 0.99)],
+        "placements": len(place_acks),
+        "placement_ack_ms": [1000 * fanout.percentile(place_acks, q) for q in (0.5, 0.95, 0.99)],
+        "placements_per_s": len(place_acks) / elapsed,
+        "draws_lost": lost,
+        "placements_refused": len(refused),
+        "draws_refused": len(host_refused),
+        "placements_unanswered": unanswered,
+        "duplicated_events": sum(p.duplicates for g in groups for p in g),
+        "_acked": {p.player_id: len(p.acked) for g in groups for p in g},
+    }
+
+
+async def simultaneous(lobby: dict, address: str) -> dict:
+    """50 players of a fresh lobby place the same number at the same moment."""
+    host = fanout.Client(address, lobby["code"], lobby["host"])
+    players = [Player(address, lobby["code"], s["cookie"], s["id"]) for s in lobby["players"]]
+    for client in [host, *players]:
+        await client.open()
+    _s, _a, answer = await host.request({"type": "draw"})
+    card = None
+    while card is None:
+        await asyncio.sleep(0.05)
+        if not players[0].cards.empty():
+            card = players[0].cards.get_nowait()["card"]
+    first = time.monotonic()
+    results = await asyncio.gather(*(p.request(p.move(card)) for p in players))
+    acks = [answered - sent for sent, answered, _a in results]
+    ok = sum(1 for _s, _a, a in results if a["type"] == "ack")
+    own = sum(1 for p, (_s, _a, a) in zip(players, results, strict=True) if a["id"].startswith("b"))
+    for client in [host, *players]:
+        await client.close()
+    return {
+        "players": len(players),
+        "acked": ok,
+        "own_acks": own,
+        "all_acked_ms": 1000 * (max(answered for _s, answered, _a in results) - first),
+        "ack_ms": [1000 * fanout.percentile(acks, q) for q in (0.5, 0.95, 0.99)],
+    }
+
+
+def check_boards(lobbies: list[dict], acked: dict[int, int]) -> int:
+    """Acknowledged placements that are not on the stored boards (must be 0)."""
+    from django.db import connection
+
+    from games.rooms.models import Seat
+
+    missing = 0
+    ids = [s["id"] for lobby in lobbies for s in lobby["players"]]
+    for seat in Seat.objects.filter(player_id__in=ids, room_id__in=[x["id"] for x in lobbies]):
+        filled = sum(1 for value in seat.state.get("cells", []) if value is not None)
+        missing += max(0, acked.get(seat.player_id, 0) - filled)
+    connection.close()
+    return missing
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lobbies", type=int, default=1)
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--interval", type=float, default=2.0, help="seconds between draws")
+    parser.add_argument("--max-delay", type=float, default=1.5, help="players' random delay")
+    parser.add_argument("--servers", type=int, default=1, help="uvicorn processes")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    load_before = f"{os.getloadavg()[0]:.1f}"
+    workdir = Path(tempfile.mkdtemp(prefix="matika-poker-bench-"))
+    workdir.chmod(0o755)
+    services, servers = [], []
+    try:
+        services, env = fanout.start_services(workdir)
+        env["DJANGO_SETTINGS_MODULE"] = SETTINGS
+        os.environ.update(env)
+        began = time.monotonic()
+        lobbies = make_lobbies(args.lobbies + 1, args.players)
+        setup_s = time.monotonic() - began
+        servers = fanout.start_servers(env, args.servers)
+        addresses = [address for _p, address in servers]
+        together = asyncio.run(simultaneous(lobbies[0], addresses[0]))
+        result = asyncio.run(
+            play(
+                lobbies[1:],
+                addresses,
+                interval=args.interval,
+                max_delay=args.max_delay,
+                seed=args.seed,
+            )
+        )
+        result["acked_but_missing_on_boards"] = check_boards(lobbies[1:], result.pop("_acked"))
+        result["simultaneous"] = together
+        result["setup_s"] = setup_s
+        result["command"] = " ".join(["bench/poker_group_bench.py", *sys.argv[1:]])
+        result["machine"] = (
+            f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+            f"load average before/after {load_before} / {os.getloadavg()[0]:.1f}"
+        )
+        report(result, args)
+    finally:
+        for process, _address in servers:
+            stop(process)
+        for service in services:
+            try:
+                service.stop()
+            except Exception as error:  # noqa: BLE001 - keep stopping the others
+                print(f"could not stop {service}: {error}", file=sys.stderr)
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+def stop(process) -> None:
+    """A loaded server may take long to close its sockets: wait, then kill."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired
+        process.kill()
+        process.wait(timeout=10)
+
+
+def report(result: dict, args) -> None:
+    print(json.dumps(fanout.rounded(result), indent=2), flush=True)
+    together = result["simultaneous"]
+    print(
+        f"\n{args.lobbies} x {args.players}: draw fan-out p50/p95/p99 = "
+        + "/".join(f"{v:.0f}" for v in result["draw_fanout_ms"])
+        + " ms; placement ack p50/p95/p99 = "
+        + "/".join(f"{v:.0f}" for v in result["placement_ack_ms"])
+        + f" ms; lost draws {result['draws_lost']}, refused {result['placements_refused']}, "
+        + f"unanswered {result['placements_unanswered']}, "
+        + f"missing on boards {result['acked_but_missing_on_boards']}; "
+        + f"{together['players']} at once: all acked in {together['all_acked_ms']:.0f} ms, "
+        + f"own acks {together['own_acks']}",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
