@@ -46,15 +46,16 @@ def _version(page) -> str:
     return page.locator(TABLE).get_attribute("data-version") or ""
 
 
-def _wait_for_change(page, version: str, timeout: float = 15000) -> None:
+def _wait_for_change(page, version: str, *, clicked: bool, timeout: float = 15000) -> None:
+    """Until the screen shows a new view (or, after a click, the server refused it)."""
     page.wait_for_function(
-        """([selector, version]) => {
+        """([selector, version, clicked]) => {
             const root = document.querySelector(selector);
             return root.dataset.version !== version
-              || (root.dataset.busy === "false"
+              || (clicked && root.dataset.busy === "false"
                   && root.querySelector("[data-th-error]").textContent !== "");
         }""",
-        arg=[TABLE, version],
+        arg=[TABLE, version, clicked],
         timeout=timeout,
     )
 
@@ -81,15 +82,16 @@ def test_a_human_plays_a_whole_game_against_a_robot(watched_page, asgi_server):
         if page.locator(TABLE).get_attribute("data-phase") == "finished":
             break
         version = _version(page)
+        clicked = False
         for selector in PREFERENCES:
             button = page.locator(selector).first
             if button.count() and button.is_visible() and button.is_enabled():
                 button.click()
                 clicks += 1
+                clicked = True
                 break
-        else:
-            pass  # the robot is acting: wait for its move to arrive
-        _wait_for_change(page, version)
+        # no button: the robot is acting, wait for its move to arrive
+        _wait_for_change(page, version, clicked=clicked)
     else:
         pytest.fail("the game did not finish")
 
