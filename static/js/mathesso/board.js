@@ -455,6 +455,11 @@ if (root && live) {
           ours = true;
           Object.assign(tile, { up: true, face: event.face, group: event.group, value: event.value });
           if (view.phase === "play" && view.turn) view.turn.flips.push(event.tile);
+          if (event.player === me) {
+            // Until the snapshot arrives: an order flip is done; one flip may end the turn.
+            if (view.phase === "order") view.actions = [];
+            else if (view.turn && view.turn.flips.length === 1) view.actions = ["end_turn", "flip"];
+          }
           lastRevealed = event;
           break;
         case "turned_back":
@@ -500,6 +505,7 @@ if (root && live) {
         case "extra_turn_offered":
           ours = true;
           if (view.turn) view.turn.offer = true;
+          if (event.player === me) view.actions = ["end_turn", "flip"];
           break;
         case "game_over":
           ours = true;
