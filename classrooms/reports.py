@@ -167,13 +167,15 @@ def participation_csv(request: HttpRequest, pk: int) -> HttpResponse:
 def session_results(request: HttpRequest, pk: int, record_id: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     record = selectors.class_session(classroom, record_id)
+    ranking = selectors.session_ranking(classroom, record)
     return render(
         request,
         "classrooms/session.html",
         {
             "classroom": classroom,
             "record": record,
-            "ranking": selectors.session_ranking(classroom, record),
+            "ranking": ranking,
+            "has_boards": any(row.board for row in ranking),
         },
     )
 

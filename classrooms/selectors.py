@@ -5,7 +5,7 @@ both the pages and the API, so a teacher only ever reaches their own classes
 and the classes they co-teach: another teacher's IDs simply do not exist.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from math import isqrt
 
@@ -104,7 +104,6 @@ class RankingRow:
     result: GameResult
     member: Membership | None
     board: list[list] | None = None
-    facts: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def roster_name(self) -> str:
@@ -131,18 +130,15 @@ def _grid(value) -> list[list] | None:
     return None
 
 
-def _board(details: dict) -> tuple[list[list] | None, list[tuple[str, str]]]:
-    """A board if ``details`` holds one (``board`` first, else the first grid-shaped
-    value), plus the remaining plain facts; anything else is left out, not guessed at."""
+def _board(details: dict) -> list[list] | None:
+    """The board if ``details`` holds one (``board`` first, else the first
+    grid-shaped value). Other details are game-specific words that the API
+    passes on; the page shows only what it can show in any language."""
     details = details if isinstance(details, dict) else {}
     board = _grid(details.get("board"))
-    facts = []
-    for key, value in details.items():
-        if board is None and _grid(value) is not None:
-            board = _grid(value)
-        elif isinstance(value, str | int | float | bool) and key != "board":
-            facts.append((str(key).replace("_", " "), str(value)))
-    return board, facts
+    if board is None:
+        board = next((_grid(v) for v in details.values() if _grid(v) is not None), None)
+    return board
 
 
 def session_ranking(classroom: Classroom, record: GameRecord) -> list[RankingRow]:
@@ -163,14 +159,12 @@ def session_ranking(classroom: Classroom, record: GameRecord) -> list[RankingRow
             rank = rows[-1].rank  # a tie shares the rank
         else:
             rank = position
-        board, facts = _board(result.details)
         rows.append(
             RankingRow(
                 rank=rank,
                 result=result,
                 member=names.get(result.player_id) if result.player_id else None,
-                board=board,
-                facts=facts,
+                board=_board(result.details),
             )
         )
     return rows

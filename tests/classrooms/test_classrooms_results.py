@@ -44,7 +44,6 @@ def test_session_ranking_with_roster_names_and_boards(teacher_client, classroom,
         (3, "", 20),
     ]
     assert ranking[0].board == [[1, 2, 3], [4, 5, None]]
-    assert ("pairs", "2") in ranking[0].facts
     html = response.content.decode()
     assert 'class="board"' in html
     assert "not in the class" in html
@@ -155,7 +154,6 @@ def test_a_flat_square_board_is_shown_as_a_grid(teacher_client, classroom, playe
     )
     row = teacher_client.get(f"/classes/{classroom.pk}/sessions/{record.pk}/").context["ranking"][0]
     assert len(row.board) == 5 and row.board[4] == [21, 22, 23, 24, 25]
-    assert ("filled", "25") in row.facts and ("table", "basic") in row.facts
 
 
 def test_only_games_of_publishing_classes_are_publishable(classroom):
@@ -171,3 +169,10 @@ def test_only_games_of_publishing_classes_are_publishable(classroom):
     outside = factories.play(None, {player: 3})
     found = set(GameRecord.objects.filter(selectors.publishable_records()))
     assert found == {public, outside} and private not in found
+
+
+def test_a_game_without_boards_shows_no_boards_section(teacher_client, classroom, played):
+    html = teacher_client.get(
+        f"/classes/{classroom.pk}/sessions/{played['second'].pk}/"
+    ).content.decode()
+    assert "Ranking" in html and "Boards" not in html
