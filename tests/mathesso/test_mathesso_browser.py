@@ -193,3 +193,40 @@ def test_solo_practice_on_a_phone_fits_the_screen_and_counts_turns(
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_standart_table_with_extensions_zooms_and_pans_on_a_phone(
+    transactional_db, browser, asgi_server
+):
+    from games.rooms import services
+    from tests.mathesso.live import Player
+
+    player = Player("Zoomer")
+    room = services.create_room(
+        game="mathesso",
+        mode="solo",
+        host=player.profile,
+        settings={"variant": "standart", "extensions": ["factorial", "cjv"]},
+    )
+    services.start_room(room=room, actor=player.profile)
+    context = browser.new_context(
+        base_url=asgi_server, locale="en-GB", viewport={"width": 360, "height": 740}
+    )
+    context.add_cookies([{"name": "matika_player", "value": player.signed, "url": asgi_server}])
+    page = context.new_page()
+    try:
+        page.goto(f"/rooms/{room.code}/")
+        page.wait_for_selector("[data-game]:not([hidden]) .mt-tile", timeout=TIMEOUT)
+        assert page.locator(".mt-tile").count() == 224
+        small = page.locator(".mt-tile").first.bounding_box()["width"]
+        for _ in range(2):
+            page.click('[data-zoom="1"]')
+        big = page.locator(".mt-tile").first.bounding_box()["width"]
+        assert big >= 1.9 * small and big >= 30
+        viewport = page.locator("[data-viewport]")
+        assert viewport.evaluate("v => v.scrollWidth > v.clientWidth")
+        assert viewport.evaluate("v => { v.scrollLeft = 200; return v.scrollLeft > 0; }")
+        click_tile(page, 223)  # a far tile is reachable after panning
+        wait_for_state(room.pk, lambda s: s["flips"] == [223])
+    finally:
+        context.close()
