@@ -264,10 +264,3 @@ def player_history_in_class(classroom: Classroom, player: PlayerProfile) -> Hist
     if membership is None:
         return History(rows=[])
     return member_history(membership)
-
-
-def publishable_records() -> Q:
-    """Game records whose results may reach public leaderboards as far as classes go:
-    games outside any class, or of a class whose teacher switched publication on
-    (each player's own consent is checked on top of this by the leaderboards)."""
-    return Q(classroom__isnull=True) | Q(classroom__public_publication=True)

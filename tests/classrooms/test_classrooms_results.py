@@ -156,21 +156,6 @@ def test_a_flat_square_board_is_shown_as_a_grid(teacher_client, classroom, playe
     assert len(row.board) == 5 and row.board[4] == [21, 22, 23, 24, 25]
 
 
-def test_only_games_of_publishing_classes_are_publishable(classroom):
-    from classrooms import selectors
-    from games.models import GameRecord
-
-    player = factories.make_player()
-    private = factories.play(classroom, {player: 1})
-    public_class = factories.make_class(name="Verejná")
-    public_class.public_publication = True
-    public_class.save()
-    public = factories.play(public_class, {player: 2})
-    outside = factories.play(None, {player: 3})
-    found = set(GameRecord.objects.filter(selectors.publishable_records()))
-    assert found == {public, outside} and private not in found
-
-
 def test_a_game_without_boards_shows_no_boards_section(teacher_client, classroom, played):
     html = teacher_client.get(
         f"/classes/{classroom.pk}/sessions/{played['second'].pk}/"
