@@ -162,3 +162,16 @@ def test_students_join_a_running_class_game_in_one_click(
     assert Seat.objects.filter(room=room, player=player).exists()
     page = student.get(f"/classes/{classroom.pk}/").content.decode()
     assert "you are in this game" in page and f'href="/rooms/{room.code}/"' in page
+
+
+@pytest.mark.parametrize("game", ["mathesso", "theorems"])
+def test_real_table_games_accept_a_split_class(classroom, joined, game):
+    if (game, "table") not in registry.registered():
+        pytest.skip(f"{game} tables are not registered yet")
+    factories.add_member(classroom)
+    factories.add_member(classroom)
+    rooms = launch.start_tables(classroom=classroom, game=game, size=3, rng=random.Random(3))
+    assert sorted(room.seats.count() for room in rooms) == [2, 3]
+    assert all(room.status == Room.Status.LOBBY for room in rooms)
+    if game == "theorems":
+        assert sorted(room.settings["table_size"] for room in rooms) == [2, 3]
