@@ -6,13 +6,17 @@ corrections). Only ``is_staff`` users see it.
 
 from datetime import timedelta
 
+from django.apps import apps
+from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
 from django.db.models import Count
 from django.db.models.functions import TruncDate
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile, PublicationConsent, User
@@ -23,6 +27,31 @@ from games.rooms.models import Room
 from games.rooms.selectors import live_rooms
 
 DAYS = 14
+# Where staff act, in the admin; a model shows up once its app registers it.
+ADMIN_LINKS = (
+    ("classrooms", "classroom"),
+    ("classrooms", "membership"),
+    ("rooms", "room"),
+    ("games", "gamerecord"),
+    ("accounts", "playerprofile"),
+    ("accounts", "publicationconsent"),
+    ("poker", "leaderboardentry"),
+    ("accounts", "user"),
+)
+
+
+def admin_links() -> list[tuple[str, str]]:
+    """(label, URL) of the admin change lists that exist, for moderation and corrections."""
+    links = []
+    for app_label, model_name in ADMIN_LINKS:
+        try:
+            model = apps.get_model(app_label, model_name)
+        except LookupError:
+            continue
+        if admin.site.is_registered(model):
+            url = reverse(f"admin:{app_label}_{model_name}_changelist")
+            links.append((capfirst(model._meta.verbose_name_plural), url))
+    return links
 
 
 def games_per_day(today, days: int = DAYS) -> tuple[list, dict[str, list[int]]]:
@@ -83,6 +112,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             for index, day in reversed(list(enumerate(dates)))
         ],
         "game_names": [labels[game] for game in Game.values],
+        "admin_links": admin_links(),
         "chart": line_chart(
             title=_("Games per day"),
             x_labels=[date_format(day, "j. n.") for day in dates],
