@@ -5,9 +5,10 @@ It prints a Markdown report and writes it to bench/RESULTS-abaku.md.
 
 Positions are mid-game boards (40-60 stones) reached by robot-vs-robot play
 from seeded deals, with the rack the player on turn really holds (5 stones,
-jokers as often as the bag gives them). Times are wall-clock per call; "cold"
-means the example reader's cache was emptied first (a fresh server process),
-"warm" is the same call repeated.
+jokers as often as the bag gives them). Times are CPU time per call (on an idle
+machine that is the wall time; a shared one stretches wall time); "cold" means
+the example reader's cache was emptied first (a fresh server process), "warm"
+is the same call repeated.
 """
 
 from __future__ import annotations
@@ -54,9 +55,11 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def timed(call, *args):  # noqa: ANN001, ANN202
-    start = time.perf_counter()
+    """CPU seconds of this process for one call, and its result. CPU time, not
+    wall time: on a shared machine wall time mostly measures the neighbours."""
+    start = time.process_time()
     result = call(*args)
-    return time.perf_counter() - start, result
+    return time.process_time() - start, result
 
 
 def row(name: str, values: list[float], unit: str = "ms", scale: float = 1000) -> str:
@@ -177,8 +180,8 @@ def main() -> None:
         "# Abaku benchmark results",
         "",
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}; load average at start {load:.1f} "
-        "(the machine is shared, so times are upper bounds).",
+        f"Python {platform.python_version()}; load average at start {load:.1f}. "
+        "Times are CPU time of the benchmark process (see the module docstring).",
         f"Command: `.venv/bin/python bench/abaku_bench.py --seeds {args.seeds} "
         f"--games {args.games} --robot-positions {args.robot_positions}`",
         "",
