@@ -19,7 +19,11 @@ POINTS_CHOICES = (
 
 def variant_choices() -> list[tuple[str, str]]:
     return [
-        (v.name, f"{v.title} · {len(variant_faces(v.name))} ×2 · ≤ {v.max_value}")
+        (
+            v.name,
+            _("%(title)s – %(pairs)s pairs, numbers up to %(max)s")
+            % {"title": v.title, "pairs": len(variant_faces(v.name)), "max": v.max_value},
+        )
         for v in data.VARIANTS
     ]
 
