@@ -11,7 +11,7 @@ from games.mathesso.rules import data, variant_faces
 from games.rooms.errors import RoomError
 
 POINTS_CHOICES = (
-    ("default", _("as usual for the variant (pairs in Atto and Femto, points otherwise)")),
+    ("default", _("usual for the variant")),
     ("on", _("by points")),
     ("off", _("by the number of pairs")),
 )
@@ -40,7 +40,11 @@ class GameForm(forms.Form):
         help_text=_("Factorial from Femto up, CJV from Pico up."),
     )
     points = forms.ChoiceField(
-        label=_("Scoring"), choices=POINTS_CHOICES, initial="default", required=False
+        label=_("Scoring"),
+        choices=POINTS_CHOICES,
+        initial="default",
+        required=False,
+        help_text=_("Usually Atto and Femto count pairs and the other variants points."),
     )
     nickname = forms.CharField(label=_("Your nickname"), max_length=40, required=False)
 
