@@ -290,3 +290,52 @@ def test_the_published_data_are_only_nickname_score_difficulty_and_time():
     play_ranked(ada, start=at("2026-11-29 10:00"))
     row = board("all", "2026-11-29 12:00")["rows"][0]
     assert set(vars(row)) == {"rank", "nickname", "score", "difficulty", "duration_s", "mine"}
+
+
+def _plan(sql: str, params) -> str:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + sql, params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def test_the_top_100_and_the_rank_count_read_the_ranking_index():
+    """EXPLAIN on 3 000 players x 2 periods (bench/RESULTS-leaderboards.md has 1M results)."""
+    from django.db import connection
+
+    players = PlayerProfile.objects.bulk_create(
+        PlayerProfile(nickname=f"P{i:04d}", code=f"D{i:07d}") for i in range(3000)
+    )
+    when = moment("2026-11-29 12:00")
+    games = SoloGame.objects.bulk_create(
+        SoloGame(player=p, mode="ranked", table="contiguous", state={}, finished_at=when)
+        for p in players
+    )
+    LeaderboardEntry.objects.bulk_create(
+        LeaderboardEntry(
+            period=period,
+            player=p,
+            game=g,
+            score=(i * 7919) % 400,
+            duration_ms=60_000 + (i * 104729) % 600_000,
+            finished_at=when,
+            difficulty="easy",
+        )
+        for period in ("all", "day:2026-11-29")
+        for i, (p, g) in enumerate(zip(players, games, strict=True))
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE poker_leaderboardentry")
+    entries = LeaderboardEntry.objects.filter(period="all")
+    top = entries.order_by("-score", "duration_ms", "finished_at", "pk")[:100]
+    plan = _plan(*top.query.sql_with_params())
+    assert "Index Scan using poker_board_rank" in plan and "Seq Scan" not in plan, plan
+    entry = entries.order_by("-score", "duration_ms")[50]
+    for part in (
+        entries.filter(score__gt=entry.score),
+        entries.filter(score=entry.score, duration_ms__lt=entry.duration_ms),
+    ):
+        plan = _plan(*part.values("pk").query.sql_with_params())
+        assert "poker_board_rank" in plan and "Seq Scan" not in plan, plan
+    assert selectors.rank_in(entries, entry) == 51
