@@ -161,3 +161,19 @@ def test_a_game_without_boards_shows_no_boards_section(teacher_client, classroom
         f"/classes/{classroom.pk}/sessions/{played['second'].pk}/"
     ).content.decode()
     assert "Ranking" in html and "Boards" not in html
+
+
+def test_demo_class_comes_with_played_games(settings, client):
+    from django.core.management import call_command
+
+    from accounts.models import User
+    from classrooms.models import Classroom
+
+    settings.DEBUG = True
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", stdout=io.StringIO())
+    classroom = Classroom.objects.get()
+    assert classroom.game_records.count() == 3
+    client.force_login(User.objects.get())
+    response = client.get(f"/classes/{classroom.pk}/results/")
+    assert all(row.games == 3 for row, _share in response.context["participation"])
