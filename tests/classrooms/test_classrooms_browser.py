@@ -43,6 +43,9 @@ def _fits_the_phone(page) -> bool:
 def test_lesson_teacher_creates_class_students_join_teacher_reads_results(
     transactional_db, page, browser, asgi_server
 ):
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
     _signup(page)
     page.goto("/classes/")
     page.click("text=New class")
@@ -152,6 +155,7 @@ def test_lesson_teacher_creates_class_students_join_teacher_reads_results(
     assert adam.locator("svg.chart").is_visible()
     assert "Bára" not in adam.inner_text("main")
     assert _fits_the_phone(adam)
+    assert problems == []  # no CSP violation, no script error on the teacher's pages
     for context in (context1, context2, context3):
         context.close()
 
