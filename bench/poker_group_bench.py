@@ -157,6 +157,8 @@ async def play(lobbies, addresses, *, interval: float, max_delay: float, seed: i
                 return
             stopper.cancel()
             event = getter.result()
+            if player.next_cell >= 25:
+                continue  # the board is full: later cards are dealt to it, nothing to place
             await asyncio.sleep(rng.uniform(0, max_delay))
             try:
                 sent, answered, answer = await player.request(player.move(event["card"]))

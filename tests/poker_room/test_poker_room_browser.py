@@ -87,6 +87,17 @@ def test_host_and_three_players_play_a_group_game_with_a_joker_to_the_final_rank
             cyril.locator("[data-pr-joker-dialog] [data-value='1']").click()
             place_first_free(cyril)
             continue
+        if turn == 3:  # the projector shows the number, the history and the ranking
+            projector = contexts[0].new_page()
+            projector.goto(f"/poker/room/{room.code}/projector/")
+            expect(projector.locator("[data-testid=projector-number]")).to_have_text(
+                adam.locator("[data-pr-hand]").inner_text()
+            )
+            expect(projector.locator("[data-testid=projector-ranking] li")).to_have_count(3)
+            expect(projector.locator("[data-pr-history] li")).to_have_count(4)
+            if SHOTS:
+                projector.screenshot(path=f"{SHOTS}/projector.png", full_page=True)
+            projector.close()
         if turn == 3 and SHOTS:
             adam.screenshot(path=f"{SHOTS}/player.png", full_page=True)
             host_page.screenshot(path=f"{SHOTS}/host.png", full_page=True)
