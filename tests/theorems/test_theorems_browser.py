@@ -131,6 +131,11 @@ def test_robots_fill_a_table_of_four_and_the_host_can_end_it(watched_page, asgi_
         assert (
             page.locator("[data-th-players]").get_by_role("heading", name=f"Robot {number}").count()
         )
+    page.locator(".th-mathematician .th-chip-name").first.click()
+    dialog = page.get_by_role("dialog")
+    assert "Patience" in dialog.inner_text()
+    dialog.get_by_role("button", name="Close").click()
+    assert page.locator("dialog").count() == 0
     page.get_by_role("button", name="End the room").click()
     page.get_by_role("dialog").get_by_role("button", name="Yes").click()
     page.locator(f"{TABLE}[data-phase=ended]").wait_for()

@@ -276,13 +276,41 @@ if (root && dataBlock) {
     return (view.game && view.game.legal_actions) || [];
   }
 
+  // A card on the table opens its full text in a dialog (tap-friendly, unlike a tooltip).
+  function showCard(id) {
+    const card = cards[id];
+    if (!card) return;
+    const dialog = el("dialog", { className: "dialog th-card-dialog", attrs: { "aria-labelledby": "th-card-dialog-title" } });
+    const body = el("article", { className: `th-card th-kind-${card.kind}` }, [
+      el("p", { className: "th-card-kind", text: card.kind_name }),
+      el("h3", { className: "th-card-name", text: card.name, attrs: { id: "th-card-dialog-title" } }),
+    ]);
+    if (card.field_names.length) body.append(el("p", { className: "th-card-fields", text: card.field_names.join(" · ") }));
+    if (card.difficulty) body.append(el("p", { className: "th-card-fields", text: t(gettext("Difficulty %(n)s"), { n: card.difficulty }) }));
+    if (card.kind === "mathematician") {
+      body.append(
+        el("p", {
+          className: "th-card-fields",
+          text: `${gettext("Patience")} ${card.patience} · ${gettext("Ambition")} ${card.ambition}`,
+        }),
+      );
+    }
+    if (card.text.length) body.append(el("ul", { className: "th-card-text" }, card.text.map((line) => el("li", { text: line }))));
+    const close = el("button", { className: "button small secondary", text: gettext("Close"), attrs: { type: "button" } });
+    close.addEventListener("click", () => dialog.close());
+    dialog.addEventListener("close", () => dialog.remove());
+    dialog.append(body, el("div", { className: "dialog-actions" }, [close]));
+    document.body.append(dialog);
+    dialog.showModal();
+    close.focus();
+  }
+
   function cardChip(id, extra = []) {
     const card = cards[id];
-    const chip = el("span", {
-      className: `th-chip th-kind-${card ? card.kind : "x"}`,
-      attrs: { "data-card": id, title: card ? card.text.join(" · ") : id },
-    });
-    chip.append(el("span", { text: cardName(id) }), ...extra);
+    const chip = el("span", { className: `th-chip th-kind-${card ? card.kind : "x"}`, attrs: { "data-card": id } });
+    const name = el("button", { className: "th-chip-name", text: cardName(id), attrs: { type: "button" } });
+    name.addEventListener("click", () => showCard(id));
+    chip.append(name, ...extra);
     return chip;
   }
 
@@ -309,13 +337,17 @@ if (root && dataBlock) {
     if (player.lost) title.append(" ", el("span", { className: "badge", text: gettext("lost") }));
     if (game.winners.includes(player.seat)) title.append(" ", el("span", { className: "badge th-winner", text: gettext("winner") }));
     box.append(title);
+    const who = el("button", {
+      className: "th-chip-name",
+      text: mathematician ? mathematician.name : player.mathematician,
+      attrs: { type: "button" },
+    });
+    who.addEventListener("click", () => showCard(player.mathematician));
     box.append(
-      el("p", {
-        className: "th-mathematician",
-        text: `${mathematician ? mathematician.name : player.mathematician} · ${(mathematician ? mathematician.fields : [])
-          .map((f) => fieldNames[f])
-          .join(", ")}`,
-      }),
+      el("p", { className: "th-mathematician" }, [
+        who,
+        ` · ${(mathematician ? mathematician.fields : []).map((f) => fieldNames[f]).join(", ")}`,
+      ]),
     );
     const boredom = el("meter", {
       attrs: { "aria-label": gettext("Boredom / patience"), min: "0", max: String(player.patience), value: String(player.boredom), high: String(Math.max(0, player.patience - 2)), optimum: "0" },
