@@ -23,8 +23,21 @@ def on_membership_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
         services.withdraw_public_data(player=instance.player)
 
 
-def on_members_merged(sender: Any, instance: Any, action: str, pk_set: Any, **kwargs: Any) -> None:
-    if action == "post_add" and not instance.classroom.public_publication:
+def on_members_merged(
+    sender: Any, instance: Any, action: str, pk_set: Any, reverse: bool, **kwargs: Any
+) -> None:
+    """A profile merged into a member of a forbidding class (from either side)."""
+    if action != "post_add":
+        return
+    from classrooms.models import Membership
+
+    if reverse:  # profile.merged_memberships.add(membership, ...)
+        forbids = Membership.objects.filter(
+            pk__in=pk_set or (), classroom__public_publication=False
+        ).exists()
+        if forbids:
+            services.withdraw_public_data(player=instance)
+    elif not instance.classroom.public_publication:
         services.withdraw_class_members(classroom_id=instance.classroom_id)
 
 

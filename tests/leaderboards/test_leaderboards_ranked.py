@@ -339,3 +339,18 @@ def test_the_top_100_and_the_rank_count_read_the_ranking_index():
         plan = _plan(*part.values("pk").query.sql_with_params())
         assert "poker_board_rank" in plan and "Seq Scan" not in plan, plan
     assert selectors.rank_in(entries, entry) == 51
+
+
+@pytest.mark.parametrize("side", ["member", "profile"])
+def test_a_profile_merged_into_a_member_of_a_forbidding_class_leaves_the_boards(side):
+    pupil, second_device = player("Pupil"), player("Tablet")
+    membership = Membership.objects.create(
+        classroom=_classroom(public=False), player=pupil, roster_name="J."
+    )
+    play_ranked(second_device, start=at("2026-11-29 10:00"))
+    assert LeaderboardEntry.objects.filter(player=second_device).exists()
+    if side == "member":
+        membership.other_players.add(second_device)
+    else:
+        second_device.merged_memberships.add(membership)
+    assert not LeaderboardEntry.objects.exists()
