@@ -16,6 +16,7 @@ from typing import Any
 
 from .board import Board
 from .data import BOARD_SIZE, JOKER, LAYOUTS
+from .errors import IllegalMove
 from .game import GameState
 from .movegen import Move, all_moves
 
@@ -68,6 +69,8 @@ def robot_action(state: GameState, level: str, rng: random.Random) -> dict[str, 
     two turns in a row without placing it skips instead, so a hopeless robot
     lets the game end (three empty turns) rather than exchanging forever.
     """
+    if state.finished:
+        raise IllegalMove("game_over", "the game has ended")
     seat = state.turn
     rack = state.players[seat].rack
     move = choose_move(state.board, rack, level, rng)
