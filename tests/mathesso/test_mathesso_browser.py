@@ -218,6 +218,10 @@ def test_a_standart_table_with_extensions_zooms_and_pans_on_a_phone(
         page.goto(f"/rooms/{room.code}/")
         page.wait_for_selector("[data-game]:not([hidden]) .mt-tile", timeout=TIMEOUT)
         assert page.locator(".mt-tile").count() == 224
+        # The stylesheet comes with the board (inside the page body): measure once it applies.
+        page.wait_for_function(
+            "getComputedStyle(document.querySelector('.mt-tile')).position === 'absolute'"
+        )
         small = page.locator(".mt-tile").first.bounding_box()["width"]
         for _ in range(2):
             page.click('[data-zoom="1"]')
