@@ -260,6 +260,18 @@ async def open_all(rooms, addresses) -> tuple[list[Client], list[list[Client]]]:
     return hosts, players
 
 
+async def settle(clients: list[Client], quiet: float = 2.0, limit: float = 60.0) -> None:
+    """Wait until nothing has arrived for ``quiet`` seconds: late is not lost."""
+    started, last_total, last_change = time.monotonic(), -1, time.monotonic()
+    while time.monotonic() - started < limit:
+        total = sum(len(c.arrivals) for c in clients)
+        if total != last_total:
+            last_total, last_change = total, time.monotonic()
+        elif time.monotonic() - last_change >= quiet:
+            return
+        await asyncio.sleep(0.25)
+
+
 async def fanout(hosts, players, *, actions: int, duration: float, interval: float) -> dict:
     sends: list[tuple[int, int, float]] = []  # (room index, seq, sent)
     acks: list[float] = []
@@ -282,7 +294,7 @@ async def fanout(hosts, players, *, actions: int, duration: float, interval: flo
     began = time.monotonic()
     await asyncio.gather(*(drive(r, host) for r, host in enumerate(hosts)))
     elapsed = time.monotonic() - began
-    await asyncio.sleep(2)  # let the last events arrive
+    await settle([p for group in players for p in group])
     fan, lost = [], 0
     for r, seq, sent in sends:
         arrivals = [p.arrivals.get(seq) for p in players[r]]
@@ -316,8 +328,11 @@ async def placements(host: Client, players: list[Client], rounds: int) -> dict:
         refused += sum(1 for _s, _a, answer in results if answer["type"] != "ack")
         seqs += [answer["seq"] for _s, _a, answer in results if answer["type"] == "ack"]
     elapsed = time.monotonic() - began
-    await asyncio.sleep(2)
+    await settle(players)
     lost = sum(1 for seq in seqs for p in players if seq not in p.arrivals)
+    if os.environ.get("BENCH_DEBUG"):
+        print("missing per player", [sum(1 for q in seqs if q not in p.arrivals) for p in players])
+        print("closed", [p.ws.close_code for p in players if p.ws.close_code is not None])
     return {
         "progress_events_lost": lost,
         "rounds": rounds,
