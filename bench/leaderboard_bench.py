@@ -9,8 +9,11 @@ score, shorter game, earlier finish), since a million upserts one by one only
 measure the Python loop. Then it times, through the real code:
 
 - ``selectors.leaderboard`` (top 100 + the player's own row) per period,
+  "cold" (the cached higher-score count cleared before every call) and "warm",
 - the own-rank count of a player far down the all-time board,
 - ``services._upsert_entries`` for new results (the write on every finish),
+- the cold numbers again after those upserts (pages no longer all-visible:
+  index-only scans then visit the heap until autovacuum runs),
 
 and prints ``EXPLAIN (ANALYZE, BUFFERS)`` of the top-100 and the rank counts.
 
@@ -33,7 +36,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from config.devservices import Postgres, free_port  # noqa: E402
+from config.devservices import Postgres, Redis, free_port  # noqa: E402
 
 FILL = """
 INSERT INTO accounts_playerprofile (nickname, code, is_active, nickname_hidden, created_at,
@@ -122,41 +125,48 @@ def run(args: argparse.Namespace) -> None:
     print(f"filled in {time.perf_counter() - began:.0f} s", flush=True)
     print(f"leaderboard rows: {LeaderboardEntry.objects.count()}")
 
+    from django.core.cache import cache
+
     now = datetime.now(UTC)
     sample_player = PlayerProfile.objects.order_by("pk")[args.players // 2]
-    print("\n| query | median ms | max ms |\n|---|---|---|")
-    for period in ("day", "week", "month", "all"):
-        median, worst = timed(
-            lambda p=period: selectors.leaderboard(period=p, now=now, player=sample_player), 20
-        )
-        print(f"| leaderboard({period}) top 100 + own row | {median:.2f} | {worst:.2f} |")
-
     entries = LeaderboardEntry.objects.filter(period="all")
     last = entries.order_by("score", "-duration_ms").first()
-    median, worst = timed(lambda: selectors.rank_in(entries, last), 20)
-    rank = selectors.rank_in(entries, last)
-    print(
-        f"| own rank of the last of {entries.count()} (rank {rank}) | {median:.2f} | {worst:.2f} |"
-    )
     middle = entries.order_by("-score")[entries.count() // 2]
-    median, worst = timed(lambda: selectors.rank_in(entries, middle), 20)
-    print(
-        f"| own rank in the middle (rank {selectors.rank_in(entries, middle)}) | {median:.2f} | "
-        f"{worst:.2f} |"
-    )
+
+    def table(title: str) -> None:
+        print(f"\n{title}\n\n| query | median ms | max ms |\n|---|---|---|")
+        for period in ("day", "week", "month", "all"):
+            for label, clear in (("cold", True), ("warm", False)):
+
+                def read(p: str = period, clear: bool = clear) -> None:
+                    if clear:
+                        cache.clear()
+                    selectors.leaderboard(period=p, now=now, player=sample_player)
+
+                median, worst = timed(read, 20)
+                print(
+                    f"| leaderboard({period}) top 100 + own row, {label} | {median:.2f} | "
+                    f"{worst:.2f} |"
+                )
+        for name, entry in (("last", last), ("middle", middle)):
+            median, worst = timed(lambda e=entry: selectors.rank_in(entries, e), 10)
+            print(
+                f"| exact rank count, {name} (rank {selectors.rank_in(entries, entry)}) | "
+                f"{median:.2f} | {worst:.2f} |"
+            )
+
+    table("After VACUUM ANALYZE:")
 
     games = list(SoloGame.objects.order_by("?")[: args.upserts])
     from django.db import transaction
 
-    def upsert_all() -> None:
-        for game in games:
-            with transaction.atomic():
-                services._upsert_entries(game=game, score=400, duration_ms=30_000)
-
     start = time.perf_counter()
-    upsert_all()
+    for game in games:
+        with transaction.atomic():
+            services._upsert_entries(game=game, score=400, duration_ms=30_000)
     per = (time.perf_counter() - start) * 1000 / len(games)
-    print(f"| upsert of one result into its 4 periods (x{len(games)}) | {per:.2f} | – |")
+    print(f"\nupsert of one result into its 4 periods: {per:.2f} ms (mean of {len(games)})")
+    table(f"After {len(games)} upserts (no vacuum since):")
 
     key = period_key("all", now)
     top_sql, top_params = entries.order_by("-score", "duration_ms", "finished_at", "pk")[
@@ -181,12 +191,14 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="matika-bench-"))
     workdir.chmod(0o755)
     postgres = Postgres(workdir / "postgres", free_port(), durable=False)
+    redis = Redis(workdir / "redis", free_port(), durable=False)
     try:
         postgres.start()
+        redis.start()
         postgres.ensure_database("matika")
         os.environ.update(
             DATABASE_URL=postgres.url("matika"),
-            REDIS_URL="redis://127.0.0.1:1/0",
+            REDIS_URL=redis.url(),
             DJANGO_SETTINGS_MODULE="config.settings.test",
         )
         import subprocess
@@ -205,6 +217,7 @@ def main() -> int:
         )
         run(args)
     finally:
+        redis.stop()
         postgres.stop()
         shutil.rmtree(workdir, ignore_errors=True)
     return 0

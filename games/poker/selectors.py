@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
@@ -18,6 +19,9 @@ from .rules import PokerGame
 
 #: Places shown on a public table.
 TOP = 100
+#: How long "players with a higher score" is reused for ranks below the top
+#: (the one count that grows with the board; docs/leaderboards.md).
+AHEAD_CACHE_SECONDS = 30
 
 
 def solo_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
@@ -125,7 +129,7 @@ def leaderboard(
         entry = entries.filter(player=player).first()
         if entry is not None:
             own = TableRow(
-                rank=rank_in(entries, entry),
+                rank=rank_in(entries, entry, cache_key=key),
                 nickname=player.nickname,
                 score=entry.score,
                 difficulty=entry.difficulty,
@@ -135,10 +139,25 @@ def leaderboard(
     return {"period": period, "key": key, "rows": rows, "own": own}
 
 
-def rank_in(entries: QuerySet, entry: Any) -> int:
+def rank_in(entries: QuerySet, entry: Any, *, cache_key: str | None = None) -> int:
     """1 + how many rows of ``entries`` are ahead of ``entry``: higher score,
-    then shorter game, then earlier finish. Two index range counts."""
-    ahead = entries.filter(score__gt=entry.score).count()
+    then shorter game, then earlier finish -- two index range counts.
+
+    With ``cache_key`` the first count (all higher scores: it grows with the
+    board) is shared for ``AHEAD_CACHE_SECONDS`` by everyone with that score,
+    so a rank deep in a board of 100 000 players costs one count per score
+    value per half-minute; the tie count (players with the same score) is exact.
+    """
+
+    def higher() -> int:
+        return entries.filter(score__gt=entry.score).count()
+
+    if cache_key is None:
+        ahead = higher()
+    else:
+        ahead = cache.get_or_set(
+            f"poker:ahead:{cache_key}:{entry.score}", higher, AHEAD_CACHE_SECONDS
+        )
     ahead += (
         entries.filter(score=entry.score)
         .filter(

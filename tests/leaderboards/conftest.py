@@ -32,3 +32,13 @@ def player_page(transactional_db, page, asgi_server):
     yield page
     unexpected = [e for e in errors if "net::ERR_FAILED" not in e and "Failed to load" not in e]
     assert not unexpected, f"JavaScript errors on the page: {unexpected}"
+
+
+@pytest.fixture(autouse=True)
+def fresh_rank_cache():
+    """Ranks below the top reuse a cached count (selectors.AHEAD_CACHE_SECONDS);
+    each test starts without one (the test Redis is this session's own)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
