@@ -203,10 +203,19 @@ def qr_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Big code and QR for the projector."""
     classroom = selectors.teacher_classroom(request.user, pk)
     url = join_url(request, classroom)
+    members = classroom.members.exclude(status=Membership.Status.PENDING)
     return render(
         request,
         "classrooms/qr.html",
-        {"classroom": classroom, "join_url": url, "qr_svg": _qr_svg(url)},
+        {
+            "classroom": classroom,
+            "join_url": url,
+            "qr_svg": _qr_svg(url),
+            "approved_count": members.count(),
+            "claimed_count": members.filter(player__isnull=False).count(),
+            "pending_count": classroom.members.filter(status=Membership.Status.PENDING).count(),
+            "signature": _teacher_signature(classroom),
+        },
     )
 
 

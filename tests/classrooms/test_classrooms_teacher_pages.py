@@ -50,10 +50,13 @@ def test_class_page_shows_code_link_and_qr_as_inline_svg(teacher_client, classro
     assert "style=" not in html  # the CSP forbids inline styles
 
 
-def test_projector_qr_page(teacher_client, classroom):
+def test_projector_qr_page_shows_code_and_who_has_joined(teacher_client, classroom):
+    factories.add_member(classroom, status="pending")
     response = teacher_client.get(f"/classes/{classroom.pk}/qr/")
+    html = response.content.decode()
     assert response.status_code == 200
-    assert classroom.join_code in response.content.decode()
+    assert classroom.join_code in html and "<svg" in html
+    assert "Joined: 0 of 3 students" in html and "Waiting for approval: 1" in html
 
 
 def test_regenerating_the_code_invalidates_the_old_link(teacher_client, client, classroom):
