@@ -170,6 +170,9 @@ def test_solo_practice_on_a_phone_fits_the_screen_and_counts_turns(
         room_pk = Room.objects.get(code=code).pk
         tiles = page.locator(".mt-tile")
         assert tiles.count() == 22
+        page.wait_for_function(
+            "getComputedStyle(document.querySelector('.mt-tile')).position === 'absolute'"
+        )
         for i in range(tiles.count()):
             box = tiles.nth(i).bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 360
@@ -225,8 +228,13 @@ def test_a_standart_table_with_extensions_zooms_and_pans_on_a_phone(
         small = page.locator(".mt-tile").first.bounding_box()["width"]
         for _ in range(2):
             page.click('[data-zoom="1"]')
-        big = page.locator(".mt-tile").first.bounding_box()["width"]
-        assert big >= 1.9 * small and big >= 30
+        page.wait_for_function(
+            "small => document.querySelector('.mt-tile').getBoundingClientRect().width"
+            " >= 1.9 * small",
+            arg=small,
+            timeout=TIMEOUT,
+        )
+        assert page.locator(".mt-tile").first.bounding_box()["width"] >= 30
         viewport = page.locator("[data-viewport]")
         assert viewport.evaluate("v => v.scrollWidth > v.clientWidth")
         assert viewport.evaluate("v => { v.scrollLeft = 200; return v.scrollLeft > 0; }")
