@@ -2,11 +2,12 @@
 
 import importlib
 import threading
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.apps import apps
 from django.db import connection
+from django.utils import timezone
 
 from accounts import selectors as accounts_selectors
 from games.models import GameResult
@@ -222,3 +223,17 @@ def test_abandoned_games_are_ended_by_time_or_deleted():
         "ended": 0,
         "deleted": 0,
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rotation_runs_in_a_real_celery_worker(celery_worker_process):
+    from games.poker import tasks
+    from games.poker.rules import daily_date
+
+    today = daily_date(timezone.now())
+    missed = today - timedelta(days=3)
+    DailyChallenge.objects.create(day=missed, table="contiguous")
+    done = tasks.rotate_daily_challenge.delay().get(timeout=60)
+    assert done["published"] == [(missed + timedelta(days=n)).isoformat() for n in (1, 2, 3)]
+    assert done["frozen"] == [(missed + timedelta(days=n)).isoformat() for n in (0, 1, 2)]
+    assert DailyChallenge.objects.filter(day=today, frozen_at=None).exists()
