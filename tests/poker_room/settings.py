@@ -7,13 +7,17 @@ ROOT_URLCONF = "tests.poker_room.urls"
 
 # redis-py 8 reads with a 5 s socket timeout by default, shorter than the channel
 # layer's blocking BZPOPMIN (5 s): every consumer idle for five seconds crashes and
-# its WebSocket drops (django/channels_redis#422). Reported to the lead for
-# config/settings/base.py; the test server runs with the fix.
+# its WebSocket drops (django/channels_redis#422). Its asyncio pool also refuses
+# (MaxConnectionsError) beyond 100 connections instead of waiting, which a
+# process with hundreds of sockets reaches (bench/RESULTS-poker-group.md).
+# Reported to the lead for config/settings/base.py; the test server runs with both fixes.
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],  # noqa: F405
+            "hosts": [
+                {"address": REDIS_URL, "socket_timeout": 30, "max_connections": 2000}  # noqa: F405
+            ],
             "prefix": "matika",
         },
     }

@@ -105,14 +105,13 @@ def test_equal_score_and_filled_cells_is_a_draw():
     assert {r.rank for r in results} == {1}
 
 
-def test_equal_score_more_filled_cells_wins():
+def test_equal_score_more_filled_cells_ranks_first_and_an_early_end_records_no_outcome():
     driver = duel([0, 4, 9], difficulty="hard", seconds=5)
     driver.act(driver.a, {"type": "keep_joker"}, 1)
     driver.act(driver.b, {"type": "keep_joker"}, 1)
     driver.act(driver.a, {"type": "place", "cell": 0}, 2)
     driver.act(driver.b, {"type": "place", "cell": 0}, 2)  # 9 is drawn now
     driver.act(driver.a, {"type": "place_kept_joker", "cell": 24, "value": 1}, 3)
-    driver.adapter.end  # noqa: B018 - (documenting: the host could end instead)
     state = driver.adapter.end(driver.state, now=at(4))
     driver.state = state
     info = driver.results()

@@ -14,7 +14,7 @@ that were running.
 
 The group ends when the host ends it (the runtime's ``end``; a host who leaves
 ends the game that way too) or when every board is over -- which only the seat
-rows know, so ``games.poker.room_views`` checks it when someone asks for the
+rows know, so ``room_games/standings.py`` checks it when someone asks for the
 standings and ends the room through the runtime (see docs/poker-group.md).
 """
 
