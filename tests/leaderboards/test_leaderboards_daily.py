@@ -237,3 +237,24 @@ def test_the_rotation_runs_in_a_real_celery_worker(celery_worker_process):
     assert done["published"] == [(missed + timedelta(days=n)).isoformat() for n in (1, 2, 3)]
     assert done["frozen"] == [(missed + timedelta(days=n)).isoformat() for n in (0, 1, 2)]
     assert DailyChallenge.objects.filter(day=today, frozen_at=None).exists()
+
+
+def test_deleting_the_profile_leaves_nothing_of_it_in_poker_tables():
+    from accounts import services as accounts_services
+    from games.poker.models import LeaderboardEntry
+    from tests.leaderboards.helpers import play_ranked
+
+    ada = player("Ada Zmizelá")
+    play_ranked(ada, start=at("2026-11-29 09:00"))
+    play_daily(ada, start=at("2026-11-29 10:00"))
+    services.start_solo_game(
+        player=ada, storage_enabled=True, mode="easy", now=at("2026-11-29 11:00")
+    )
+    accounts_services.delete_profile(player=ada)
+    assert not SoloGame.objects.exists()
+    assert not DailyAttempt.objects.exists() and not LeaderboardEntry.objects.exists()
+    assert GameResult.objects.filter(player=None).count() == 2  # anonymised, for class reports
+    with connection.cursor() as cursor:
+        for table in ("poker_sologame", "poker_dailyattempt", "poker_leaderboardentry"):
+            cursor.execute(f"SELECT * FROM {table}")
+            assert "Ada Zmizelá" not in str(cursor.fetchall())
