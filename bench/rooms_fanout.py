@@ -186,6 +186,7 @@ class Client:
         self.answers: dict[str, asyncio.Future] = {}
         self.start_seq = 0
         self.counter = 0
+        self.dropped = False
 
     async def open(self) -> None:
         from websockets.asyncio.client import connect
@@ -204,6 +205,17 @@ class Client:
         self.reader = asyncio.create_task(self.read())
 
     async def read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            await self._read()
+        except ConnectionClosed:
+            self.dropped = True
+            for future in self.answers.values():
+                if not future.done():
+                    future.set_result((time.monotonic(), {"type": "error", "code": "closed"}))
+
+    async def _read(self) -> None:
         async for raw in self.ws:
             now = time.monotonic()
             message = json.loads(raw)
@@ -224,13 +236,20 @@ class Client:
         future = asyncio.get_running_loop().create_future()
         self.answers[message_id] = future
         sent = time.monotonic()
-        await self.ws.send(json.dumps({"id": message_id, **message}))
-        answered, answer = await asyncio.wait_for(future, timeout=30)
+        try:
+            await self.ws.send(json.dumps({"id": message_id, **message}))
+            answered, answer = await asyncio.wait_for(future, timeout=30)
+        except Exception as exc:  # a dropped socket or no answer: counted, not fatal
+            self.answers.pop(message_id, None)
+            return sent, time.monotonic(), {"type": "error", "code": type(exc).__name__}
         return sent, answered, answer
 
     async def close(self) -> None:
-        await self.ws.close()
         self.reader.cancel()
+        try:
+            await asyncio.wait_for(self.ws.close(), timeout=5)
+        except Exception:  # already gone
+            pass
 
 
 async def open_all(rooms, addresses) -> tuple[list[Client], list[list[Client]]]:
@@ -313,6 +332,7 @@ async def fanout(hosts, players, *, actions: int, duration: float, interval: flo
         "lost": lost,
         "duplicated": sum(p.duplicates for group in players for p in group),
         "errors": len(errors),
+        "sockets_dropped_by_server": sum(p.dropped for p in [*hosts, *sum(players, [])]),
     }
 
 
@@ -417,7 +437,8 @@ def main() -> int:
         + " ms, ack p50/p95/p99 = "
         + "/".join(f"{v:.1f}" for v in f["ack_ms"])
         + f" ms, lost {f['lost']}, duplicated {f['duplicated']}, errors {f['errors']}, "
-        + f"{result['server_kib_per_socket']:.0f} KiB/socket"
+        + f"{result['server_kib_per_socket']:.0f} KiB/socket, "
+        + f"sockets dropped by the server {f['sockets_dropped_by_server']}"
     )
     if "placements" in result:
         placed = result["placements"]
