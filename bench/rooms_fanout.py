@@ -66,14 +66,17 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def layer_settings(workdir: Path, capacity: int, pubsub: bool) -> str:
+def layer_settings(workdir: Path, capacity: int, pubsub: bool, max_connections: int) -> str:
     """A settings module that changes only the channel layer (to compare configurations)."""
     backend = (
         "channels_redis.pubsub.RedisPubSubChannelLayer"
         if pubsub
         else "channels_redis.core.RedisChannelLayer"
     )
-    config = "{'hosts': [REDIS_URL], 'prefix': 'matika'}"
+    host = "REDIS_URL"
+    if max_connections:
+        host = f"{{'address': REDIS_URL, 'max_connections': {max_connections}}}"
+    config = f"{{'hosts': [{host}], 'prefix': 'matika'}}"
     if capacity:
         config = config[:-1] + f", 'capacity': {capacity}}}"
     (workdir / "bench_layer_settings.py").write_text(
@@ -400,6 +403,9 @@ def main() -> int:
         "--capacity", type=int, default=0, help="channel layer capacity (default: settings)"
     )
     parser.add_argument("--pubsub", action="store_true", help="use RedisPubSubChannelLayer")
+    parser.add_argument(
+        "--max-connections", type=int, default=0, help="Redis pool size per server process"
+    )
     args = parser.parse_args()
     if not args.actions and not args.duration:
         args.actions = 50
@@ -409,8 +415,10 @@ def main() -> int:
     services, servers = [], []
     try:
         services, env = start_services(workdir)
-        if args.capacity or args.pubsub:
-            env["DJANGO_SETTINGS_MODULE"] = layer_settings(workdir, args.capacity, args.pubsub)
+        if args.capacity or args.pubsub or args.max_connections:
+            env["DJANGO_SETTINGS_MODULE"] = layer_settings(
+                workdir, args.capacity, args.pubsub, args.max_connections
+            )
             env["PYTHONPATH"] = os.pathsep.join([str(workdir), str(BASE_DIR)])
             sys.path.insert(0, str(workdir))
         os.environ.update(env)
