@@ -121,6 +121,12 @@ def live_rooms(
     ]
 
 
+def live_room_ids(classroom: Classroom) -> str:
+    """The class's open rooms in one cheap query (for the pages' change fingerprint)."""
+    ids = room_selectors.live_rooms_for_classroom(classroom).values_list("pk", flat=True)
+    return ",".join(str(pk) for pk in ids)
+
+
 def split_into_tables(players: list, size: int, rng: random.Random) -> list[list]:
     """Shuffle and split into ceil(n/size) tables whose sizes differ by at most one."""
     if not players:

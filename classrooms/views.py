@@ -131,13 +131,11 @@ def _teacher_signature(classroom: Classroom) -> str:
     members = classroom.members
     pending = members.filter(status=Membership.Status.PENDING).count()
     joined = members.filter(player__isnull=False).count()
-    rooms = ",".join(str(live.room.pk) for live in launch.live_rooms(classroom))
-    return f"t:{pending}:{joined}:{rooms}"
+    return f"t:{pending}:{joined}:{launch.live_room_ids(classroom)}"
 
 
 def _student_signature(membership: Membership) -> str:
-    rooms = ",".join(str(live.room.pk) for live in launch.live_rooms(membership.classroom))
-    return f"s:{membership.status}:{rooms}"
+    return f"s:{membership.status}:{launch.live_room_ids(membership.classroom)}"
 
 
 def status(request: HttpRequest, pk: int) -> JsonResponse:
