@@ -484,8 +484,8 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
         initial={"nickname": nicknames.generate(language=get_language())},
     )
     status = 200
-    if request.method == "POST" and form.is_valid():
-        response = _do_join(request, classroom, form)
+    if request.method == "POST":
+        response = _do_join(request, classroom, form) if form.is_valid() else None
         if response is not None:
             return response
         status = 400

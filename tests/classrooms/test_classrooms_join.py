@@ -152,3 +152,14 @@ def test_teacher_gets_a_player_profile_on_first_need(teacher):
     assert first.nickname == "Pani Učiteľka"
     colleague = factories.make_teacher(name="Pani Učiteľka")
     assert services.ensure_teacher_player(user=colleague).nickname == "Pani Učiteľka 2"
+
+
+@pytest.mark.parametrize(
+    "data", [{"member": "abc"}, {"member": "99999999"}, {"typed_name": "x" * 200}, {}]
+)
+def test_malformed_join_requests_change_nothing(player_client, classroom, data):
+    student, _player = player_client("Hacker Sokol")
+    response = student.post(f"/classes/join/{classroom.join_code}/", data)
+    assert response.status_code == 400
+    assert classroom.members.filter(player__isnull=False).count() == 0
+    assert classroom.members.count() == 3
