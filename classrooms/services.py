@@ -2,8 +2,11 @@
 
 Every refusal raises :class:`ClassroomError` before anything is written, so
 bad input changes nothing. Rows an intent changes are locked with
-``select_for_update`` (the class row for roster-wide changes, the member row
-for a claim) so two students picking the same roster name cannot both win.
+``select_for_update``: the class row for the teacher's class-wide changes, only
+the member row when a student claims a roster name (so two students picking
+the same name cannot both win, and a class joining at once does not queue);
+a double-submitted join meets the one-membership-per-player constraint and
+answers with the membership already made.
 """
 
 import secrets
@@ -304,7 +307,10 @@ def join_classroom(
     Returns the membership and, when a profile was created, the browser token
     the response must store.
     """
-    classroom = Classroom.objects.select_for_update().get(pk=classroom.pk)
+    # Only the claimed roster row is locked, not the class: thirty students
+    # joining at the same moment do not queue on one row. (The member cap is
+    # therefore checked without a lock and may be passed by a few at once.)
+    classroom = Classroom.objects.get(pk=classroom.pk)
     if classroom.archived_at is not None or not classroom.join_enabled:
         raise ClassroomError("joining_closed", _("This class is not accepting new students."))
     if player is not None:
@@ -333,16 +339,24 @@ def join_classroom(
         except AccountsError as error:
             raise ClassroomError(error.code, error.message) from error
     if member_id is None:
-        member = Membership.objects.create(
-            classroom=classroom,
-            player=player,
-            roster_name=name,
-            status=Membership.Status.PENDING,
-        )
+        try:
+            with transaction.atomic():
+                member = Membership.objects.create(
+                    classroom=classroom,
+                    player=player,
+                    roster_name=name,
+                    status=Membership.Status.PENDING,
+                )
+        except IntegrityError:  # a double submit joined this player a moment ago
+            return membership_of(classroom=classroom, player=player), token
     else:
         member.player = player
         member.joined_at = timezone.now()
-        member.save(update_fields=["player", "joined_at"])
+        try:
+            with transaction.atomic():
+                member.save(update_fields=["player", "joined_at"])
+        except IntegrityError:  # a double submit joined this player a moment ago
+            return membership_of(classroom=classroom, player=player), token
     return member, token
 
 

@@ -1,4 +1,4 @@
-"""Two students picking the same roster name at the same moment: exactly one gets it."""
+"""Joins at the same moment: one roster name goes to one student; a double submit joins once."""
 
 import threading
 
@@ -37,3 +37,35 @@ def test_simultaneous_claims_of_one_roster_name_give_it_to_one_student():
     member.refresh_from_db()
     assert member.player in players
     assert classroom.members.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_submitted_join_makes_one_membership():
+    classroom = factories.make_class(roster="Adam Kováč\nBára Nová")
+    adam, bara = classroom.members.order_by("roster_name")
+    player = factories.make_player("Dvojklik")
+    barrier = threading.Barrier(3)
+    failures: list[Exception] = []
+
+    def join(**choice):
+        try:
+            barrier.wait()
+            services.join_classroom(classroom=classroom, player=player, **choice)
+        except Exception as exc:  # any failure at all is the finding
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    choices = [{"typed_name": "Adam"}, {"member_id": adam.pk}, {"member_id": bara.pk}]
+    threads = [threading.Thread(target=join, kwargs=choice) for choice in choices]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert services.membership_of(classroom=classroom, player=player) is not None
+    assert (
+        classroom.members.filter(player=player).count()
+        + classroom.members.filter(other_players=player).count()
+        == 1
+    )
