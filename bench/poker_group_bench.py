@@ -33,6 +33,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -229,6 +230,7 @@ async def play(lobbies, addresses, *, interval: float, max_delay: float, seed: i
         "placements_per_s": len(place_acks) / elapsed,
         "draws_lost": lost,
         "placements_refused": len(refused),
+        "refusal_codes": dict(Counter(r.get("code") for r in refused)),
         "draws_refused": len(host_refused),
         "placements_unanswered": unanswered,
         "duplicated_events": sum(p.duplicates for g in groups for p in g),
