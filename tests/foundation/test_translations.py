@@ -29,7 +29,8 @@ def _source_files(suffixes: tuple[str, ...]):
 
 
 def _block_msgid(body: str, args: str) -> str:
-    text = re.sub(r"{{\s*(\w+)\s*}}", r"%(\1)s", body)
+    # Django escapes a literal % in blocktranslate bodies as %% in the msgid.
+    text = re.sub(r"{{\s*(\w+)\s*}}", r"%(\1)s", body.replace("%", "%%"))
     if "trimmed" in args:
         text = " ".join(line.strip() for line in text.strip().splitlines())
     return text
