@@ -46,6 +46,8 @@ GAMES: tuple[GameInfo, ...] = (
         name=_("Abaku"),
         tagline=_("Like Scrabble, with digits: lay stones that form correct arithmetic examples."),
         players=_("1–4 players or against the robot"),
+        ready=True,
+        url=reverse_lazy("abaku:index"),
     ),
     GameInfo(
         slug="theorems",

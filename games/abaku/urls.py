@@ -1,3 +1,12 @@
+from django.urls import path
+
+from . import views
+
 app_name = "abaku"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("new/", views.new_game, name="new_game"),
+    path("rules/", views.rules, name="rules"),
+    path("rooms/<str:code>/preview/", views.preview, name="preview"),
+]

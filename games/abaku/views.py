@@ -1,0 +1,136 @@
+"""Abaku pages: the hub (solo, vs robot, a table), the move preview, the rules.
+
+Views stay thin: parse, call the rooms services, render. Playing happens in a
+room over its WebSocket (``adapter.py``, ``static/js/abaku/table.js``). The preview
+asks the rules engine what a move would score on the room's current board; it
+never changes anything and never trusts a score from the client.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import identity
+from accounts import services as accounts_services
+from accounts.errors import AccountsError
+from games.rooms import selectors as room_selectors
+from games.rooms import services as room_services
+from games.rooms.errors import RoomError
+
+from .adapter import LEVELS, TURN_SECONDS_CHOICES, clean_settings, refusal
+from .rules import Board, IllegalMove, evaluate_move
+
+MAX_PREVIEW_BYTES = 2048
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "abaku/index.html",
+        {
+            "levels": LEVELS,
+            "table_sizes": (2, 3, 4),
+            "turn_choices": [c for c in TURN_SECONDS_CHOICES if c is not None],
+        },
+    )
+
+
+def _player_or_new(request: HttpRequest):
+    """The selected profile, or a new one with the form's nickname (and its token)."""
+    if request.player is not None:
+        return request.player, None
+    if not request.storage_enabled:
+        raise RoomError(
+            "storage_off", _("Saving is switched off in this browser, so you cannot play here.")
+        )
+    try:
+        return accounts_services.create_profile(
+            browser_token=identity.read_token(request),
+            nickname=request.POST.get("nickname", ""),
+        )
+    except AccountsError as error:
+        raise RoomError(error.code, error.message) from error
+
+
+def _int(value: str | None, default: int | None) -> int | None:
+    if value in (None, ""):
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        return -1
+
+
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    """Open a solo game (alone or against a robot) or a table of 2-4 seats."""
+    kind = request.POST.get("kind", "robot")
+    mode = "table" if kind == "table" else "solo"
+    settings = {
+        "table_size": 1 if kind == "practice" else _int(request.POST.get("table_size"), 2),
+        "robot_level": request.POST.get("robot_level", "greedy"),
+        "layout": "plain" if request.POST.get("plain") == "on" else "standard",
+    }
+    if mode == "table":
+        settings["turn_seconds"] = _int(request.POST.get("turn_seconds"), None) or None
+    try:
+        settings = clean_settings(settings, solo=mode == "solo")
+        player, token = _player_or_new(request)
+        room = room_services.create_room(game="abaku", mode=mode, host=player, settings=settings)
+        if mode == "solo":
+            room_services.start_room(room=room, actor=player)
+    except RoomError as error:
+        messages.error(request, error.message)
+        return redirect("abaku:index")
+    response = redirect("rooms:room", code=room.code)
+    if token:
+        identity.write_token(response, token)
+    return response
+
+
+@require_POST
+def preview(request: HttpRequest, code: str) -> JsonResponse:
+    """What the placements would score on the room's board now (read-only)."""
+    room = room_selectors.room_by_code(code)
+    if room is None or room.game != "abaku" or not room.state or "game" not in room.state:
+        return JsonResponse(
+            {"code": "unknown_room", "message": _("There is no room with this code.")}, status=404
+        )
+    if len(request.body) > MAX_PREVIEW_BYTES:
+        return JsonResponse({"code": "too_large", "message": _("Too many stones.")}, status=400)
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        body = None
+    placements = body.get("placements") if isinstance(body, dict) else None
+    if not isinstance(placements, list) or not placements:
+        error = refusal(IllegalMove("no_stones"))
+        return JsonResponse({"ok": False, "code": error.code, "message": error.message})
+    try:
+        board = Board.from_dict(room.state["game"]["board"])
+        result = evaluate_move(board, placements)
+    except IllegalMove as illegal:
+        error = refusal(illegal)
+        return JsonResponse({"ok": False, "code": error.code, "message": error.message})
+    return JsonResponse(
+        {
+            "ok": True,
+            "score": result.score,
+            "examples": [
+                {"text": e.text, "points": e.points, "cells": [list(c) for c in e.cells]}
+                for e in result.examples
+            ],
+        }
+    )
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    from .presentation import rules_context
+
+    return render(request, "abaku/rules.html", rules_context())

@@ -1,0 +1,588 @@
+// The Abaku table inside a room page: the 15×15 board, the rack, the preview, the log.
+// State comes only from the server: the snapshot's `view` and the `view` events after
+// every step (private ones carry the own rack); the engine's public events feed the log.
+// The score of a move is always computed by the server (the preview view), never here.
+import { confirmDialog } from "../dialog.js";
+import { whenRoomReady } from "../rooms/socket.js";
+
+const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
+const t = (text, values = {}) =>
+  gettext(text).replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
+
+const SIZE = 15;
+const JOKER = 10;
+// The premium layout (same letters as the engine's data: d/t digit ×2/×3, D/T example ×2/×3, * centre).
+const LAYOUTS = {
+  standard: [
+    "T..t...T...d..T",
+    "..d...d.d...t..",
+    ".t...D.......d.",
+    "d...D..d..D...t",
+    "...D.......D...",
+    ".....t...t..D..",
+    ".d....d.d....d.",
+    "T..d...*...d..T",
+    ".d....d.d....d.",
+    "..D..t...t.....",
+    "...D.......D...",
+    "t...D..d..D...d",
+    ".d.......D...t.",
+    "..t...d.d...d..",
+    "T..d...T...t..T",
+  ],
+};
+const PREMIUM_CLASS = { d: "ab-d2", t: "ab-d3", D: "ab-e2", T: "ab-e3", "*": "ab-centre" };
+const PREMIUM_LABEL = {
+  d: () => gettext("digit ×2"),
+  t: () => gettext("digit ×3"),
+  D: () => gettext("example ×2"),
+  T: () => gettext("example ×3"),
+  "*": () => gettext("centre: example ×2"),
+};
+const LEVEL_NAMES = {
+  beginner: () => gettext("beginner"),
+  greedy: () => gettext("greedy"),
+  strong: () => gettext("strong"),
+};
+
+const root = document.querySelector("[data-abaku-table]");
+
+function el(tag, { className, text, attrs } = {}, children = []) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  if (attrs) for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+if (root) {
+  const $ = (name) => root.querySelector(`[data-ab-${name}]`);
+  const parts = {
+    lobby: $("lobby"),
+    game: $("game"),
+    turn: $("turn"),
+    players: $("players"),
+    bag: $("bag"),
+    board: $("board"),
+    rackArea: $("rack-area"),
+    rack: $("rack"),
+    preview: $("preview"),
+    error: $("error"),
+    confirm: $("confirm"),
+    recall: $("recall"),
+    exchange: $("exchange"),
+    skip: $("skip"),
+    result: $("result"),
+    logArea: $("log-area"),
+    log: $("log"),
+    joker: $("joker"),
+    jokerDigits: $("joker-digits"),
+    jokerCancel: $("joker-cancel"),
+  };
+  const previewUrl = root.dataset.previewUrl;
+  const csrfInput = document.querySelector("input[name=csrfmiddlewaretoken]");
+  let view = null;
+  let log = [];
+  let socket = null;
+  let busy = false;
+  let tickTimer = null;
+  let pending = []; // [{index, row, col, digit, joker}]
+  let selected = null; // rack index
+  let exchanging = false;
+  let toExchange = new Set();
+  let previewToken = 0;
+  let previewOk = false;
+  let version = 0;
+  let jokerTarget = null;
+
+  const game = () => (view ? view.game : null);
+  const myTurn = () => {
+    const g = game();
+    return Boolean(view && view.phase === "playing" && g && !g.finished && view.you !== null && g.turn === view.you);
+  };
+  const rack = () => {
+    const g = game();
+    if (!g || view.you === null || view.you === undefined) return [];
+    return g.players[view.you].rack || [];
+  };
+
+  function seatName(seat) {
+    const info = view && view.seats ? view.seats[seat] : null;
+    if (!info) return "?";
+    if (info.robot) {
+      const level = LEVEL_NAMES[info.robot] ? LEVEL_NAMES[info.robot]() : info.robot;
+      return t("Robot %(number)s (%(level)s)", { number: seat + 1, level });
+    }
+    return info.nickname;
+  }
+
+  const stoneText = (kind) => (kind === JOKER ? "?" : String(kind));
+
+  // --- the log in words ------------------------------------------------------------
+
+  function describe(entry) {
+    const who = seatName(entry.player);
+    switch (entry.type) {
+      case "placed":
+        return t("%(player)s: %(examples)s — %(score)s points.", {
+          player: who,
+          examples: entry.examples.map((e) => t("%(text)s (%(points)s)", e)).join(", "),
+          score: entry.score,
+        });
+      case "exchanged":
+        return t("%(player)s exchanged %(count)s stone(s).", { player: who, count: entry.count });
+      case "skipped":
+        return entry.reason === "timeout"
+          ? t("%(player)s ran out of time.", { player: who })
+          : t("%(player)s skipped the turn.", { player: who });
+      case "forfeited":
+        return t("%(player)s gave up after three empty turns.", { player: who });
+      case "game_over":
+        return t("The game is over. Winner: %(winners)s.", { winners: entry.winners.map(seatName).join(", ") });
+      default:
+        return null;
+    }
+  }
+
+  function renderLog() {
+    const lines = log.map(describe).filter(Boolean);
+    parts.logArea.hidden = lines.length === 0;
+    parts.log.replaceChildren(...lines.map((line) => el("li", { text: line })));
+    parts.log.scrollTop = parts.log.scrollHeight;
+  }
+
+  // --- sending ---------------------------------------------------------------------
+
+  async function send(message) {
+    if (busy) return false;
+    busy = true;
+    parts.error.textContent = "";
+    root.dataset.busy = "true";
+    try {
+      await socket.send(message);
+      return true;
+    } catch (error) {
+      parts.error.textContent = error.message || error.code;
+      return false;
+    } finally {
+      busy = false;
+      root.dataset.busy = "false";
+    }
+  }
+
+  // Robots act and clocks run out on the server's tick: ask for it when it is due.
+  function scheduleTick() {
+    if (tickTimer) return;
+    const g = game();
+    if (!view || view.phase !== "playing" || !g || g.finished) return;
+    let wait = null;
+    if (view.seats[g.turn].robot) wait = (view.settings.robot_delay_ms || 0) + 60;
+    else if (g.deadline) wait = Math.max(0, g.deadline * 1000 - Date.now()) + 200;
+    if (wait === null) return;
+    tickTimer = setTimeout(async () => {
+      tickTimer = null;
+      try {
+        const answer = await socket.send({ type: "tick" });
+        if (answer.seq === null || answer.seq === undefined) {
+          tickTimer = setTimeout(() => {
+            tickTimer = null;
+            scheduleTick();
+          }, 400);
+        }
+      } catch (error) {
+        tickTimer = setTimeout(() => {
+          tickTimer = null;
+          scheduleTick();
+        }, 1000);
+      }
+    }, wait);
+  }
+
+  // --- placing stones ----------------------------------------------------------------
+
+  function stoneAt(row, col) {
+    const g = game();
+    if (!g) return null;
+    for (const [r, c, digit, joker] of g.board.stones) if (r === row && c === col) return { digit, joker };
+    return null;
+  }
+
+  function pendingAt(row, col) {
+    return pending.find((p) => p.row === row && p.col === col) || null;
+  }
+
+  function placeSelected(row, col, index = selected) {
+    if (!myTurn() || exchanging || index === null || index === undefined) return;
+    if (stoneAt(row, col) || pendingAt(row, col)) return;
+    if (pending.some((p) => p.index === index)) return;
+    const kind = rack()[index];
+    if (kind === undefined) return;
+    if (kind === JOKER) {
+      jokerTarget = { index, row, col };
+      openJoker();
+      return;
+    }
+    pending.push({ index, row, col, digit: kind, joker: false });
+    selected = null;
+    changed();
+  }
+
+  function openJoker() {
+    parts.jokerDigits.replaceChildren(
+      ...Array.from({ length: 10 }, (_, digit) => {
+        const button = el("button", { className: "button ab-joker-digit", text: String(digit), attrs: { type: "button" } });
+        button.addEventListener("click", () => {
+          const target = jokerTarget;
+          jokerTarget = null;
+          parts.joker.close();
+          if (!target) return;
+          pending.push({ ...target, digit, joker: true });
+          selected = null;
+          changed();
+        });
+        return button;
+      }),
+    );
+    parts.joker.showModal();
+  }
+
+  parts.jokerCancel.addEventListener("click", () => {
+    jokerTarget = null;
+    parts.joker.close();
+  });
+
+  function recall() {
+    pending = [];
+    selected = null;
+    changed();
+  }
+
+  function changed() {
+    parts.error.textContent = "";
+    render();
+    requestPreview();
+  }
+
+  async function requestPreview() {
+    previewToken += 1;
+    const token = previewToken;
+    previewOk = false;
+    parts.confirm.disabled = true;
+    if (!pending.length) {
+      parts.preview.replaceChildren();
+      return;
+    }
+    parts.preview.replaceChildren(el("p", { className: "muted", text: gettext("Checking the move…") }));
+    let answer;
+    try {
+      const response = await fetch(previewUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfInput ? csrfInput.value : "" },
+        body: JSON.stringify({ placements: pending.map((p) => [p.row, p.col, p.digit, p.joker]) }),
+      });
+      answer = await response.json();
+    } catch (error) {
+      answer = { ok: false, message: gettext("The move could not be checked. Try again.") };
+    }
+    if (token !== previewToken) return;
+    if (answer.ok) {
+      previewOk = true;
+      parts.preview.replaceChildren(
+        el("p", { className: "ab-preview-score", text: t("This move scores %(score)s points.", { score: answer.score }) }),
+        el("ul", {}, answer.examples.map((e) => el("li", { text: t("%(text)s (%(points)s)", e) }))),
+      );
+    } else {
+      parts.preview.replaceChildren(el("p", { className: "ab-preview-bad", text: answer.message }));
+    }
+    parts.confirm.disabled = !(previewOk && myTurn());
+    root.dataset.preview = previewOk ? "ok" : "bad";
+  }
+
+  parts.confirm.addEventListener("click", async () => {
+    if (!pending.length || !myTurn()) return;
+    const placements = pending.map((p) => [p.row, p.col, p.digit, p.joker]);
+    if (await send({ type: "place", placements })) {
+      pending = [];
+      parts.preview.replaceChildren();
+    }
+  });
+  parts.recall.addEventListener("click", recall);
+  parts.skip.addEventListener("click", async () => {
+    if (!myTurn()) return;
+    if (!(await confirmDialog(gettext("Skip this turn? Three empty turns in a row end your game.")))) return;
+    pending = [];
+    await send({ type: "skip" });
+  });
+  parts.exchange.addEventListener("click", async () => {
+    if (!myTurn()) return;
+    if (!exchanging) {
+      pending = [];
+      exchanging = true;
+      toExchange = new Set();
+      changed();
+      return;
+    }
+    const stones = [...toExchange].map((index) => rack()[index]);
+    if (!stones.length) {
+      exchanging = false;
+      render();
+      return;
+    }
+    if (await send({ type: "exchange", stones })) {
+      exchanging = false;
+      toExchange = new Set();
+    }
+    render();
+  });
+
+  // --- drawing ----------------------------------------------------------------------
+
+  function renderBoard() {
+    const g = game();
+    const layout = LAYOUTS[g.board.layout] || null;
+    const cells = [];
+    const lastPlaced = new Set();
+    for (let i = log.length - 1; i >= 0; i -= 1) {
+      if (log[i].type === "placed") {
+        for (const [r, c] of log[i].placements) lastPlaced.add(`${r},${c}`);
+        break;
+      }
+    }
+    for (let row = 0; row < SIZE; row += 1) {
+      for (let col = 0; col < SIZE; col += 1) {
+        const premium = layout ? layout[row][col] : ".";
+        const stone = stoneAt(row, col);
+        const mine = pendingAt(row, col);
+        const classes = ["ab-cell"];
+        let text = "";
+        let label = "";
+        if (stone) {
+          classes.push("ab-stone");
+          if (stone.joker) classes.push("ab-jokered");
+          if (lastPlaced.has(`${row},${col}`)) classes.push("ab-last");
+          text = String(stone.digit);
+          label = text;
+        } else if (mine) {
+          classes.push("ab-stone", "ab-pending");
+          if (mine.joker) classes.push("ab-jokered");
+          text = String(mine.digit);
+          label = t("%(digit)s, not played yet; tap to take it back", { digit: mine.digit });
+        } else if (premium !== ".") {
+          classes.push(PREMIUM_CLASS[premium]);
+          label = PREMIUM_LABEL[premium]();
+          text = { d: "2×", t: "3×", D: "×2", T: "×3", "*": "★" }[premium];
+        }
+        const cell = el("button", {
+          className: classes.join(" "),
+          text,
+          attrs: {
+            type: "button",
+            role: "gridcell",
+            "data-row": String(row),
+            "data-col": String(col),
+            "aria-label": `${t("row %(row)s, column %(col)s", { row: row + 1, col: col + 1 })}${label ? `: ${label}` : ""}`,
+          },
+        });
+        cells.push(cell);
+      }
+    }
+    parts.board.replaceChildren(...cells);
+  }
+
+  function renderRack() {
+    const stones = rack();
+    const used = new Set(pending.map((p) => p.index));
+    parts.rack.replaceChildren(
+      ...stones.map((kind, index) => {
+        const classes = ["ab-rack-stone"];
+        if (kind === JOKER) classes.push("ab-joker-stone");
+        if (selected === index) classes.push("is-selected");
+        if (exchanging && toExchange.has(index)) classes.push("is-marked");
+        const button = el("button", {
+          className: classes.join(" "),
+          text: stoneText(kind),
+          attrs: {
+            type: "button",
+            "data-index": String(index),
+            "data-kind": String(kind),
+            draggable: myTurn() && !exchanging ? "true" : "false",
+            "aria-pressed": String(selected === index || (exchanging && toExchange.has(index))),
+            "aria-label": kind === JOKER ? gettext("joker") : String(kind),
+          },
+        });
+        if (used.has(index)) button.hidden = true;
+        return button;
+      }),
+    );
+  }
+
+  function renderPlayers() {
+    const g = game();
+    parts.players.replaceChildren(
+      ...g.players.map((player, seat) => {
+        const classes = ["ab-player"];
+        if (seat === g.turn && !g.finished) classes.push("is-on-turn");
+        if (player.status !== "active") classes.push("is-out");
+        return el("div", { className: classes.join(" "), attrs: { "data-seat": String(seat) } }, [
+          el("span", { className: "ab-player-name", text: seatName(seat) + (seat === view.you ? ` (${gettext("you")})` : "") }),
+          el("span", { className: "ab-player-score", text: t("%(score)s points", { score: player.score }) }),
+          el("span", { className: "muted", text: t("%(count)s stones", { count: player.rack_count }) }),
+        ]);
+      }),
+    );
+  }
+
+  function renderTurn() {
+    const g = game();
+    if (g.finished || view.phase !== "playing") {
+      parts.turn.textContent = view.phase === "ended" ? gettext("The host ended the game.") : gettext("The game is over.");
+    } else if (myTurn()) {
+      parts.turn.textContent = exchanging ? gettext("Choose the stones to exchange, then press Exchange again.") : gettext("Your turn.");
+    } else {
+      parts.turn.textContent = t("%(player)s is on turn.", { player: seatName(g.turn) });
+    }
+    parts.bag.textContent = t("Stones in the bag: %(count)s", { count: g.bag_count });
+  }
+
+  function renderResult() {
+    const g = game();
+    if (!g.finished || !g.result) {
+      parts.result.hidden = true;
+      return;
+    }
+    parts.result.hidden = false;
+    const winners = g.result.winners.map(seatName).join(", ");
+    const rows = g.result.standings.map((seat) =>
+      el("li", {
+        text: t("%(player)s: %(score)s points (end adjustment %(adjustment)s)", {
+          player: seatName(seat),
+          score: g.result.scores[seat],
+          adjustment: g.result.adjustments[seat],
+        }),
+      }),
+    );
+    parts.result.replaceChildren(
+      el("h3", { text: t("Winner: %(winners)s", { winners }) }),
+      el("ol", {}, rows),
+    );
+  }
+
+  function render() {
+    version += 1;
+    root.dataset.version = String(version);
+    const g = game();
+    root.dataset.phase = view ? view.phase : "lobby";
+    parts.lobby.hidden = Boolean(g);
+    parts.game.hidden = !g;
+    if (!g) return;
+    root.dataset.turn = myTurn() ? "mine" : "other";
+    if (!myTurn()) {
+      pending = [];
+      selected = null;
+      exchanging = false;
+    }
+    renderTurn();
+    renderPlayers();
+    renderBoard();
+    renderRack();
+    renderResult();
+    parts.rackArea.hidden = view.you === null || view.you === undefined || g.finished || view.phase !== "playing";
+    const turn = myTurn();
+    parts.exchange.disabled = !turn || g.bag_count === 0;
+    parts.exchange.textContent = exchanging ? gettext("Exchange the marked stones") : gettext("Exchange stones");
+    parts.skip.disabled = !turn || exchanging;
+    parts.recall.disabled = !pending.length;
+    parts.confirm.disabled = !(turn && previewOk && pending.length);
+    renderLog();
+    scheduleTick();
+  }
+
+  // --- input: taps and drags ------------------------------------------------------------
+
+  parts.rack.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-index]");
+    if (!button || !myTurn()) return;
+    const index = Number(button.dataset.index);
+    if (exchanging) {
+      if (toExchange.has(index)) toExchange.delete(index);
+      else toExchange.add(index);
+    } else {
+      selected = selected === index ? null : index;
+    }
+    render();
+  });
+  parts.board.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-row]");
+    if (!cell) return;
+    const row = Number(cell.dataset.row);
+    const col = Number(cell.dataset.col);
+    const mine = pendingAt(row, col);
+    if (mine) {
+      pending = pending.filter((p) => p !== mine);
+      changed();
+      return;
+    }
+    placeSelected(row, col);
+  });
+  parts.rack.addEventListener("dragstart", (event) => {
+    const button = event.target.closest("[data-index]");
+    if (!button || !myTurn() || exchanging) return;
+    event.dataTransfer.setData("text/plain", button.dataset.index);
+    event.dataTransfer.effectAllowed = "move";
+  });
+  parts.board.addEventListener("dragover", (event) => {
+    if (myTurn() && event.target.closest("[data-row]")) event.preventDefault();
+  });
+  parts.board.addEventListener("drop", (event) => {
+    const cell = event.target.closest("[data-row]");
+    if (!cell) return;
+    event.preventDefault();
+    const index = Number(event.dataTransfer.getData("text/plain"));
+    if (Number.isInteger(index)) placeSelected(Number(cell.dataset.row), Number(cell.dataset.col), index);
+  });
+
+  // --- the room socket -------------------------------------------------------------------
+
+  const LOGGED = new Set(["placed", "exchanged", "skipped", "forfeited", "game_over"]);
+
+  function takeView(next) {
+    const boardBefore = view && view.game ? JSON.stringify(view.game.board.stones) : null;
+    view = next;
+    if (view.game && view.game.history) {
+      log = view.game.history.filter((entry) => LOGGED.has(entry.type));
+      delete view.game.history;
+    }
+    const boardAfter = view.game ? JSON.stringify(view.game.board.stones) : null;
+    if (boardBefore !== boardAfter) pending = [];
+    render();
+    if (pending.length) requestPreview();
+  }
+
+  whenRoomReady().then((roomSocket) => {
+    socket = roomSocket;
+    socket.addEventListener("sync", (event) => {
+      const snapshot = event.detail.view;
+      if (snapshot && snapshot.phase) takeView(snapshot);
+      else render();
+    });
+    socket.addEventListener("event", (event) => {
+      let finished = false;
+      let publicView = null;
+      for (const change of event.detail.events) {
+        if (LOGGED.has(change.type)) log = log.concat([change]);
+        if (change.type === "view") publicView = change.view;
+        if (change.type === "finished") finished = true;
+      }
+      // Seated players get their own view privately; spectators follow the public one.
+      if (publicView && (!view || view.you === null || view.you === undefined)) takeView(publicView);
+      else if (finished && view && view.phase === "playing" && !(view.game && view.game.finished)) {
+        view.phase = "ended";
+        render();
+      } else renderLog();
+    });
+    socket.addEventListener("private", (event) => {
+      for (const change of event.detail.events) if (change.type === "view") takeView(change.view);
+    });
+  });
+}
