@@ -185,15 +185,18 @@ async def play(lobbies, addresses, *, interval: float, max_delay: float, seed: i
                 host_refused.append({"error": repr(error)})
                 break
             if answer["type"] != "ack":
-                refused.append(answer)
+                host_refused.append(answer)
                 break
             draws.append((r, answer["seq"], sent))
             draw_acks.append(answered - sent)
-            await asyncio.sleep(0.05)
-            closed = (
-                any(e.get("closed") for p in players[:1] for e in list(p.cards._queue))
-                or len([d for d in draws if d[0] == r]) >= 27
-            )
+            waited = 0.0
+            while host.cards.empty() and waited < 30:  # the host hears its own draw too
+                await asyncio.sleep(0.01)
+                waited += 0.01
+            if host.cards.empty():
+                host_refused.append({"error": "the host never heard its draw"})
+                break
+            closed = host.cards.get_nowait()["closed"]
             await asyncio.sleep(max(0.0, interval - (time.monotonic() - sent)))
         await asyncio.sleep(max_delay + 3)  # the last placements
         stop.set()
