@@ -7,7 +7,7 @@ import { whenRoomReady } from "../rooms/socket.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const t = (text, values = {}) =>
-  gettext(text).replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
+  text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
 
 const SIZE = 15;
 const JOKER = 10;
@@ -112,7 +112,7 @@ if (root) {
     if (!info) return "?";
     if (info.robot) {
       const level = LEVEL_NAMES[info.robot] ? LEVEL_NAMES[info.robot]() : info.robot;
-      return t("Robot %(number)s (%(level)s)", { number: seat + 1, level });
+      return t(gettext("Robot %(number)s (%(level)s)"), { number: seat + 1, level });
     }
     return info.nickname;
   }
@@ -125,21 +125,21 @@ if (root) {
     const who = seatName(entry.player);
     switch (entry.type) {
       case "placed":
-        return t("%(player)s: %(examples)s — %(score)s points.", {
+        return t(gettext("%(player)s: %(examples)s — %(score)s points."), {
           player: who,
-          examples: entry.examples.map((e) => t("%(text)s (%(points)s)", e)).join(", "),
+          examples: entry.examples.map((e) => t(gettext("%(text)s (%(points)s)"), e)).join(", "),
           score: entry.score,
         });
       case "exchanged":
-        return t("%(player)s exchanged %(count)s stone(s).", { player: who, count: entry.count });
+        return t(gettext("%(player)s exchanged %(count)s stone(s)."), { player: who, count: entry.count });
       case "skipped":
         return entry.reason === "timeout"
-          ? t("%(player)s ran out of time.", { player: who })
-          : t("%(player)s skipped the turn.", { player: who });
+          ? t(gettext("%(player)s ran out of time."), { player: who })
+          : t(gettext("%(player)s skipped the turn."), { player: who });
       case "forfeited":
-        return t("%(player)s gave up after three empty turns.", { player: who });
+        return t(gettext("%(player)s gave up after three empty turns."), { player: who });
       case "game_over":
-        return t("The game is over. Winner: %(winners)s.", { winners: entry.winners.map(seatName).join(", ") });
+        return t(gettext("The game is over. Winner: %(winners)s."), { winners: entry.winners.map(seatName).join(", ") });
       default:
         return null;
     }
@@ -289,8 +289,8 @@ if (root) {
     if (answer.ok) {
       previewOk = true;
       parts.preview.replaceChildren(
-        el("p", { className: "ab-preview-score", text: t("This move scores %(score)s points.", { score: answer.score }) }),
-        el("ul", {}, answer.examples.map((e) => el("li", { text: t("%(text)s (%(points)s)", e) }))),
+        el("p", { className: "ab-preview-score", text: t(gettext("This move scores %(score)s points."), { score: answer.score }) }),
+        el("ul", {}, answer.examples.map((e) => el("li", { text: t(gettext("%(text)s (%(points)s)"), e) }))),
       );
     } else {
       parts.preview.replaceChildren(el("p", { className: "ab-preview-bad", text: answer.message }));
@@ -367,7 +367,7 @@ if (root) {
           classes.push("ab-stone", "ab-pending");
           if (mine.joker) classes.push("ab-jokered");
           text = String(mine.digit);
-          label = t("%(digit)s, not played yet; tap to take it back", { digit: mine.digit });
+          label = t(gettext("%(digit)s, not played yet; tap to take it back"), { digit: mine.digit });
         } else if (premium !== ".") {
           classes.push(PREMIUM_CLASS[premium]);
           label = PREMIUM_LABEL[premium]();
@@ -381,7 +381,7 @@ if (root) {
             role: "gridcell",
             "data-row": String(row),
             "data-col": String(col),
-            "aria-label": `${t("row %(row)s, column %(col)s", { row: row + 1, col: col + 1 })}${label ? `: ${label}` : ""}`,
+            "aria-label": `${t(gettext("row %(row)s, column %(col)s"), { row: row + 1, col: col + 1 })}${label ? `: ${label}` : ""}`,
           },
         });
         cells.push(cell);
@@ -426,8 +426,8 @@ if (root) {
         if (player.status !== "active") classes.push("is-out");
         return el("div", { className: classes.join(" "), attrs: { "data-seat": String(seat) } }, [
           el("span", { className: "ab-player-name", text: seatName(seat) + (seat === view.you ? ` (${gettext("you")})` : "") }),
-          el("span", { className: "ab-player-score", text: t("%(score)s points", { score: player.score }) }),
-          el("span", { className: "muted", text: t("%(count)s stones", { count: player.rack_count }) }),
+          el("span", { className: "ab-player-score", text: t(gettext("%(score)s points"), { score: player.score }) }),
+          el("span", { className: "muted", text: t(gettext("%(count)s stones"), { count: player.rack_count }) }),
         ]);
       }),
     );
@@ -440,9 +440,9 @@ if (root) {
     } else if (myTurn()) {
       parts.turn.textContent = exchanging ? gettext("Choose the stones to exchange, then press Exchange again.") : gettext("Your turn.");
     } else {
-      parts.turn.textContent = t("%(player)s is on turn.", { player: seatName(g.turn) });
+      parts.turn.textContent = t(gettext("%(player)s is on turn."), { player: seatName(g.turn) });
     }
-    parts.bag.textContent = t("Stones in the bag: %(count)s", { count: g.bag_count });
+    parts.bag.textContent = t(gettext("Stones in the bag: %(count)s"), { count: g.bag_count });
   }
 
   function renderResult() {
@@ -455,7 +455,7 @@ if (root) {
     const winners = g.result.winners.map(seatName).join(", ");
     const rows = g.result.standings.map((seat) =>
       el("li", {
-        text: t("%(player)s: %(score)s points (end adjustment %(adjustment)s)", {
+        text: t(gettext("%(player)s: %(score)s points (end adjustment %(adjustment)s)"), {
           player: seatName(seat),
           score: g.result.scores[seat],
           adjustment: g.result.adjustments[seat],
@@ -463,7 +463,7 @@ if (root) {
       }),
     );
     parts.result.replaceChildren(
-      el("h3", { text: t("Winner: %(winners)s", { winners }) }),
+      el("h3", { text: t(gettext("Winner: %(winners)s"), { winners }) }),
       el("ol", {}, rows),
     );
   }
