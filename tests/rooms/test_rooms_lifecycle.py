@@ -221,3 +221,20 @@ def test_per_seat_moves_are_idempotent_and_private_ones_take_no_seq(
     assert RoomEvent.objects.filter(room=room, kind="seat", seq__isnull=True).count() == 1
     assert socket.request({"type": "place", "n": 0})["code"] == "bad_number"
     assert Seat.objects.get(room=room, player=player.profile).state == {"placed": [4]}
+
+
+def test_a_client_can_trigger_the_evaluation_of_a_passed_deadline(
+    transactional_db, make_player, server, open_socket
+):
+    host, guest = make_player(), make_player()
+    room = services.create_room(game=GAME, mode="duel", host=host.profile, settings={"seconds": 0})
+    services.join_room(room=room, player=guest.profile)
+    services.start_room(room=room, actor=host.profile)
+    services.submit(room_id=room.pk, player=host.profile, client_id="d", message={"type": "deal"})
+    socket = open_socket(server, room.code, guest)
+    socket.recv()
+    answer = socket.request({"type": "tick"})
+    assert answer["type"] == "ack" and answer["seq"] is not None
+    assert socket.event("timeout")["seq"] == answer["seq"]
+    assert socket.request({"type": "tick"})["seq"] is None  # nothing due any more
+    assert Room.objects.get(pk=room.pk).state["timeouts"] == 1
