@@ -92,6 +92,7 @@ def _admit(code: str, cookies: dict[str, str]) -> tuple[Room, PlayerProfile]:
         raise RoomError("no_identity", _("Choose a nickname on the join page first."))
     if room.status == Room.Status.EXPIRED:
         raise RoomError("room_expired", _("This room has expired."))
+    registry.get(room.game, room.mode)  # a game no longer installed: unknown_game
     seat = selectors.seat_for(room, player)
     if seat is None or seat.status == Seat.Status.LEFT:
         raise RoomError("not_in_room", _("Join the room on its page first."))

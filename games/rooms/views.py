@@ -64,6 +64,10 @@ def _find_room(request: HttpRequest, code: str) -> Room:
     if room is None:
         _count_miss(request)
         raise Http404(_("There is no room with this code."))
+    try:
+        registry.get(room.game, room.mode)
+    except RoomError as error:  # its game is no longer installed
+        raise Http404(error.message) from None
     return room
 
 
