@@ -12,6 +12,7 @@ import json
 import logging
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -130,6 +131,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         # Joined the groups before reading: nothing committed after this read is missed.
         await self._send(await self._db(selectors.snapshot, room_id=room.pk, player=player))
+
+    async def dispatch(self, message: dict) -> None:
+        """Like Channels' dispatch, minus closing old database connections per message.
+
+        Channels does that in its single per-process sync thread for every
+        message, so one step fanned out to fifty sockets meant fifty thread hops
+        in a row. This consumer never uses that thread's connection: its database
+        work runs in ``_db_write``, which cleans up its own thread's connections.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
