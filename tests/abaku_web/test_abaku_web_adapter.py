@@ -219,3 +219,14 @@ def test_results_of_a_game_the_host_ended_are_not_completed():
     assert all(not r.completed and r.details["outcome"] is None for r in records)
     with pytest.raises(RoomError):
         apply(adapter, ended, 1, {"type": "skip"})
+
+
+def test_a_class_table_with_more_people_than_its_size_seats_them_all_without_robots():
+    _, outcome = start(settings={}, ids=(1, 2, 3))
+    assert [s["robot"] for s in outcome.state["seats"]] == [None, None, None]
+    assert outcome.state["game"]["turn_seconds"] == 120
+
+
+def test_a_lone_student_at_a_class_table_gets_a_robot():
+    _, outcome = start(settings={}, ids=(1,))
+    assert [s["robot"] for s in outcome.state["seats"]] == [None, "greedy"]

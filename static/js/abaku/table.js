@@ -79,6 +79,7 @@ if (root) {
     joker: $("joker"),
     jokerDigits: $("joker-digits"),
     jokerCancel: $("joker-cancel"),
+    clock: $("clock"),
   };
   const previewUrl = root.dataset.previewUrl;
   const csrfInput = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -487,6 +488,7 @@ if (root) {
     renderBoard();
     renderRack();
     renderResult();
+    renderClock();
     parts.rackArea.hidden = view.you === null || view.you === undefined || g.finished || view.phase !== "playing";
     const turn = myTurn();
     parts.exchange.disabled = !turn || g.bag_count === 0;
@@ -497,6 +499,17 @@ if (root) {
     renderLog();
     scheduleTick();
   }
+
+  // The turn clock: the deadline comes from the server; this only shows what is left.
+  function renderClock() {
+    const g = game();
+    const deadline = g && !g.finished && view.phase === "playing" ? g.deadline : null;
+    parts.clock.hidden = !deadline;
+    if (!deadline) return;
+    const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+    parts.clock.textContent = t(gettext("Time left for this turn: %(seconds)s s"), { seconds: left });
+  }
+  setInterval(renderClock, 1000);
 
   // --- input: taps and drags ------------------------------------------------------------
 
