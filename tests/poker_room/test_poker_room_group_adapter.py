@@ -76,6 +76,12 @@ def test_only_the_host_draws():
     assert event["type"] == "drawn" and event["index"] == 0 and event["at"] == at(1).timestamp()
 
 
+def test_a_move_in_time_is_answered_by_the_ack_alone():
+    driver = with_deck(GroupDriver(1), [7, 9])
+    driver.draw(1)
+    assert driver.place(101, 0, 2) == []  # no private event: the page already shows it
+
+
 def test_every_player_gets_the_drawn_number_and_places_it_on_their_own_board():
     driver = with_deck(GroupDriver(3), [7, 9, 4])
     driver.draw(1)
@@ -186,8 +192,8 @@ def test_a_kept_joker_is_placed_after_the_sequence_ran_out():
         driver.draw(31)
     assert refused.value.code == "sequence_closed"
     # The player skips the 25th number? No: they place the kept joker first, outside it.
-    private = driver.act(101, {"type": "place_kept_joker", "cell": 24, "value": 2}, 32)
-    game = private[0]["game"]
+    assert driver.act(101, {"type": "place_kept_joker", "cell": 24, "value": 2}, 32) == []
+    game = driver.seats[101]
     assert game["cells"][24] == 2 and game["finished_at"] is not None
     assert game["kept_jokers"] == 0
 

@@ -136,14 +136,19 @@ class GroupGame(RoomGame):
         if not is_player(state, player_id):
             raise RoomError("not_playing", _("You only deal in this game; you have no board."))
         at = common.seconds(now)
-        events: list[dict] = []
-        game = common.board_at(state, seat_state, at, events)
-        events += common.act(game, message, at)
-        events = [e for e in events if e["type"] != "dealt"]  # the draw told everyone
+        caught_up: list[dict] = []
+        game = common.board_at(state, seat_state, at, caught_up)
+        events = common.act(game, message, at)
         stored = game.to_dict()
-        return SeatOutcome(
-            seat_state=stored, private=[{"type": "board", "game": stored, "events": events}]
-        )
+        # The ack is the answer: the page already shows the move on its mirror of the
+        # board. Only when time decided something on the way (hard-mode forfeits the
+        # page may not have applied yet) does the stored board go back to the player:
+        # fifty private events per draw are the busiest traffic of a full server.
+        timed = [e for e in caught_up if e["type"] in ("forfeited", "joker_expired")]
+        private = []
+        if timed:
+            private = [{"type": "board", "game": stored, "events": timed + events}]
+        return SeatOutcome(seat_state=stored, private=private)
 
     # --- what each one sees -----------------------------------------------------------
 

@@ -4,7 +4,9 @@
 // a mirror of the board with the JS twin of the engine (../game.js): the public
 // draws are dealt into it at the moment the server drew them, exactly as the
 // server catches a board up, so hard-mode countdowns and forfeits show without
-// asking; every answer of the server ("board" events) replaces the mirror.
+// asking. A move shows at once on the mirror and the server's ack confirms it;
+// a "board" event (sent when time decided something the page may not have
+// applied) or a sync replaces the mirror, and a refusal asks for a sync.
 
 import { BoardView } from "../board.js";
 import { closeDialog, gettext, nowSeconds, openDialog, readStorage, tf, writeStorage } from "../common.js";
