@@ -208,19 +208,28 @@ def _require_player(request: HttpRequest) -> HttpResponse | None:
 
 @require_POST
 def set_consent(request: HttpRequest) -> HttpResponse:
-    if (refusal := _require_player(request)) is not None:
-        return refusal
+    """Record a yes/no answer; JSON in and out for the in-game dialog, a form otherwise."""
+    wants_json = "application/json" in request.headers.get("accept", "")
     answer = request.POST.get("consent")
-    if answer not in {"yes", "no"}:
-        messages.error(request, _("Please answer yes or no."))
+    error = None
+    if request.player is None:
+        error = AccountsError(
+            "no_profile", _("Choose a nickname first: there is no profile in this browser.")
+        )
+    elif answer not in {"yes", "no"}:
+        error = AccountsError("bad_answer", _("Please answer yes or no."))
+    if error is not None:
+        if wants_json:
+            return JsonResponse({"code": error.code, "message": error.message}, status=400)
+        messages.error(request, error.message)
         return redirect("accounts:profile")
     services.record_consent(player=request.player, granted=answer == "yes", language=get_language())
+    if wants_json:
+        return JsonResponse({"consent": answer == "yes"})
     if answer == "yes":
         messages.success(request, _("Thank you. Your results may appear on public tables."))
     else:
         messages.success(request, _("Nothing of yours is published; public entries were removed."))
-    if request.headers.get("accept") == "application/json":
-        return JsonResponse({"consent": answer == "yes"})
     return redirect(_next_url(request, "accounts:profile"))
 
 

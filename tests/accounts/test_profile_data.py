@@ -197,3 +197,20 @@ def test_admin_can_hide_and_ban_nicknames(player_client, django_user_model):
     player.refresh_from_db()
     assert player.is_active is False
     assert client.get("/accounts/player/").context["player"] is None
+
+
+def test_consent_answered_from_the_game_dialog_gets_json_and_no_flash_message(player_client):
+    client, player = player_client
+    response = client.post(
+        "/accounts/player/consent/", {"consent": "yes"}, headers={"accept": "application/json"}
+    )
+    assert response.json() == {"consent": True}
+    assert selectors.has_publication_consent(player)
+    page = client.get("/accounts/player/")
+    assert "Thank you" not in page.content.decode()
+    bad = client.post(
+        "/accounts/player/consent/", {"consent": "perhaps"}, headers={"accept": "application/json"}
+    )
+    assert bad.status_code == 400
+    assert bad.json()["code"] == "bad_answer"
+    assert PublicationConsent.objects.count() == 1
