@@ -23,7 +23,7 @@ def is_ack(message_id):
 
 
 def test_a_table_with_a_robot_over_real_websockets(transactional_db, asgi_server):
-    host, guest = Player("Ada"), Player("Bob")
+    host, guest, watcher = Player("Ada"), Player("Bob"), Player("Eve")
     room = services.create_room(
         game="abaku",
         mode="table",
@@ -31,10 +31,12 @@ def test_a_table_with_a_robot_over_real_websockets(transactional_db, asgi_server
         settings={"table_size": 3, "turn_seconds": 300, "robot_delay_ms": 0},
     )
     services.join_room(room=room, player=guest.profile)
+    services.join_room(room=room, player=watcher.profile, role="spectator")
     sockets = {
         host.id: Socket(asgi_server, room.code, host),
         guest.id: Socket(asgi_server, room.code, guest),
     }
+    sockets[watcher.id] = Socket(asgi_server, room.code, watcher)
     try:
         for socket in sockets.values():
             assert socket.recv()["type"] == "sync"
@@ -84,10 +86,18 @@ def test_a_table_with_a_robot_over_real_websockets(transactional_db, asgi_server
             seat = snapshot["view"]["you"]
             assert [("rack" in p) for p in players] == [i == seat for i in range(3)]
 
+        # the spectator follows the board from the public views, without any rack
+        watched = [v for m in sockets[watcher.id].seen for v in _views(m)]
+        assert watched and watched[-1]["you"] is None
+        assert watched[-1]["game"]["board"] == room.state["game"]["board"]
+        refused = sockets[watcher.id].request({"type": "skip"})
+        assert refused["type"] == "error"
+
         # nothing secret ever reached a client
         racks = {i: p["rack"] for i, p in enumerate(room.state["game"]["players"])}
+        seats = {host.id: 0, guest.id: 1, watcher.id: None}
         for player_id, socket in sockets.items():
-            seat = 0 if player_id == host.id else 1
+            seat = seats[player_id]
             for message in socket.seen:
                 text = json.dumps(message)
                 assert '"bag":' not in text and '"seed"' not in text
