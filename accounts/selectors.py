@@ -101,6 +101,48 @@ def player_stats(player: PlayerProfile, *, today: date | None = None) -> dict:
     }
 
 
+# Rows other apps keep about a player are exported generically (see
+# ``_other_rows``); these hold secrets or are exported above in their own shape.
+EXPORTED_ELSEWHERE = {
+    "accounts.User",
+    "accounts.Browser",
+    "accounts.PublicationConsent",
+    "classrooms.Membership",
+    "games.GameResult",
+}
+SECRET_FIELDS = {"password", "token_hash", "state", "rng_seed", "seed"}
+
+
+def _plain(value):
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, (str, int, float, bool, list, dict)) or value is None:
+        return value
+    return str(value)
+
+
+def _other_rows(player: PlayerProfile) -> dict[str, list[dict]]:
+    """Every other row that points at the player, whatever app stores it, minus
+    secrets (undealt decks, seeds, token hashes) that would spoil games or identity."""
+    sections: dict[str, list[dict]] = {}
+    for relation in PlayerProfile._meta.related_objects:
+        model = relation.related_model
+        if model._meta.label in EXPORTED_ELSEWHERE or relation.many_to_many:
+            continue
+        rows = []
+        for row in model._default_manager.filter(**{relation.field.name: player}):
+            rows.append(
+                {
+                    field.attname: _plain(getattr(row, field.attname))
+                    for field in model._meta.concrete_fields
+                    if field.name not in SECRET_FIELDS and field.name != relation.field.name
+                }
+            )
+        if rows:
+            sections[f"{model._meta.label}.{relation.field.name}"] = rows
+    return sections
+
+
 def export_profile(player: PlayerProfile) -> dict:
     """Everything stored about the profile, for the JSON/CSV download."""
     return {
@@ -145,6 +187,7 @@ def export_profile(player: PlayerProfile) -> dict:
             .select_related("record")
             .order_by("finished_at", "pk")
         ],
+        "other": _other_rows(player),
     }
 
 
@@ -162,4 +205,8 @@ def export_profile_csv(player: PlayerProfile) -> str:
             for key, value in row.items():
                 if key != time_key:
                     writer.writerow([f"{section}[{index}]", row[time_key], key, value])
+    for section, rows in data["other"].items():
+        for index, row in enumerate(rows):
+            for key, value in row.items():
+                writer.writerow([f"{section}[{index}]", "", key, value])
     return buffer.getvalue()

@@ -214,3 +214,26 @@ def test_consent_answered_from_the_game_dialog_gets_json_and_no_flash_message(pl
     assert bad.status_code == 400
     assert bad.json()["code"] == "bad_answer"
     assert PublicationConsent.objects.count() == 1
+
+
+def test_export_includes_rows_other_apps_keep_but_never_game_secrets(player_client):
+    from games.theorems.models import SavedDeck
+    from games.theorems.rules import STARTER_DECKS
+
+    client, player = player_client
+    starter = STARTER_DECKS[0]
+    SavedDeck.objects.create(
+        player=player,
+        name="Moje geometrie",
+        mathematician=starter.mathematician,
+        cards=list(starter.deck),
+    )
+    data = json.loads(client.get("/accounts/player/export.json").content)
+    decks = data["other"]["theorems.SavedDeck.player"]
+    assert decks[0]["name"] == "Moje geometrie"
+    assert "player_id" not in decks[0]
+    dump = json.dumps(data)
+    for secret in ("token_hash", '"state"', "rng_seed"):
+        assert secret not in dump
+    csv_text = client.get("/accounts/player/export.csv").content.decode()
+    assert "theorems.SavedDeck.player[0]" in csv_text and "Moje geometrie" in csv_text
