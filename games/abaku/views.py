@@ -96,9 +96,16 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def preview(request: HttpRequest, code: str) -> JsonResponse:
-    """What the placements would score on the room's board now (read-only)."""
+    """What the placements would score on the room's board now (read-only; only for
+    people in the room, as a solo game's board is nobody else's business)."""
     room = room_selectors.room_by_code(code)
-    if room is None or room.game != "abaku" or not room.state or "game" not in room.state:
+    if (
+        room is None
+        or room.game != "abaku"
+        or not room.state
+        or "game" not in room.state
+        or room_selectors.seat_for(room, request.player) is None
+    ):
         return JsonResponse(
             {"code": "unknown_room", "message": _("There is no room with this code.")}, status=404
         )

@@ -109,6 +109,17 @@ def test_the_preview_refuses_illegal_moves_with_a_code_and_a_message(client, bod
     assert answer["code"] == code and answer["message"]
 
 
+def test_the_preview_is_only_for_people_in_the_room(client):
+    from django.test import Client
+
+    room = _room(client)
+    stranger = Client(headers={"accept-language": "en"})
+    response = stranger.post(
+        f"/abaku/rooms/{room.code}/preview/", "{}", content_type="application/json"
+    )
+    assert response.status_code == 404
+
+
 def test_the_preview_of_an_unknown_room_is_404(client):
     response = client.post("/abaku/rooms/ZZZZZZ/preview/", "{}", content_type="application/json")
     assert response.status_code == 404
