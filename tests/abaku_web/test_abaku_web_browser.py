@@ -103,3 +103,35 @@ def test_a_whole_game_against_the_robot_in_the_browser(transactional_db, browser
         assert errors == []
     finally:
         context.close()
+
+
+def test_on_a_phone_the_board_fits_and_zooms_to_squares_of_40_px(
+    transactional_db, browser, asgi_server
+):
+    context = browser.new_context(
+        base_url=asgi_server, locale="en-GB", viewport={"width": 390, "height": 844}
+    )
+    page = context.new_page()
+    try:
+        page.goto("/abaku/")
+        page.fill("#ab-nickname-practice", "Phone Ada")
+        page.click('[data-testid="play-practice"]')
+        page.wait_for_url(re.compile(r"/rooms/[A-Z0-9]+/$"))
+        board = page.locator("[data-ab-board]")
+        expect(board.locator("[data-row]")).to_have_count(225, timeout=TIMEOUT)
+        wrap = page.locator(".ab-board-wrap").bounding_box()
+        assert board.bounding_box()["width"] <= wrap["width"] + 1  # fits without zoom
+        cell = board.locator('[data-row="7"][data-col="7"]')
+        assert cell.bounding_box()["width"] >= 20
+        page.click("[data-ab-zoom]")
+        expect(page.locator("[data-ab-zoom]")).to_have_attribute("aria-pressed", "true")
+        assert cell.bounding_box()["width"] >= 40
+        # a tap on a rack stone and a square still places it when zoomed
+        page.click('[data-ab-rack] [data-index="0"]')
+        cell.scroll_into_view_if_needed()
+        cell.click()
+        if page.locator("dialog[open]").count():
+            page.click('[data-ab-joker-digits] >> text="1"')
+        expect(cell).to_have_class(re.compile("ab-pending"))
+    finally:
+        context.close()

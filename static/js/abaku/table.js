@@ -80,6 +80,8 @@ if (root) {
     jokerDigits: $("joker-digits"),
     jokerCancel: $("joker-cancel"),
     clock: $("clock"),
+    zoom: $("zoom"),
+    boardWrap: root.querySelector(".ab-board-wrap"),
   };
   const previewUrl = root.dataset.previewUrl;
   const csrfInput = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -140,6 +142,7 @@ if (root) {
       case "forfeited":
         return t(gettext("%(player)s gave up after three empty turns."), { player: who });
       case "game_over":
+        if (!entry.winners.length) return gettext("The game is over.");
         return t(gettext("The game is over. Winner: %(winners)s."), { winners: entry.winners.map(seatName).join(", ") });
       default:
         return null;
@@ -464,7 +467,7 @@ if (root) {
       }),
     );
     parts.result.replaceChildren(
-      el("h3", { text: t(gettext("Winner: %(winners)s"), { winners }) }),
+      el("h3", { text: winners ? t(gettext("Winner: %(winners)s"), { winners }) : gettext("The game is over.") }),
       el("ol", {}, rows),
     );
   }
@@ -510,6 +513,14 @@ if (root) {
     parts.clock.textContent = t(gettext("Time left for this turn: %(seconds)s s"), { seconds: left });
   }
   setInterval(renderClock, 1000);
+
+  // Bigger squares on a phone: the board scrolls sideways inside its frame.
+  parts.zoom.addEventListener("click", () => {
+    const zoomed = !parts.boardWrap.classList.contains("is-zoomed");
+    parts.boardWrap.classList.toggle("is-zoomed", zoomed);
+    parts.zoom.setAttribute("aria-pressed", String(zoomed));
+    parts.zoom.textContent = zoomed ? gettext("Smaller board") : gettext("Bigger board");
+  });
 
   // --- input: taps and drags ------------------------------------------------------------
 
