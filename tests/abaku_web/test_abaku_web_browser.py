@@ -40,6 +40,12 @@ def test_a_whole_game_against_the_robot_in_the_browser(transactional_db, browser
     context = browser.new_context(base_url=asgi_server, locale="en-GB")
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+    page.on(  # a CSP violation (inline style or script) is reported here
+        "console",
+        lambda message: (
+            errors.append(f"console: {message.text}") if message.type == "error" else None
+        ),
+    )
     try:
         page.goto("/abaku/")
         page.fill("#ab-nickname-robot", "Ada Digits")
