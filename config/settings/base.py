@@ -98,10 +98,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:56379/0")
 
+# Redis pub/sub layer: a group message reaches every subscribed socket without a
+# per-channel queue that overflows (the core layer dropped events once 50 players
+# acted at once, see bench/RESULTS-rooms.md). Connections are pooled per process.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": "matika"},
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "max_connections": int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "2000")),
+                }
+            ],
+            "prefix": "matika",
+        },
     }
 }
 
