@@ -42,8 +42,8 @@ sys.path.insert(0, str(BASE_DIR / "bench"))
 
 import rooms_fanout as fanout  # noqa: E402
 
-# tests/poker_room/settings.py = the test settings plus the poker room URLs and the
-# channel-layer socket timeout fix (see docs/poker-group.md).
+# tests/poker_room/settings.py = the project's test settings (its channel layer
+# included) plus the poker room URLs.
 SETTINGS = "tests.poker_room.settings"
 
 

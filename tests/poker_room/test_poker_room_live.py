@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 
 import pytest
 
@@ -266,6 +267,7 @@ def test_a_duel_over_websockets_to_a_win(transactional_db, poker_server, make_pl
     assert socket_a.request({"type": "start"})["type"] == "ack"
     for _turn in range(40):
         for socket, player in ((socket_a, anna), (socket_b, boris)):
+            time.sleep(0.25)  # two messages a turn: stay under the socket's rate limit
             view = socket.request({"type": "sync"})["view"]
             game = view["game"]
             if view["ended"] or game["finished_at"] is not None:
