@@ -16,6 +16,7 @@ urlpatterns = [
     path("staff/", include("classrooms.staff_urls")),
     path("rooms/", include("games.rooms.urls")),
     path("poker/", include("games.poker.urls")),
+    path("poker/", include("games.poker.room_urls")),
     path("mathesso/", include("games.mathesso.urls")),
     path("abaku/", include("games.abaku.urls")),
     path("theorems/", include("games.theorems.urls")),
