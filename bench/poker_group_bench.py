@@ -42,9 +42,9 @@ sys.path.insert(0, str(BASE_DIR / "bench"))
 
 import rooms_fanout as fanout  # noqa: E402
 
-# tests/poker_room/settings.py = the project's test settings (its channel layer
-# included) plus the poker room URLs.
-SETTINGS = "tests.poker_room.settings"
+# The project's test settings: its channel layer, and config/urls.py routes the
+# poker room pages.
+SETTINGS = "config.settings.test"
 
 
 def make_lobbies(lobbies: int, players: int) -> list[dict]:

@@ -14,7 +14,7 @@ from games.rooms.models import Room, Seat
 from tests.poker_room.live import rig_deck
 from tests.rooms.conftest import Player
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.poker_room.urls")]
+pytestmark = [pytest.mark.django_db]
 
 
 def as_player(client, player: Player):
