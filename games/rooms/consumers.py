@@ -38,6 +38,21 @@ RATE_PER_SECOND = 10.0
 ABUSE_LIMIT = 100
 ENVELOPE_ERRORS = {"rate_limited", "bad_json", "bad_message", "bad_id", "too_large"}
 
+
+def _peek_id(text_data: str | None) -> str | None:
+    """The ``id`` of a small, well-formed message, or None (never raises)."""
+    if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        message = json.loads(text_data)
+    except ValueError:
+        return None
+    message_id = message.get("id") if isinstance(message, dict) else None
+    if isinstance(message_id, str) and 0 < len(message_id) <= MAX_ID_LENGTH:
+        return message_id
+    return None
+
+
 CLOSE_REFUSED = 4403
 CLOSE_EXPIRED = 4410
 CLOSE_ABUSIVE = 4429
@@ -216,7 +231,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _check(self, text_data, bytes_data) -> tuple | None:
         """Handle one frame; return (id, code, message) when it is refused."""
         if not self._allowed():
-            return None, "rate_limited", _("Too many messages. Slow down.")
+            # Name the refused message when it is readable, so the client can resend it.
+            return _peek_id(text_data), "rate_limited", _("Too many messages. Slow down.")
         if text_data is None:
             return None, "bad_message", _("Messages must be JSON text.")
         if len(text_data.encode()) > MAX_MESSAGE_BYTES:

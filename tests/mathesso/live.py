@@ -63,10 +63,18 @@ class Socket:
         return message["id"]
 
     def request(self, message: dict) -> dict:
-        message_id = self.send(message)
-        return self.recv_until(
-            lambda m: m.get("id") == message_id and m["type"] in ("ack", "error", "sync")
-        )
+        """Send and wait for the answer; like RoomSocket, resend the same id after a
+        short pause when the server asks the client to slow down."""
+        message = {"id": f"m{next(self._ids)}", **message}
+        for _attempt in range(50):
+            self.ws.send(json.dumps(message))
+            answer = self.recv_until(
+                lambda m: m.get("id") == message["id"] and m["type"] in ("ack", "error", "sync")
+            )
+            if answer.get("code") != "rate_limited":
+                return answer
+            time.sleep(0.2)
+        return answer
 
     def until_seq(self, seq: int) -> None:
         """Read until the public step ``seq`` has arrived (or a snapshot covering it)."""

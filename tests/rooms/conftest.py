@@ -139,7 +139,15 @@ class Socket:
         )
 
     def request(self, message: dict) -> dict:
-        return self.answer_to(self.send(message))
+        """Send and wait for the answer; like RoomSocket, resend the same id
+        after a short pause when the server asks the client to slow down."""
+        for _attempt in range(50):
+            answer = self.answer_to(self.send(message))
+            if answer.get("code") != "rate_limited":
+                return answer
+            message = {"id": answer["id"], **message}
+            time.sleep(0.2)
+        return answer
 
     def event(self, event_type: str) -> dict:
         """The next public or private step containing an event of this type."""

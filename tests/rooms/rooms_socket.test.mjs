@@ -142,3 +142,18 @@ test("private events already in the snapshot are not delivered twice", () => {
     [6, null],
   );
 });
+
+test("a message refused as rate-limited is sent again later with the same id", async () => {
+  const { socket, ws, timers } = connected();
+  const answer = socket.send({ type: "move" });
+  const first = ws.sent.at(-1);
+  ws.deliver({ type: "error", id: first.id, code: "rate_limited", message: "Slow down." });
+  const retry = timers.pending.at(-1);
+  assert.equal(retry.ms, 500);
+  const before = ws.sent.length;
+  retry.fn();
+  assert.equal(ws.sent.length, before + 1);
+  assert.deepEqual(ws.sent.at(-1), first);
+  ws.deliver({ type: "ack", id: first.id, seq: 6 });
+  assert.equal((await answer).seq, 6);
+});

@@ -105,6 +105,8 @@ def test_flooding_is_rate_limited_and_the_socket_recovers(running, server, open_
     answers = [socket.recv_until(lambda m: m["type"] in ("sync", "error")) for _ in range(40)]
     limited = [a for a in answers if a["type"] == "error"]
     assert limited and all(a["code"] == "rate_limited" for a in limited)
+    # each refusal names the message it refused, so the client can send it again
+    assert all(a["id"].startswith("flood-") for a in limited)
     import time
 
     time.sleep(1.2)  # the bucket refills; this is the behaviour under test, not a timing check

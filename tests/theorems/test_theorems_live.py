@@ -52,7 +52,7 @@ class Client:
 
     def request(self, message: dict) -> dict:
         message = {"id": f"m{next(self.ids)}", **message}
-        for _attempt in range(5):
+        for _attempt in range(50):
             try:
                 self.ws.send(json.dumps(message))
                 while True:
@@ -62,6 +62,9 @@ class Client:
                         "error",
                         "sync",
                     ):
+                        if answer.get("code") == "rate_limited":
+                            time.sleep(0.2)
+                            break
                         return answer
             except ConnectionClosed:
                 self.reconnects += 1

@@ -16,6 +16,7 @@ const TERMINAL_CLOSE_CODES = new Set([4403, 4410, 4429]);
 const HEARTBEAT_MS = 20000;
 const SILENCE_LIMIT_MS = 45000;
 const ANSWER_TIMEOUT_MS = 30000;
+const RATE_LIMIT_RETRY_MS = 500;
 const MAX_BACKOFF_MS = 15000;
 
 export class RoomError extends Error {
@@ -204,6 +205,14 @@ export class RoomSocket extends EventTarget {
         this.settle(data.id, null, data);
         break;
       case "error":
+        if (data.code === "rate_limited" && this.pending.has(data.id)) {
+          // The server asked us to slow down: send the same message (same id) again later.
+          const entry = this.pending.get(data.id);
+          this.timers.setTimeout(() => {
+            if (this.pending.get(data.id) === entry) this.raw(entry.message);
+          }, RATE_LIMIT_RETRY_MS);
+          break;
+        }
         if (data.id) this.settle(data.id, new RoomError(data.code, data.message));
         this.emit("error", data);
         break;
