@@ -135,7 +135,8 @@ def test_robots_fill_a_table_of_four_and_the_host_can_end_it(watched_page, asgi_
     dialog = page.get_by_role("dialog")
     assert "Patience" in dialog.inner_text()
     dialog.get_by_role("button", name="Close").click()
-    assert page.locator("dialog").count() == 0
+    # the dialog closes (and is removed) on the next tick; wait for it, do not race it
+    page.wait_for_function("document.querySelectorAll('dialog[open]').length === 0", timeout=5000)
     page.get_by_role("button", name="End the room").click()
     page.get_by_role("dialog").get_by_role("button", name="Yes").click()
     page.locator(f"{TABLE}[data-phase=ended]").wait_for()
