@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.rooms.errors import RoomError
-from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo
+from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo, duration_s
 
 from .rules import LAYOUTS, LEVELS, GameState, IllegalMove, apply, new_game, robot_action, view
 
@@ -288,12 +288,7 @@ class AbakuTable(RoomGame):
         completed = state["phase"] == FINISHED
         scores = [p.score for p in game.players]
         winners = set(game.result["winners"]) if game.result else set()
-        duration = None
-        if state.get("started_at") and state.get("finished_at"):
-            elapsed = datetime.fromisoformat(state["finished_at"]) - datetime.fromisoformat(
-                state["started_at"]
-            )
-            duration = round(elapsed.total_seconds(), 1)
+        duration = duration_s(state)
         results = []
         for seat, s in enumerate(state["seats"]):
             if s["player_id"] is None:

@@ -87,6 +87,17 @@ class PlayerResult:
     details: dict = field(default_factory=dict)
 
 
+def duration_s(state: dict) -> float | None:
+    """Seconds between the ISO ``started_at`` and ``finished_at`` an adapter keeps
+    in its state (for ``details.duration_s``), or None while either is missing."""
+    if not (state.get("started_at") and state.get("finished_at")):
+        return None
+    elapsed = datetime.fromisoformat(state["finished_at"]) - datetime.fromisoformat(
+        state["started_at"]
+    )
+    return round(elapsed.total_seconds(), 1)
+
+
 class RoomGame:
     """Base class for game adapters; override what your game needs.
 

@@ -26,7 +26,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.rooms.errors import RoomError
-from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo
+from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo, duration_s
 
 from .errors import refusal
 from .rules import (
@@ -294,12 +294,7 @@ class TheoremsTable(RoomGame):
             return (seat in game.winners, not player.lost, len(player.proven))
 
         keys = [key(seat) for seat in range(len(game.players))]
-        duration = None
-        if state.get("started_at") and state.get("finished_at"):
-            elapsed = datetime.fromisoformat(state["finished_at"]) - datetime.fromisoformat(
-                state["started_at"]
-            )
-            duration = round(elapsed.total_seconds(), 1)
+        duration = duration_s(state)
         results = []
         for seat, s in enumerate(state["seats"]):
             if s["player_id"] is None:
