@@ -30,7 +30,7 @@ from typing import NamedTuple
 from .board import Board, Placed
 from .data import BOARD_SIZE, CENTRE, JOKER
 from .errors import IllegalMove
-from .examples import read_example
+from .examples import SHORT, is_example
 from .moves import COLUMN, ROW, contact_error, counted_stretches, stretch_points
 from .solver import solve, solve_cost
 
@@ -230,7 +230,7 @@ class _Search:
         found = self._examples.get(size)
         if found is None:
             everything = self.arrangements((None,) * size)
-            found = self._examples[size] = {x for x in everything if read_example(x)}
+            found = self._examples[size] = {x for x in everything if is_example(x)}
         return found
 
     def solve(
@@ -270,9 +270,9 @@ class _Search:
                 pattern = chars[i : j + 1]
                 if i == first and j == last and len(pattern) == len(slots):
                     found.update(self.examples(len(slots)).intersection(arrangements))
-                elif solve_cost(pattern, self.stones, self.jokers) < SOLVE_BIAS * len(
-                    arrangements
-                ) * (1 + j - i):
+                elif len(pattern) > SHORT and solve_cost(
+                    pattern, self.stones, self.jokers
+                ) < SOLVE_BIAS * len(arrangements) * (1 + j - i):
                     found |= self.solve(pattern, allowed)
                 else:
                     scan.append((i, j + 1))
@@ -284,7 +284,7 @@ class _Search:
                     continue
                 digits = fmt(*shown)
                 for i, j in scan:
-                    if digits[i] != "0" and read_example(digits[i:j]) is not None:
+                    if digits[i] != "0" and is_example(digits[i:j]):
                         found.add(shown)
                         break
         return [x for x in arrangements if x in found]

@@ -81,9 +81,11 @@ PLAN_OVERHEAD = 4
 def _plans(pattern: Sequence[str | None]) -> tuple[tuple[_Plan, ...], tuple[int, ...]]:
     """The plans for a run and its free squares. They depend only on where the
     free squares and the zeros are, so they are cached by that shape."""
-    return _plans_for_shape(
-        tuple("_" if ch is None else "0" if ch == "0" else "x" for ch in pattern)
-    )
+    return _plans_for_shape(_shape(pattern))
+
+
+def _shape(pattern: Sequence[str | None]) -> tuple[str, ...]:
+    return tuple("_" if ch is None else "0" if ch == "0" else "x" for ch in pattern)
 
 
 @lru_cache(maxsize=4096)
@@ -129,7 +131,12 @@ def fillings(size: int, reals: int, jokers: int) -> int:
 
 def solve_cost(pattern: Sequence[str | None], reals: int, jokers: int) -> int:
     """Roughly how many partial arrangements :func:`solve` will try."""
-    plans, _ = _plans(pattern)
+    return _cost_for_shape(_shape(pattern), reals, jokers)
+
+
+@lru_cache(maxsize=8192)
+def _cost_for_shape(shape: tuple[str, ...], reals: int, jokers: int) -> int:
+    plans, _ = _plans_for_shape(shape)
     return sum(fillings(len(plan.order), reals, jokers) + PLAN_OVERHEAD for plan in plans)
 
 
@@ -145,9 +152,71 @@ def solve(
     found: set[str] = set()
     plans, slots = _plans(pattern)
     rank = {p: k for k, p in enumerate(slots)}
+    low, high = _digit_bounds(pattern, allowed, reals, jokers, rank)
     for plan in plans:
-        _solve_split(pattern, allowed, dict(reals), jokers, plan, slots, rank, found)
+        ops = _ops_in_range(plan, low, high)
+        if ops:
+            _solve_split(
+                pattern, allowed, dict(reals), jokers, plan._replace(ops=ops), slots, rank, found
+            )
     return found
+
+
+def _digit_bounds(
+    pattern: Sequence[str | None],
+    allowed: Sequence[frozenset[str] | None],
+    reals: dict[str, int],
+    jokers: int,
+    rank: dict[int, int],
+) -> tuple[list[int], list[int]]:
+    """The smallest and largest digit each square of ``pattern`` can show."""
+    rack = "0123456789" if jokers else "".join(sorted(d for d, n in reals.items() if n))
+    low, high = [], []
+    for p, ch in enumerate(pattern):
+        if ch is not None:
+            low.append(int(ch))
+            high.append(int(ch))
+            continue
+        options = allowed[rank[p]]
+        usable = [d for d in rack if options is None or d in options] or ["0"]
+        low.append(int(usable[0]))
+        high.append(int(usable[-1]))
+    return low, high
+
+
+def _number_range(low: list[int], high: list[int], a: int, b: int) -> tuple[int, int]:
+    """Bounds of the number on squares a..b-1 (its first digit is never 0)."""
+    lo = hi = 0
+    for p in range(a, b):
+        lo = lo * 10 + (max(low[p], 1) if p == a else low[p])
+        hi = hi * 10 + high[p]
+    return lo, hi
+
+
+def _ops_in_range(plan: _Plan, low: list[int], high: list[int]) -> tuple[str, ...]:
+    """The plan's operations that the numbers' bounds allow at all: the leading
+    digits of old stones often rule a whole split out before any search."""
+    (alo, ahi), (blo, bhi), *rest = (_number_range(low, high, a, b) for a, b in plan.regions)
+    clo, chi = rest[0] if rest else (0, 0)
+    kept = []
+    for op in plan.ops:
+        if op == "add":
+            ok = alo + blo <= chi and clo <= ahi + bhi
+        elif op == "sub":
+            ok = blo + clo <= ahi and alo <= bhi + chi
+        elif op == "mul":
+            ok = alo * blo <= chi and clo <= ahi * bhi
+        elif op == "div":
+            ok = blo * clo <= ahi and alo <= bhi * chi
+        elif op in ("square", "cube"):
+            power = 2 if op == "square" else 3
+            ok = alo**power <= bhi and blo <= ahi**power
+        else:
+            power = 2 if op == "sqrt" else 3
+            ok = blo**power <= ahi and alo <= bhi**power
+        if ok:
+            kept.append(op)
+    return tuple(kept)
 
 
 def _units_ok(op: str, x: int, y: int, z: int) -> bool:
