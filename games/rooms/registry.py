@@ -105,6 +105,10 @@ class RoomGame:
     with string attributes ``code`` and ``message``, such as a rules engine's
     ``IllegalMove``): the runtime answers the sender with that error and
     nothing is stored.
+
+    Optional hooks: ``tick`` / ``next_deadline`` for time-based rules, and
+    ``player_removed`` for a player who leaves a running game or is removed by
+    the host (turn-based games hand the turn on there, or finish the game).
     """
 
     limits: ClassVar[Limits] = Limits(max_players=4)
@@ -164,6 +168,21 @@ class RoomGame:
 
     def next_deadline(self, state: dict) -> datetime | None:
         """When ``tick`` should next be evaluated (from timestamps in the state)."""
+        return None
+
+    def player_removed(
+        self, state: dict, *, player_id: int, now: datetime, rng: random.Random
+    ) -> Outcome | None:
+        """A player left the running game or the host removed them; None: nothing to do.
+
+        Called inside the leave/kick step (same lock, same ``seq``) for every seat
+        that stops being joined while the game runs -- spectators included, so
+        ignore ids that do not play (and ids already removed: a player may come
+        back to watch and leave again). Turn-based games take the player out of
+        the turn order, hand a turn they held to the next player at once and,
+        when too few remain, finish the game (``Outcome.finished``). The player
+        never comes back as a player, and ``results()`` still reports them.
+        """
         return None
 
     def end(self, state: dict, *, now: datetime) -> dict:

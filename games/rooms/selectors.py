@@ -126,6 +126,15 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
                 message=event.action,
                 now=event.created_at,
             ).seat_state
+        elif event.kind in ("leave", "kick") and "player_id" in event.action:
+            # Logged with the player's id only while the game ran: the game heard of it.
+            outcome = adapter.player_removed(
+                state,
+                player_id=event.action["player_id"],
+                now=event.created_at,
+                rng=_rng(replay, f"{event.kind}{event.seq}"),
+            )
+            state = outcome.state if outcome else state
         elif event.kind == "end" and room.started_at is not None:
             state = adapter.end(state, now=event.created_at)
     return state, seat_states

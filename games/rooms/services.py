@@ -318,20 +318,51 @@ def leave_room(*, room: Room, player: PlayerProfile) -> int:
     seat = _seat_of(room, player)
     if seat.role == Seat.Role.HOST:
         raise RoomError("host_cannot_leave", _("The host ends the room instead of leaving it."))
-    if room.status == Room.Status.RUNNING and seat.role == Seat.Role.PLAYER:
-        raise RoomError("already_started", _("The game has already started."))
     now = timezone.now()
     seat.status = Seat.Status.LEFT
     seat.left_at = now
     seat.save(update_fields=["status", "left_at"])
-    seq = _append(
+    return _seat_gone(
         room,
         kind="leave",
         actor_id=player.pk,
-        public=[{"type": "player_left", "player_id": player.pk}],
+        player_id=player.pk,
+        event={"type": "player_left", "player_id": player.pk},
         now=now,
     )
-    room.save(update_fields=["seq"])
+
+
+def _seat_gone(
+    room: Room, *, kind: str, actor_id: int, player_id: int, event: dict, now: datetime
+) -> int:
+    """Log a seat that stopped being joined (leave or kick) and save the locked room.
+
+    While the game runs, the game hears of it in the same step: the adapter's
+    ``player_removed`` outcome (a turn handed on, or the game finished) is
+    applied like a move's, after the runtime's own event and under the same
+    ``seq``. The action names the player so that a replay asks the game again.
+    """
+    if room.status != Room.Status.RUNNING:
+        seq = _append(room, kind=kind, actor_id=actor_id, public=[event], now=now)
+        room.save(update_fields=["seq"])
+        return seq
+    adapter = registry.get(room.game, room.mode)
+    outcome = adapter.player_removed(
+        room.state, player_id=player_id, now=now, rng=_rng(room, f"{kind}{room.seq + 1}")
+    )
+    if outcome is None:
+        outcome = Outcome(state=room.state)
+    outcome.public.insert(0, event)
+    seq = _apply_outcome(
+        room,
+        adapter,
+        outcome,
+        kind=kind,
+        actor_id=actor_id,
+        action={"player_id": player_id},
+        now=now,
+    )
+    room.save(update_fields=MOVE_FIELDS + (FINISH_FIELDS if outcome.finished else []))
     return seq
 
 
@@ -371,14 +402,14 @@ def kick(*, room: Room, actor: PlayerProfile, player_id: int) -> int:
     seat.status = Seat.Status.KICKED
     seat.left_at = now
     seat.save(update_fields=["status", "left_at"])
-    seq = _append(
+    seq = _seat_gone(
         room,
         kind="kick",
         actor_id=actor.pk,
-        public=[{"type": "player_kicked", "player_id": player_id}],
+        player_id=player_id,
+        event={"type": "player_kicked", "player_id": player_id},
         now=now,
     )
-    room.save(update_fields=["seq"])
     room_id = room.pk
     transaction.on_commit(lambda: _send(player_group(room_id, player_id), {"type": "room.kicked"}))
     return seq
