@@ -58,10 +58,12 @@ def clean_settings(settings: dict) -> dict:
     }
 
 
-def _ranks(scores: dict[str, int]) -> dict[str, int]:
-    """Competition ranking: equal scores share a rank (1, 1, 3)."""
-    ordered = sorted(scores.values(), reverse=True)
-    return {p: ordered.index(s) + 1 for p, s in scores.items()}
+def _ranks(scores: dict[str, int], gone: list[str] = ()) -> dict[str, int]:
+    """Competition ranking: equal scores share a rank (1, 1, 3); players who left
+    the table rank after everyone who stayed."""
+    keys = {p: (p not in gone, s) for p, s in scores.items()}
+    ordered = sorted(keys.values(), reverse=True)
+    return {p: ordered.index(k) + 1 for p, k in keys.items()}
 
 
 class MathessoTable(RoomGame):
@@ -127,6 +129,23 @@ class MathessoTable(RoomGame):
         shown["ended"] = bool(state.get("ended"))
         return shown
 
+    def player_removed(
+        self, state: dict, *, player_id: int, now: datetime, rng: random.Random
+    ) -> Outcome | None:
+        """A player left or was removed: no more turns for them (``rules.remove_player``).
+
+        A table left with one player is over; watchers and players already gone
+        change nothing. Solo practice has one seat, its host, who is never removed.
+        """
+        if not state or state.get("ended"):
+            return None
+        game = rules.GameState.from_dict(state)
+        player = str(player_id)
+        if game.phase == "over" or player not in game.seats or player in game.gone:
+            return None
+        game, events = rules.remove_player(game, player)
+        return Outcome(state=game.to_dict(), public=events, finished=game.phase == "over")
+
     def end(self, state: dict, *, now: datetime) -> dict:
         """The host ends the game early: it is scored as it stands, marked unfinished."""
         return {**state, "ended": True}
@@ -134,14 +153,14 @@ class MathessoTable(RoomGame):
     def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
         game = rules.GameState.from_dict(state)
         scores = rules.scores(game)
-        ranks = _ranks(scores)
+        ranks = _ranks(scores, gone=game.gone)
         completed = game.phase == "over"
         return [
             PlayerResult(
                 player_id=int(p),
                 score=scores[p],
                 rank=ranks[p],
-                completed=completed,
+                completed=completed and p not in game.gone,
                 details={
                     "variant": game.variant,
                     "extensions": list(game.extensions),
@@ -150,6 +169,7 @@ class MathessoTable(RoomGame):
                     "pairs": len(game.pairs[p]),
                     "turns": game.turns[p],
                     "sheldons": rules.sheldons(game.faces_of(p)),
+                    "left": p in game.gone,
                 },
             )
             for p in game.seats

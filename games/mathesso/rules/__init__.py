@@ -3,8 +3,8 @@
 Public API (see docs/rules/mathesso.md):
 - tiles: `build_tiles`, `Tile`, `FACES`, `catalogue`, `VARIANT_NAMES`, `EXTENSION_NAMES`
 - scoring: `score_pairs`, `score_breakdown`, `sheldons`
-- the game: `new_game`, `apply_action`, `view`, `legal_actions`, `scores`, `result`,
-  `GameState` (`to_dict` / `from_dict`), `IllegalMove`
+- the game: `new_game`, `apply_action`, `remove_player`, `view`, `legal_actions`, `scores`,
+  `result`, `GameState` (`to_dict` / `from_dict`), `IllegalMove`
 """
 
 from .game import (
@@ -14,6 +14,7 @@ from .game import (
     apply_action,
     legal_actions,
     new_game,
+    remove_player,
     result,
     scores,
     view,
@@ -44,6 +45,7 @@ __all__ = [
     "catalogue",
     "legal_actions",
     "new_game",
+    "remove_player",
     "result",
     "score_breakdown",
     "score_pairs",

@@ -8,6 +8,8 @@ player (or a spectator) may see. States are plain data with `to_dict` /
 
 Phases: "order" (every player flips a "1" tile; the lowest coloured value
 plays first, ties flip again), "play" (turns of one or two flips), "over".
+A player who leaves the table (`remove_player`) keeps their pairs but gets no
+more turns; a table left with one player is over.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class IllegalMove(Exception):
         "wrong_phase": "the action belongs to another phase of the game",
         "nothing_flipped": "a turn ends only after at least one flip",
         "nothing_to_turn_back": "no tiles are waiting to be turned back",
+        "already_gone": "the player has already left the table",
     }
 
     def __init__(self, code: str, message: str | None = None) -> None:
@@ -101,6 +104,7 @@ class GameState:
     pairs: dict[str, list[list[int]]] = field(default_factory=dict)
     turns: dict[str, int] = field(default_factory=dict)
     extra_taken: dict[str, int] = field(default_factory=dict)
+    gone: list[str] = field(default_factory=list)  # players who left the table, in order
 
     # --- derived -------------------------------------------------------------
 
@@ -108,6 +112,11 @@ class GameState:
     def player(self) -> str | None:
         """Whose turn it is, in the play phase."""
         return self.order[self.current] if self.phase == PLAY else None
+
+    @property
+    def active(self) -> list[str]:
+        """Players still at the table, in seat order."""
+        return [p for p in self.seats if p not in self.gone]
 
     def face_up(self) -> set[int]:
         up = set(self.flips) | set(self.shown)
@@ -154,6 +163,7 @@ class GameState:
             "pairs": {p: [list(pair) for pair in pairs] for p, pairs in self.pairs.items()},
             "turns": dict(self.turns),
             "extra_taken": dict(self.extra_taken),
+            "gone": list(self.gone),
         }
 
     @classmethod
@@ -187,6 +197,7 @@ class GameState:
             pairs={p: [list(pair) for pair in pairs] for p, pairs in d["pairs"].items()},
             turns=dict(d["turns"]),
             extra_taken=dict(d["extra_taken"]),
+            gone=list(d.get("gone", [])),  # absent in states stored before players could leave
         )
 
     def copy(self) -> GameState:
@@ -202,6 +213,7 @@ class GameState:
             pairs={p: [list(pair) for pair in pairs] for p, pairs in self.pairs.items()},
             turns=dict(self.turns),
             extra_taken=dict(self.extra_taken),
+            gone=list(self.gone),
         )
 
 
@@ -354,7 +366,7 @@ def _settle_order(s: GameState, events: list[Event]) -> None:
     another, the remaining ties are broken by lot (drawn from the seed).
     """
     by_key: dict[tuple[int, ...], list[str]] = {}
-    for p in s.seats:
+    for p in s.active:
         by_key.setdefault(_order_key(s, p), []).append(p)
     ties = [group for group in by_key.values() if len(group) > 1]
     if ties:
@@ -369,7 +381,8 @@ def _settle_order(s: GameState, events: list[Event]) -> None:
             drawn = rng.sample(group, len(group))
             s.lots.update({p: rank for rank, p in enumerate(drawn)})
             events.append({"type": "order_lots", "players": drawn})
-    s.order = sorted(s.seats, key=lambda p: _order_key(s, p))
+    # Players who left during the order procedure sit at the end and never play.
+    s.order = sorted(s.active, key=lambda p: _order_key(s, p)) + list(s.gone)
     events.append({"type": "order_decided", "order": list(s.order)})
     events.append({"type": "turned_back", "tiles": sorted(s.face_up())})
     s.draws, s.lots, s.waiting = {}, {}, []
@@ -450,10 +463,62 @@ def _finish_turn(s: GameState, events: list[Event]) -> None:
 
 
 def _next_player(s: GameState, events: list[Event]) -> None:
-    s.current = (s.current + 1) % len(s.order)
-    if s.current == 0:
-        s.round += 1
+    """The next player in the order who is still at the table."""
+    for _step in range(len(s.order)):
+        s.current = (s.current + 1) % len(s.order)
+        if s.current == 0:
+            s.round += 1
+        if s.order[s.current] not in s.gone:
+            break
     events.append({"type": "turn_started", "player": s.player, "round": s.round, "extra": False})
+
+
+def remove_player(state: GameState, player: str) -> tuple[GameState, list[Event]]:
+    """`player` leaves the table for good; return the new state and the events.
+
+    They keep the pairs they took (and their score) but get no more turns. In
+    the order procedure they stop being waited for. On turn, the tiles they
+    flipped in this turn are turned back and the next player still at the
+    table is on turn at once (an offered extra turn lapses). When a table of
+    two or more is left with one player (or a table of one with nobody), the
+    game is over (`game_over`, the winners chosen among the players still at
+    the table).
+    """
+    if state.phase == OVER:
+        raise IllegalMove("game_over")
+    if player not in state.seats:
+        raise IllegalMove("unknown_player")
+    if player in state.gone:
+        raise IllegalMove("already_gone")
+    s = state.copy()
+    events: list[Event] = []
+    on_turn = s.phase == PLAY and s.player == player
+    s.gone.append(player)
+    events.append({"type": "player_gone", "player": player})
+    if on_turn and s.flips:
+        events.append({"type": "turned_back", "tiles": list(s.flips)})
+        s.flips = []
+    if len(s.active) < min(2, len(s.seats)):
+        if s.phase == ORDER and s.face_up():
+            events.append({"type": "turned_back", "tiles": sorted(s.face_up())})
+        s.phase = OVER
+        s.offer = s.extra = False
+        s.draws, s.lots, s.waiting = {}, {}, []
+        events.append({"type": "game_over", **result(s)})
+        return s, events
+    if s.phase == ORDER:
+        flipped = s.draws.pop(player, [])
+        s.lots.pop(player, None)
+        if flipped:
+            events.append({"type": "turned_back", "tiles": list(flipped)})
+        if player in s.waiting:
+            s.waiting.remove(player)
+            if not s.waiting:
+                _settle_order(s, events)
+    elif on_turn:
+        s.offer = s.extra = False
+        _next_player(s, events)
+    return s, events
 
 
 # --- reading the state -----------------------------------------------------------
@@ -467,8 +532,10 @@ def scores(state: GameState) -> dict[str, int]:
 def result(state: GameState) -> dict[str, Any]:
     """Scores, winners and whether it is a draw (equal top scores), for now or the end."""
     now = scores(state)
-    top = max(now.values())
-    winners = [p for p in (state.order or state.seats) if now[p] == top]
+    seated = state.order or state.seats
+    staying = [p for p in seated if p not in state.gone] or list(seated)
+    top = max(now[p] for p in staying)
+    winners = [p for p in staying if now[p] == top]
     return {"scores": now, "winners": winners, "draw": len(winners) > 1}
 
 
@@ -524,6 +591,7 @@ def view(state: GameState, player: str | None = None) -> dict[str, Any]:
             "turns": state.turns[p],
             "sheldons": sheldons(state.faces_of(p)),
             "extra_turns": state.extra_turns(p),
+            "gone": p in state.gone,
         }
         for p in (state.order or state.seats)
     ]
