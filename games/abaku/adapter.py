@@ -28,6 +28,7 @@ from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo, duration_s
 
 from .rules import LAYOUTS, LEVELS, GameState, IllegalMove, apply, new_game, robot_action, view
+from .rules.game import ACTIVE, end_game, remove_player
 
 PLAYING, FINISHED, ENDED = "playing", "finished", "ended"
 PLAYING_ROLES = ("host", "player")
@@ -200,6 +201,36 @@ class AbakuTable(RoomGame):
             state["finished_at"] = now.isoformat()
         return self._outcome(state, events, now)
 
+    # --- players leaving -------------------------------------------------------------
+
+    def player_removed(
+        self, state: dict, *, player_id: int, now: datetime, rng: random.Random
+    ) -> Outcome | None:
+        """A human left or was removed: their seat forfeits (``rules.remove_player``).
+
+        A turn they held passes at once with a fresh clock (or to a robot, which
+        plays after its delay); one active seat left ends the game, and so does a
+        table where only robots are still active.
+        """
+        if not state or state.get("phase") != PLAYING:
+            return None
+        seat = next((i for i, s in enumerate(state["seats"]) if s["player_id"] == player_id), None)
+        if seat is None or state["seats"][seat].get("left"):
+            return None
+        game = GameState.from_dict(state["game"])
+        game, events = remove_player(game, seat, now=_stamp(now))
+        state = {**state, "seats": [dict(s) for s in state["seats"]]}
+        state["seats"][seat]["left"] = True
+        humans = [
+            i
+            for i, s in enumerate(state["seats"])
+            if not s["robot"] and game.players[i].status == ACTIVE
+        ]
+        if not game.finished and not humans:
+            game, more = end_game(game, "robots_only")
+            events += more
+        return self._after(state, game, events, now)
+
     # --- time: robots and the turn clock ----------------------------------------------
 
     def tick(self, state: dict, *, now: datetime, rng: random.Random) -> Outcome | None:
@@ -295,6 +326,7 @@ class AbakuTable(RoomGame):
                 continue
             player = game.players[seat]
             forfeited = player.status != "active"
+            left = bool(s.get("left"))
             mine = (not forfeited, player.score)
             rank = 1 + sum(1 for p in game.players if (p.status == "active", p.score) > mine)
             if not completed:
@@ -308,12 +340,13 @@ class AbakuTable(RoomGame):
                     player_id=s["player_id"],
                     score=player.score,
                     rank=rank,
-                    completed=completed,
+                    completed=completed and not left,
                     details={
                         "outcome": outcome,
                         "duration_s": duration,
                         "reason": game.result["reason"] if game.result else None,
                         "forfeited": forfeited,
+                        "left": left,
                         "players": len(game.players),
                         "robots": sum(1 for other in state["seats"] if other["robot"]),
                         "robot_level": state["settings"]["robot_level"],
@@ -341,6 +374,12 @@ def _seat_of(state: dict, player_id: int) -> int:
 
 def _public_seats(state: dict) -> list[dict]:
     return [
-        {"seat": index, "player_id": s["player_id"], "nickname": s["nickname"], "robot": s["robot"]}
+        {
+            "seat": index,
+            "player_id": s["player_id"],
+            "nickname": s["nickname"],
+            "robot": s["robot"],
+            "left": bool(s.get("left")),
+        }
         for index, s in enumerate(state["seats"])
     ]

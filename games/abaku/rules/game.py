@@ -302,6 +302,46 @@ def _empty_turn(
     return _next_turn(state, events, now)
 
 
+def remove_player(
+    state: GameState, seat: int, *, now: float | None = None
+) -> tuple[GameState, list[Event]]:
+    """``seat`` leaves the table for good: they forfeit at once, as after three empty
+    turns (``forfeited`` with ``"reason": "left"``), and their stones stay on their
+    rack. If it was their turn, the next active player is on turn at once with a
+    fresh clock from ``now``. Fewer than two active players end the game
+    (``forfeit``, no end adjustment). A seat already out changes nothing.
+    """
+    if state.finished:
+        raise IllegalMove("game_over", "the game has ended")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise IllegalMove("malformed_action", "a seat is a seat number")
+    if now is not None and (isinstance(now, bool) or not isinstance(now, (int, float))):
+        raise IllegalMove("malformed_action", "now is a number of seconds")
+    player = state.players[seat]
+    if player.status != ACTIVE:
+        return state, []
+    forfeit: Event = {"type": "forfeited", "player": seat, "reason": "left"}
+    events = [forfeit]
+    state = replace(
+        state,
+        players=_with(state.players, seat, replace(player, status=FORFEITED)),
+        history=(*state.history, forfeit),
+    )
+    if sum(p.status == ACTIVE for p in state.players) < min(2, len(state.players)):
+        return _finish(state, events, "forfeit", closer=None)
+    if seat == state.turn:
+        return _next_turn(state, events, now)
+    return state, events
+
+
+def end_game(state: GameState, reason: str) -> tuple[GameState, list[Event]]:
+    """End a running game now, without an end adjustment (e.g. only robots are left):
+    the standings as they are, winners among the active players."""
+    if state.finished:
+        raise IllegalMove("game_over", "the game has ended")
+    return _finish(state, [], reason, closer=None)
+
+
 def _next_turn(
     state: GameState, events: list[Event], now: float | None
 ) -> tuple[GameState, list[Event]]:
