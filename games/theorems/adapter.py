@@ -14,6 +14,11 @@ Life of a table (``state["phase"]``):
 - ``finished`` (the engine declared winners or a draw) or ``ended`` (the host
   ended the room early).
 
+A human who leaves or is removed (``player_removed``): before the deal their seat
+goes to a robot with a starter deck; once dealt they are out of the game as if
+they had lost (``rules.remove_player``), the turn passes on at once, and the last
+player in wins. A table where only robots are still in is over.
+
 No database here: saved decks reach the adapter as data in the ``deck`` message.
 """
 
@@ -35,7 +40,9 @@ from .rules import (
     IllegalMove,
     apply,
     choose_action,
+    end_game,
     new_game,
+    remove_player,
     validate_deck,
     view,
 )
@@ -164,6 +171,10 @@ class TheoremsTable(RoomGame):
             deck_name=name.strip(), mathematician=mathematician, deck=list(deck)
         )
         public = [{"type": "deck_chosen", "seat": seat}]
+        self._deal_if_ready(state, public)
+        return self._outcome(state, public=public, now=now)
+
+    def _deal_if_ready(self, state: dict, public: list[dict]) -> None:
         if all(s["deck"] is not None for s in state["seats"]):
             players = [
                 {"mathematician": s["mathematician"], "deck": s["deck"]} for s in state["seats"]
@@ -172,6 +183,60 @@ class TheoremsTable(RoomGame):
             state["game"] = game.to_dict()
             state["phase"] = PLAYING
             public.append({"type": "dealt", "seats": _public_seats(state)})
+
+    # --- players leaving ------------------------------------------------------------
+
+    def player_removed(
+        self, state: dict, *, player_id: int, now: datetime, rng: random.Random
+    ) -> Outcome | None:
+        if not state or state.get("phase") not in (SETUP, PLAYING):
+            return None
+        seat = next((i for i, s in enumerate(state["seats"]) if s["player_id"] == player_id), None)
+        if seat is None or state["seats"][seat].get("left"):
+            return None
+        state = {**state, "seats": [dict(s) for s in state["seats"]]}
+        if state["phase"] == SETUP:
+            return self._robot_takes_over(state, seat, rng, now)
+        state["seats"][seat]["left"] = True
+        public = [{"type": "seat_left", "seat": seat}]
+        game = remove_player(GameState.from_dict(state["game"]), seat)
+        humans_in = [
+            i
+            for i, s in enumerate(state["seats"])
+            if not s["robot"] and not s.get("left") and not game.players[i].lost
+        ]
+        if game.status == "running" and not humans_in:
+            alive = [i for i, p in enumerate(game.players) if not p.lost]
+            game = end_game(game, alive)
+        outcome = self._after(state, game, now)
+        outcome.public[:0] = public
+        return outcome
+
+    def _robot_takes_over(
+        self, state: dict, seat: int, rng: random.Random, now: datetime
+    ) -> Outcome | None:
+        """Before the deal a seat nobody sits at goes to a robot, as at the start;
+        with no human left the table closes."""
+        if all(s["robot"] or i == seat for i, s in enumerate(state["seats"])):
+            state = {**state, "phase": ENDED, "finished_at": now.isoformat()}
+            outcome = self._outcome(state, public=[{"type": "seat_left", "seat": seat}], now=now)
+            outcome.finished = True
+            return outcome
+        starter = rng.choice(STARTER_DECKS)
+        number = 1 + max((s["robot"] or 0 for s in state["seats"]), default=0)
+        state["seats"][seat] = {
+            "player_id": None,
+            "nickname": None,
+            "robot": number,
+            "deck_name": starter.id,
+            "mathematician": starter.mathematician,
+            "deck": list(starter.deck),
+        }
+        public = [
+            {"type": "seat_left", "seat": seat},
+            {"type": "table", "seats": _public_seats(state)},
+        ]
+        self._deal_if_ready(state, public)
         return self._outcome(state, public=public, now=now)
 
     def _act(self, state: dict, seat: int, message: dict, now: datetime) -> Outcome:
@@ -301,17 +366,19 @@ class TheoremsTable(RoomGame):
                 continue
             player = game.players[seat]
             rank = 1 + sum(1 for other in keys if other > keys[seat])
+            left = bool(s.get("left"))
             results.append(
                 PlayerResult(
                     player_id=s["player_id"],
                     score=len(player.proven),
                     rank=rank,
-                    completed=completed,
+                    completed=completed and not left,
                     details={
                         "won": seat in game.winners,
                         "outcome": _outcome_word(game, seat, completed),
                         "duration_s": duration,
                         "lost": player.lost,
+                        "left": left,
                         "mathematician": player.mathematician,
                         "deck": s["deck_name"],
                         "proven": list(player.proven),
@@ -353,6 +420,7 @@ def _public_seats(state: dict) -> list[dict]:
             "ready": s["deck"] is not None,
             "deck_name": s["deck_name"],
             "mathematician": s["mathematician"] if state["phase"] != SETUP else None,
+            **({"left": True} if s.get("left") else {}),  # only for a player who left
         }
         for index, s in enumerate(state["seats"])
     ]

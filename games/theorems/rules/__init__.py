@@ -4,7 +4,16 @@ No Django, no I/O: a state goes in, a new state comes out. See docs/rules/theore
 """
 
 from .catalogue import CATALOGUE, FIELDS, KIND_NAMES, STARTER_DECKS, Card, StarterDeck
-from .engine import apply, is_legal, legal_actions, new_game, validate_deck, view
+from .engine import (
+    apply,
+    end_game,
+    is_legal,
+    legal_actions,
+    new_game,
+    remove_player,
+    validate_deck,
+    view,
+)
 from .errors import IllegalMove
 from .robot import choose_action
 from .state import FINISHED, RUNNING, GameState
@@ -22,9 +31,11 @@ __all__ = [
     "StarterDeck",
     "apply",
     "choose_action",
+    "end_game",
     "is_legal",
     "legal_actions",
     "new_game",
+    "remove_player",
     "validate_deck",
     "view",
 ]

@@ -68,16 +68,22 @@ def check_losses(state: GameState) -> None:
         for seat, player in enumerate(state.players)
         if not player.lost and player.boredom >= derived.patience(state, seat)
     ]
-    if not losers:
-        return
-    for seat in losers:
+    if losers:
+        eliminate(state, losers, "lost")
+
+
+def eliminate(state: GameState, seats: list[int], kind: str) -> None:
+    """Take ``seats`` out of the game (logged as ``kind``): events they were resolving
+    go to their discard pile, their pending operations and choice are dropped, and
+    the last one left wins."""
+    for seat in seats:
         player = state.players[seat]
         player.lost = True
         player.discard_pile.extend(player.resolving)
         player.resolving.clear()
-        log(state, "lost", player=seat)
-    state.queue = [t for t in state.queue if t["player"] not in losers]
-    if state.decision is not None and state.decision.player in losers:
+        log(state, kind, player=seat)
+    state.queue = [t for t in state.queue if t["player"] not in seats]
+    if state.decision is not None and state.decision.player in seats:
         state.decision = None
     alive = [seat for seat, player in enumerate(state.players) if not player.lost]
     if len(alive) <= 1:

@@ -22,6 +22,8 @@ from typing import Any
 from . import derived
 from .catalogue import CATALOGUE
 from .effects import (
+    eliminate,
+    finish,
     finish_event_task,
     is_repeat,
     last_other_event,
@@ -336,6 +338,35 @@ def apply(state: GameState, action: Action) -> GameState:
     new = state.copy()
     _RULES[action["type"]][1](new, new.players[action["player"]], action)
     resolve(new)
+    return new
+
+
+def remove_player(state: GameState, seat: int) -> GameState:
+    """``seat`` leaves the table for good; the input state is left untouched.
+
+    They are out as if they had lost (logged as ``left``): what they were
+    resolving goes to their discard pile, their pending operations and choice
+    are dropped, and if it was their turn the next player still in is on turn
+    at once. The last player left wins. A seat already out changes nothing.
+    """
+    if state.status != RUNNING:
+        raise IllegalMove("game_over", "the game has finished")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise IllegalMove("malformed_action", "player is a seat number")
+    new = state.copy()
+    if new.players[seat].lost:
+        return new
+    eliminate(new, [seat], "left")
+    resolve(new)
+    return new
+
+
+def end_game(state: GameState, winners: list[int]) -> GameState:
+    """End a running game now with these winners (e.g. only robots are left)."""
+    if state.status != RUNNING:
+        raise IllegalMove("game_over", "the game has finished")
+    new = state.copy()
+    finish(new, list(winners))
     return new
 
 
