@@ -140,6 +140,7 @@ if (root) {
           ? t(gettext("%(player)s ran out of time."), { player: who })
           : t(gettext("%(player)s skipped the turn."), { player: who });
       case "forfeited":
+        if (entry.reason === "left") return t(gettext("%(player)s left the game."), { player: who });
         return t(gettext("%(player)s gave up after three empty turns."), { player: who });
       case "game_over":
         if (!entry.winners.length) return gettext("The game is over.");
@@ -432,6 +433,7 @@ if (root) {
           el("span", { className: "ab-player-name", text: seatName(seat) + (seat === view.you ? ` (${gettext("you")})` : "") }),
           el("span", { className: "ab-player-score", text: t(gettext("%(score)s points"), { score: player.score }) }),
           el("span", { className: "muted", text: t(gettext("%(count)s stones"), { count: player.rack_count }) }),
+          ...(view.seats[seat] && view.seats[seat].left ? [el("span", { className: "badge", text: gettext("left the game") })] : []),
         ]);
       }),
     );

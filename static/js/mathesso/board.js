@@ -59,6 +59,7 @@ if (root && live) {
   let syncTimer = null;
   let endShown = false;
   let lastRevealed = null;
+  let notice = ""; // who left the table, until the next flip
 
   const name = (player) => {
     if (player === me) return gettext("you");
@@ -200,6 +201,12 @@ if (root && live) {
           badge.textContent = gettext("on turn");
           head.append(" ", badge);
         }
+        if (player.gone) {
+          const badge = document.createElement("span");
+          badge.className = "badge";
+          badge.textContent = gettext("left the game");
+          head.append(" ", badge);
+        }
         const score = document.createElement("span");
         score.className = "mathesso-score";
         score.dataset.score = String(player.score);
@@ -228,6 +235,11 @@ if (root && live) {
   }
 
   function statusText() {
+    const text = turnText();
+    return notice ? `${notice} ${text}` : text;
+  }
+
+  function turnText() {
     if (view.phase === "over" || view.ended) return gettext("The game is over.");
     if (view.phase === "order") {
       const waiting = view.ordering.waiting;
@@ -453,6 +465,7 @@ if (root && live) {
       switch (event.type) {
         case "flipped":
           ours = true;
+          notice = "";
           Object.assign(tile, { up: true, face: event.face, group: event.group, value: event.value });
           if (view.phase === "play" && view.turn) view.turn.flips.push(event.tile);
           if (event.player === me) {
@@ -512,6 +525,15 @@ if (root && live) {
           view.phase = "over";
           view.actions = [];
           break;
+        case "player_gone": {
+          ours = true;
+          const gone = view.players.find((p) => p.id === event.player);
+          if (gone) gone.gone = true;
+          notice = interpolate(gettext("%(player)s left the game."), { player: displayName(event.player) });
+          if (view.ordering) view.ordering.waiting = view.ordering.waiting.filter((p) => p !== event.player);
+          if (view.turn && view.turn.player === event.player) view.actions = [];
+          break;
+        }
         case "game_started":
         case "finished":
         case "started":

@@ -131,6 +131,8 @@ if (root && dataBlock) {
         return t(gettext("%(player)s ended the turn."), { player: who });
       case "lost":
         return t(gettext("%(player)s fell asleep of boredom and lost."), { player: who });
+      case "left":
+        return t(gettext("%(player)s left the game."), { player: who });
       case "game_over":
         if (!entry.winners.length) return gettext("The game is over: a draw.");
         return t(gettext("The game is over. Winner: %(winners)s."), {
@@ -334,7 +336,9 @@ if (root && dataBlock) {
     const title = el("h3", { text: seatName(player.seat) });
     if (mine) title.append(" ", el("span", { className: "badge", text: gettext("you") }));
     if (game.current === player.seat) title.append(" ", el("span", { className: "badge th-on-turn", text: gettext("on turn") }));
-    if (player.lost) title.append(" ", el("span", { className: "badge", text: gettext("lost") }));
+    const left = Boolean(view.seats[player.seat] && view.seats[player.seat].left);
+    if (left) title.append(" ", el("span", { className: "badge", text: gettext("left the game") }));
+    else if (player.lost) title.append(" ", el("span", { className: "badge", text: gettext("lost") }));
     if (game.winners.includes(player.seat)) title.append(" ", el("span", { className: "badge th-winner", text: gettext("winner") }));
     box.append(title);
     const who = el("button", {
