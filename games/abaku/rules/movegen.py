@@ -408,20 +408,33 @@ def _moves_on(
     digit_mult = [m[0] for m in mults]
     example_mult = [m[1] for m in mults]
     for shown, counted in legal:
+        # Score with every stone real; a joker then loses its digit's value
+        # times that square's weight (every example through it, with premiums).
+        values = list(seg_values)
+        digits = [int(ch) for ch in shown]
+        for k, d in enumerate(digits):
+            values[slot_index[k]] = d
+        weight = [0] * len(cells)
+        score = 0
+        for i, j, _ in counted:
+            score += stretch_points(i, j, values, digit_mult, example_mult)
+            factor = 1
+            for k in range(i, j + 1):
+                factor *= example_mult[k]
+            for k, index in enumerate(slot_index):
+                if i <= index <= j:
+                    weight[k] += digit_mult[index] * factor
+        for k, cross in enumerate(crosses):
+            if cross is not None:
+                score += cross.points(digits[k], digits[k])
+                weight[k] += cross.count[digits[k]] * cross.digit_mult * cross.example_mult
         for jokers in search.joker_choices(shown):
-            values = list(seg_values)
-            placed = []
-            score = 0
-            for k, (cell, ch, joker) in enumerate(zip(cells, shown, jokers, strict=True)):
-                d = int(ch)
-                value = 0 if joker else d
-                values[slot_index[k]] = value
-                placed.append(Placed(cell[0], cell[1], d, joker))
-                if crosses[k] is not None:
-                    score += crosses[k].points(d, value)
-            for i, j, _ in counted:
-                score += stretch_points(i, j, values, digit_mult, example_mult)
-            moves.append(Move(tuple(placed), score))
+            placed = tuple(
+                Placed(cell[0], cell[1], d, joker)
+                for cell, d, joker in zip(cells, digits, jokers, strict=True)
+            )
+            lost = sum(d * w for d, w, joker in zip(digits, weight, jokers, strict=True) if joker)
+            moves.append(Move(placed, score - lost))
 
 
 def _legal_arrangements(
