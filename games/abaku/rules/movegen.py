@@ -14,10 +14,15 @@ uses. What makes it fast is only *when* it asks:
   example; the arrangements that achieve it are looked up (stretches of new
   stones only), solved for (:mod:`solver`, stretches with old digits) or read
   one by one, whichever is cheaper, and only those are read in full;
-* lines that look alike anywhere on the board are judged once per call.
+* lines that look alike anywhere on the board are judged once per call;
+* runs of up to six digits are looked up in the table of all short examples
+  (:data:`examples.SHORT_EXAMPLES`), so reading them one by one is cheap even
+  in a fresh process, and split plans whose numbers cannot meet are dropped
+  by their bounds before the solver tries any digit.
 
 Jokers are placed as every digit; a legal arrangement is then emitted once for
-each way of taking its digits from the rack (real stones and jokers).
+each way of taking its digits from the rack (real stones and jokers), scored
+once with real stones and then lowered by each joker's digit times its weight.
 """
 
 from __future__ import annotations
