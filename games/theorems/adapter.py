@@ -96,17 +96,7 @@ class TheoremsTable(RoomGame):
             for s in humans
         ]
         for number in range(1, max(0, settings["table_size"] - len(table)) + 1):
-            starter = rng.choice(STARTER_DECKS)
-            table.append(
-                {
-                    "player_id": None,
-                    "nickname": None,
-                    "robot": number,
-                    "deck_name": starter.id,
-                    "mathematician": starter.mathematician,
-                    "deck": list(starter.deck),
-                }
-            )
+            table.append(_robot_seat(number, rng))
         if len(table) < 2:  # a lone human without robots cannot play: give them one
             starter = rng.choice(STARTER_DECKS)
             table.append(
@@ -222,16 +212,8 @@ class TheoremsTable(RoomGame):
             outcome = self._outcome(state, public=[{"type": "seat_left", "seat": seat}], now=now)
             outcome.finished = True
             return outcome
-        starter = rng.choice(STARTER_DECKS)
         number = 1 + max((s["robot"] or 0 for s in state["seats"]), default=0)
-        state["seats"][seat] = {
-            "player_id": None,
-            "nickname": None,
-            "robot": number,
-            "deck_name": starter.id,
-            "mathematician": starter.mathematician,
-            "deck": list(starter.deck),
-        }
+        state["seats"][seat] = _robot_seat(number, rng)
         public = [
             {"type": "seat_left", "seat": seat},
             {"type": "table", "seats": _public_seats(state)},
@@ -424,3 +406,16 @@ def _public_seats(state: dict) -> list[dict]:
         }
         for index, s in enumerate(state["seats"])
     ]
+
+
+def _robot_seat(number: int, rng: random.Random) -> dict:
+    """A robot's seat before the deal: robot ``number`` with a random starter deck."""
+    starter = rng.choice(STARTER_DECKS)
+    return {
+        "player_id": None,
+        "nickname": None,
+        "robot": number,
+        "deck_name": starter.id,
+        "mathematician": starter.mathematician,
+        "deck": list(starter.deck),
+    }
