@@ -26,6 +26,9 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me")
+# The daily poker deck is derived from this secret; a separate value lets the
+# signing key be rotated without changing the day's deck (defaults to SECRET_KEY).
+POKER_DAILY_SECRET = os.environ.get("POKER_DAILY_SECRET", "")
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")

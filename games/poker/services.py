@@ -53,8 +53,9 @@ def _moment(seconds: float) -> datetime:
 
 
 def daily_secret() -> str:
-    """The server secret of the daily deck (never in the repository; prod requires it)."""
-    return settings.SECRET_KEY
+    """The server secret of the daily deck (never in the repository): the
+    ``POKER_DAILY_SECRET`` setting, or ``SECRET_KEY`` when that is not set."""
+    return settings.POKER_DAILY_SECRET or settings.SECRET_KEY
 
 
 def _parse_seconds(seconds_per_card: object) -> int:

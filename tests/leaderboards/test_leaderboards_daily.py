@@ -258,3 +258,15 @@ def test_deleting_the_profile_leaves_nothing_of_it_in_poker_tables():
         for table in ("poker_sologame", "poker_dailyattempt", "poker_leaderboardentry"):
             cursor.execute(f"SELECT * FROM {table}")
             assert "Ada Zmizelá" not in str(cursor.fetchall())
+
+
+def test_daily_deck_has_its_own_secret_so_rotating_secret_key_keeps_it(settings):
+    settings.POKER_DAILY_SECRET = "daily-" + "d" * 44
+    start = dict(storage_enabled=True, mode="daily", now=at("2026-11-29 08:00"))
+    first = services.start_solo_game(player=player("Ada"), **start)
+    settings.SECRET_KEY = "rotated-" + "r" * 50
+    second = services.start_solo_game(player=player("Bob"), **start)
+    assert _deal_order(first) == _deal_order(second)
+    assert _deal_order(first) == daily_deck(date(2026, 11, 29), "daily-" + "d" * 44)
+    settings.POKER_DAILY_SECRET = ""
+    assert services.daily_secret() == settings.SECRET_KEY
