@@ -7,10 +7,15 @@
 
 import { BoardView } from "./board.js";
 import {
+  RULE_MESSAGES,
+  cellAction,
   closeDialog,
   gettext,
+  jokerValueChosen,
+  livePending,
   nowSeconds,
   openDialog,
+  openJokerDialog,
   randomSeed,
   readStorage,
   tf,
@@ -198,18 +203,6 @@ const NOT_RECORDED = {
     gettext(
       "The server could not be reached, so this game was played in your browser and was not recorded.",
     ),
-};
-
-/** The engine's stable codes in words (the same msgids as the server's). */
-const RULE_MESSAGES = {
-  game_over: () => gettext("The game has ended."),
-  no_card: () => gettext("There is no number in your hand yet."),
-  joker_in_hand: () => gettext("You hold a joker: give it a value or keep it."),
-  not_joker: () => gettext("The card in your hand is a number, not a joker."),
-  no_kept_joker: () => gettext("You have no kept joker."),
-  bad_cell: () => gettext("Choose one of the 25 cells."),
-  cell_taken: () => gettext("That cell is already filled."),
-  bad_value: () => gettext("A joker's value must be 1 to 13."),
 };
 
 class PokerPlay {
@@ -569,8 +562,7 @@ class PokerPlay {
         this.setStatus(gettext("Time ran out: the joker was lost."));
       }
     }
-    if (this.pending && this.pending.source === "hand" && this.view.hand !== JOKER) this.pending = null;
-    if (this.pending && this.pending.source === "kept" && this.view.kept_jokers === 0) this.pending = null;
+    this.pending = livePending(this.pending, this.view, JOKER);
     const jokerDialog = $("poker-joker-dialog");
     const stale = this.jokerSource === "hand" ? this.view.hand !== JOKER : this.view.kept_jokers === 0;
     if (jokerDialog.open && (this.view.over || stale)) closeDialog(jokerDialog);
@@ -593,20 +585,10 @@ class PokerPlay {
   clickCell(cell) {
     if (!this.view || this.view.over || this.busy) return;
     if (this.view.cells[cell] !== null) return;
-    if (this.pending) {
-      const { source, value } = this.pending;
-      this.send({ type: source === "hand" ? "use_joker" : "place_kept_joker", cell, value });
-      return;
-    }
-    if (this.view.hand === JOKER) {
-      this.askJoker("hand");
-      return;
-    }
-    if (this.view.hand === null) {
-      this.setStatus(gettext("There is no number in your hand yet."));
-      return;
-    }
-    this.send({ type: "place", cell });
+    const next = cellAction(this.view.hand, this.pending, cell, JOKER);
+    if (next.ask) this.askJoker(next.ask);
+    else if (next.status) this.setStatus(next.status);
+    else this.send(next.action);
   }
 
   /** Keyboard play: after a placement the focus moves on to the next free cell. */
@@ -624,27 +606,16 @@ class PokerPlay {
   }
 
   askJoker(source) {
-    const dialog = $("poker-joker-dialog");
     this.jokerSource = source;
-    $("poker-joker-title").textContent = source === "hand" ? gettext("Joker!") : gettext("Place a kept joker");
-    $("poker-joker-text").textContent =
-      source === "hand"
-        ? gettext("Give it a value and place it now, or keep it for later.")
-        : gettext("Choose its value, then the cell.");
-    $("poker-keep-joker").hidden = source !== "hand";
-    openDialog(dialog);
-    const first = dialog.querySelector("[data-value]");
-    if (first) first.focus();
+    const parts = { title: $("poker-joker-title"), text: $("poker-joker-text"), keep: $("poker-keep-joker") };
+    openJokerDialog($("poker-joker-dialog"), parts, source);
   }
 
   chooseJokerValue(value) {
     this.pending = { source: this.jokerSource, value };
     closeDialog($("poker-joker-dialog"));
-    this.setStatus(tf(gettext("Joker as %(value)s: choose a cell."), { value }));
     this.render();
-    const best = this.board.cells.find((cell) => cell.classList.contains("is-best"));
-    const target = best || this.board.cells.find((cell) => !cell.disabled);
-    if (target) target.focus();
+    jokerValueChosen(value, this.board.cells, (text) => this.setStatus(text));
   }
 
   keepJoker() {

@@ -9,25 +9,25 @@
 // applied) or a sync replaces the mirror, and a refusal asks for a sync.
 
 import { BoardView } from "../board.js";
-import { closeDialog, gettext, nowSeconds, openDialog, readStorage, tf, writeStorage } from "../common.js";
+import {
+  RULE_MESSAGES,
+  cellAction,
+  closeDialog,
+  gettext,
+  jokerValueChosen,
+  livePending,
+  nowSeconds,
+  openJokerDialog,
+  readStorage,
+  tf,
+  writeStorage,
+} from "../common.js";
 import { JOKER } from "../deck.js";
 import { PokerGame } from "../game.js";
 import { bestCells, preview } from "../preview.js";
 import { buildBoard } from "./board.js";
 
 const PREVIEW_KEY = "matika-poker-preview";
-
-/** The engine's stable codes in words (the same msgids as the server's). */
-export const RULE_MESSAGES = {
-  game_over: () => gettext("The game has ended."),
-  no_card: () => gettext("There is no number in your hand yet."),
-  joker_in_hand: () => gettext("You hold a joker: give it a value or keep it."),
-  not_joker: () => gettext("The card in your hand is a number, not a joker."),
-  no_kept_joker: () => gettext("You have no kept joker."),
-  bad_cell: () => gettext("Choose one of the 25 cells."),
-  cell_taken: () => gettext("That cell is already filled."),
-  bad_value: () => gettext("A joker's value must be 1 to 13."),
-};
 
 export class RoomBoard extends EventTarget {
   constructor(root, socket) {
@@ -132,8 +132,7 @@ export class RoomBoard extends EventTarget {
 
   afterChange(before) {
     if (!this.game) return;
-    if (this.pending && this.pending.source === "hand" && this.game.hand !== JOKER) this.pending = null;
-    if (this.pending && this.pending.source === "kept" && this.game.kept_jokers === 0) this.pending = null;
+    this.pending = livePending(this.pending, this.game, JOKER);
     this.render();
     const fresh = !before || before.handled !== this.game.handled || before.sequence.length !== this.game.sequence.length;
     if (this.game.hand === JOKER && !this.game.over && fresh && !this.pending && !this.dialog.open) {
@@ -184,44 +183,23 @@ export class RoomBoard extends EventTarget {
   clickCell(cell) {
     if (!this.game || this.game.over || this.busy) return;
     if (this.game.cells[cell] !== null) return;
-    if (this.pending) {
-      const { source, value } = this.pending;
-      this.send({ type: source === "hand" ? "use_joker" : "place_kept_joker", cell, value });
-      return;
-    }
-    if (this.game.hand === JOKER) {
-      this.askJoker("hand");
-      return;
-    }
-    if (this.game.hand === null) {
-      this.setStatus(gettext("There is no number in your hand yet."));
-      return;
-    }
-    this.send({ type: "place", cell });
+    const next = cellAction(this.game.hand, this.pending, cell, JOKER);
+    if (next.ask) this.askJoker(next.ask);
+    else if (next.status) this.setStatus(next.status);
+    else this.send(next.action);
   }
 
   askJoker(source) {
     this.jokerSource = source;
-    this.dialog.querySelector("[data-pr-joker-title]").textContent =
-      source === "hand" ? gettext("Joker!") : gettext("Place a kept joker");
-    this.dialog.querySelector("[data-pr-joker-text]").textContent =
-      source === "hand"
-        ? gettext("Give it a value and place it now, or keep it for later.")
-        : gettext("Choose its value, then the cell.");
-    this.dialog.querySelector("[data-pr-keep]").hidden = source !== "hand";
-    openDialog(this.dialog);
-    const first = this.dialog.querySelector("[data-value]");
-    if (first) first.focus();
+    const part = (name) => this.dialog.querySelector(`[data-pr-${name}]`);
+    openJokerDialog(this.dialog, { title: part("joker-title"), text: part("joker-text"), keep: part("keep") }, source);
   }
 
   chooseJokerValue(value) {
     this.pending = { source: this.jokerSource, value };
     closeDialog(this.dialog);
-    this.setStatus(tf(gettext("Joker as %(value)s: choose a cell."), { value }));
     this.render();
-    const best = this.board.cells.find((cell) => cell.classList.contains("is-best"));
-    const target = best || this.board.cells.find((cell) => !cell.disabled);
-    if (target) target.focus();
+    jokerValueChosen(value, this.board.cells, (text) => this.setStatus(text));
   }
 
   keepJoker() {
