@@ -47,38 +47,6 @@ import rooms_fanout as fanout  # noqa: E402
 SETTINGS = "config.settings.test"
 
 
-def make_lobbies(lobbies: int, players: int) -> list[dict]:
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core import signing
-    from django.db import connection
-
-    from accounts import identity
-    from accounts import services as accounts
-    from games.rooms import services
-
-    def cookie(token: str) -> str:
-        return f"{settings.PLAYER_COOKIE_NAME}={signing.dumps(token, salt=identity.SALT)}"
-
-    made = []
-    for r in range(lobbies):
-        host, host_token = accounts.create_profile(browser_token=None, nickname=f"Host {r}")
-        room = services.create_room(game="poker", mode="group", host=host, settings={})
-        seated = []
-        for p in range(players):
-            profile, token = accounts.create_profile(browser_token=None, nickname=f"P{r}-{p}")
-            services.join_room(room=room, player=profile)
-            seated.append({"cookie": cookie(token), "id": profile.pk})
-        services.start_room(room=room, actor=host)
-        made.append(
-            {"id": room.pk, "code": room.code, "host": cookie(host_token), "players": seated}
-        )
-    connection.close()
-    return made
-
-
 class Player(fanout.Client):
     """A socket that also queues the draws it hears, to place them in order."""
 
@@ -302,7 +270,7 @@ def main() -> int:
         env["DJANGO_SETTINGS_MODULE"] = SETTINGS
         os.environ.update(env)
         began = time.monotonic()
-        lobbies = make_lobbies(args.lobbies + 1, args.players)
+        lobbies = fanout.make_rooms(args.lobbies + 1, args.players, game="poker")
         setup_s = time.monotonic() - began
         servers = fanout.start_servers(env, args.servers)
         addresses = [address for _p, address in servers]

@@ -146,35 +146,45 @@ def start_servers(env: dict, count: int) -> list[tuple[subprocess.Popen, str]]:
     return servers
 
 
-def make_rooms(rooms: int, players: int) -> list[dict]:
-    """Profiles, cookies and seated rooms, written straight through the services."""
+def make_rooms(
+    rooms: int, players: int, *, game: str | None = None, settings: dict | None = None
+) -> list[dict]:
+    """Profiles, cookies and seated, started rooms, written straight through the
+    services: the test-only counter game unless ``game`` (mode "group") is named.
+    Each room: ``{"id", "code", "host": cookie, "players": [{"cookie", "id"}]}``."""
     import django
 
     django.setup()
-    from django.conf import settings
+    from django.conf import settings as django_settings
     from django.core import signing
+    from django.db import connection
 
     from accounts import identity
     from accounts import services as accounts
     from games.rooms import services
-    from tests.rooms.testgame import GAME
+
+    if game is None:
+        from tests.rooms.testgame import GAME
+
+        game, settings = GAME, {"seconds": 10**6}
 
     def cookie(token: str) -> str:
-        return f"{settings.PLAYER_COOKIE_NAME}={signing.dumps(token, salt=identity.SALT)}"
+        name = django_settings.PLAYER_COOKIE_NAME
+        return f"{name}={signing.dumps(token, salt=identity.SALT)}"
 
     made = []
     for r in range(rooms):
         host, host_token = accounts.create_profile(browser_token=None, nickname=f"Host {r}")
-        room = services.create_room(game=GAME, mode="group", host=host, settings={"seconds": 10**6})
+        room = services.create_room(game=game, mode="group", host=host, settings=settings or {})
         seated = []
         for p in range(players):
             profile, token = accounts.create_profile(browser_token=None, nickname=f"P{r}-{p}")
             services.join_room(room=room, player=profile)
-            seated.append(cookie(token))
+            seated.append({"cookie": cookie(token), "id": profile.pk})
         services.start_room(room=room, actor=host)
-        made.append({"code": room.code, "host": cookie(host_token), "players": seated})
-    from django.db import connection
-
+        made.append(
+            {"id": room.pk, "code": room.code, "host": cookie(host_token), "players": seated}
+        )
     connection.close()
     return made
 
@@ -272,8 +282,9 @@ async def open_all(rooms, addresses) -> tuple[list[Client], list[list[Client]]]:
         )
         index += 1
         group = []
-        for cookie in room["players"]:
-            group.append(opened(Client(addresses[index % len(addresses)], room["code"], cookie)))
+        for seat in room["players"]:
+            address = addresses[index % len(addresses)]
+            group.append(opened(Client(address, room["code"], seat["cookie"])))
             index += 1
         jobs_players.append(group)
     hosts = await asyncio.gather(*jobs_hosts)
