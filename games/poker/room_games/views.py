@@ -15,15 +15,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import identity, nicknames
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
-from games.poker.presentation import table_context
-from games.poker.rules import DEFAULT_TABLE
-from games.poker.rules.state import MAX_SECONDS, MIN_SECONDS
+from games.poker.forms import RoomSettingsForm
 from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
-from . import common, standings
+from . import standings
 
 MODES = ("group", "duel")
 
@@ -35,30 +33,15 @@ def _poker_room(code: str, mode: str | None = None) -> Room:
     return room
 
 
-def _settings_from(data, mode: str) -> dict:
-    settings = {
-        "table": data.get("table", DEFAULT_TABLE),
-        "difficulty": data.get("difficulty", "easy"),
-    }
-    if settings["difficulty"] == "hard":
-        settings["seconds"] = (data.get("seconds") or "").strip() or common.DEFAULT_SECONDS
-    if mode == "group":
-        settings["host_plays"] = data.get("host_plays") == "on"
-    return settings
-
-
 @require_http_methods(["GET", "POST"])
 def new_room(request: HttpRequest, mode: str) -> HttpResponse:
     """Open a group lobby or a duel; the creator becomes its host."""
     if mode not in MODES:
         raise Http404
+    form = RoomSettingsForm(request.POST if request.method == "POST" else None, mode=mode)
     context = {
         "mode": mode,
-        "tables": table_context(),
-        "default_table": DEFAULT_TABLE,
-        "min_seconds": MIN_SECONDS,
-        "max_seconds": MAX_SECONDS,
-        "default_seconds": common.DEFAULT_SECONDS,
+        "form": form,
         "suggested_nickname": nicknames.generate(language=get_language()),
         "values": request.POST if request.method == "POST" else {},
     }
@@ -78,7 +61,7 @@ def new_room(request: HttpRequest, mode: str) -> HttpResponse:
                     nickname=request.POST.get("nickname", ""),
                 )
             room = room_services.create_room(
-                game="poker", mode=mode, host=player, settings=_settings_from(request.POST, mode)
+                game="poker", mode=mode, host=player, settings=form.settings()
             )
     except (RoomError, AccountsError) as error:
         context["error"] = error.message
