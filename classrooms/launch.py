@@ -38,12 +38,13 @@ TABLE_GAMES = ("mathesso", "abaku", "theorems")
 TABLE_MODE = "table"
 
 
-def _table_settings(game: str, table: list) -> dict:
-    """Settings for one table: Matematici fills empty seats with robots up to its
-    ``table_size``, so a table is exactly as big as its students (at least two)."""
+def _table_settings(game: str, table: list, chosen: dict) -> dict:
+    """Settings for one table: the teacher's ``chosen`` ones, except that Matematici
+    fills empty seats with robots up to its ``table_size``, so a table is exactly as
+    big as its students (at least two)."""
     if game == "theorems":
-        return {"table_size": max(2, len(table))}
-    return {}
+        return {**chosen, "table_size": max(2, len(table))}
+    return dict(chosen)
 
 
 @dataclass(frozen=True)
@@ -153,10 +154,16 @@ def _check_class(classroom: Classroom) -> None:
 
 @transaction.atomic
 def start_group_game(
-    *, classroom: Classroom, user: User, game: str, browser_token: str | None
+    *,
+    classroom: Classroom,
+    user: User,
+    game: str,
+    browser_token: str | None,
+    settings: dict | None = None,
 ) -> tuple[Room, str]:
     """A host-controlled game for the whole class (poker), hosted by the teacher's own
     profile, which is selected in the teacher's browser (rooms know their host by it).
+    ``settings`` go to the game's adapter, which refuses bad ones (nothing is created).
 
     Returns the room and the browser token the response must store.
     """
@@ -167,7 +174,7 @@ def start_group_game(
     host, token = services.select_teacher_player(user=user, browser_token=browser_token)
     try:
         room = room_services.create_room(
-            game=game, mode=chosen.mode, host=host, settings={}, classroom=classroom
+            game=game, mode=chosen.mode, host=host, settings=settings or {}, classroom=classroom
         )
     except RoomError as error:
         raise ClassroomError(error.code, error.message) from error
@@ -176,9 +183,18 @@ def start_group_game(
 
 @transaction.atomic
 def start_tables(
-    *, classroom: Classroom, game: str, size: int, rng: random.Random | None = None
+    *,
+    classroom: Classroom,
+    game: str,
+    size: int,
+    settings: dict | None = None,
+    rng: random.Random | None = None,
 ) -> list[Room]:
-    """Split the approved students who have joined into tables of ``size``, seat them."""
+    """Split the approved students who have joined into tables of ``size``, seat them.
+
+    Every table gets the same ``settings``; the adapter refuses bad ones, and then
+    no table is created.
+    """
     chosen = _game(game)
     if chosen.is_group or chosen.max_table is None:
         raise ClassroomError("unknown_game", _("This game cannot be started for a class."))
@@ -206,7 +222,7 @@ def start_tables(
                 game=game,
                 mode=chosen.mode,
                 host=table[0],
-                settings=_table_settings(game, table),
+                settings=_table_settings(game, table, settings or {}),
                 classroom=classroom,
             )
             for player in table[1:]:

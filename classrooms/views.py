@@ -26,6 +26,7 @@ from classrooms.forms import (
     JoinForm,
     NewClassroomForm,
     RosterForm,
+    game_settings_form,
 )
 from classrooms.models import Classroom, Membership
 
@@ -150,6 +151,7 @@ def status(request: HttpRequest, pk: int) -> JsonResponse:
 def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
     members = list(selectors.roster(classroom))
     url = join_url(request, classroom)
+    games = launch.class_games()
     return render(
         request,
         "classrooms/teacher_class.html",
@@ -161,7 +163,8 @@ def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
             "pending": [m for m in members if m.is_pending],
             "approved_count": sum(1 for m in members if not m.is_pending),
             "claimed_count": sum(1 for m in members if not m.is_pending and m.player_id),
-            "games": launch.class_games(),
+            "games": games,
+            "game_cards": [(game, game_settings_form(game.info.slug)) for game in games],
             "live_rooms": launch.live_rooms(
                 classroom,
                 roster_names={
@@ -322,7 +325,9 @@ def uninvite(request: HttpRequest, pk: int, co_teacher_id: int) -> HttpResponse:
 def start_game(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     game = request.POST.get("game", "")
+    form = game_settings_form(game, request.POST)
     try:
+        settings = form.settings() if form is not None else {}
         if request.POST.get("mode") == "group":
             if not request.storage_enabled:
                 raise ClassroomError(
@@ -334,6 +339,7 @@ def start_game(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user,
                 game=game,
                 browser_token=identity.read_token(request),
+                settings=settings,
             )
             response = redirect("rooms:room", code=room.code)
             identity.write_token(response, token)
@@ -342,7 +348,7 @@ def start_game(request: HttpRequest, pk: int) -> HttpResponse:
             size = int(request.POST.get("table_size", ""))
         except ValueError:
             size = 0
-        rooms = launch.start_tables(classroom=classroom, game=game, size=size)
+        rooms = launch.start_tables(classroom=classroom, game=game, size=size, settings=settings)
     except ClassroomError as error:
         messages.error(request, error.message)
     else:

@@ -1,15 +1,21 @@
 // The class page refreshes itself when something new happens (a student waits
 // for approval or joins, a game opens or closes): it polls a small fingerprint
-// of the page and reloads when it changes -- unless someone is typing or a
-// dialog is open. A hidden tab does not poll.
+// of the page and reloads when it changes -- unless someone is typing, a
+// dialog is open or the teacher is choosing a game's settings (a reload would
+// forget them). A hidden tab does not poll.
 const marker = document.querySelector("[data-class-status]");
 const EVERY_MS = 5000; // 30 phones in a class: about six light requests a second
+let choosing = false;
+document.addEventListener("change", (event) => {
+  if (event.target.closest("[data-game-settings]")) choosing = true;
+});
 
 function busy() {
   const active = document.activeElement;
   const typing =
     active && ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName) && active.value !== "";
-  return typing || Boolean(document.querySelector("dialog[open]"));
+  const settingsOpen = choosing && document.querySelector("[data-game-settings][open]");
+  return typing || Boolean(document.querySelector("dialog[open]")) || Boolean(settingsOpen);
 }
 
 async function changed() {
