@@ -37,7 +37,18 @@ def seat_for(room: Room, player: PlayerProfile | None) -> Seat | None:
 
 
 def seats(room: Room) -> list[Seat]:
-    return list(room.seats.select_related("player").exclude(status=Seat.Status.LEFT))
+    """The seats taken now (host, players, spectators), in the order they were taken."""
+    return list(room.seats.select_related("player").filter(status=Seat.Status.JOINED))
+
+
+def all_seats(room: Room) -> list[Seat]:
+    """Every seat ever taken, including those whose player left or was removed.
+
+    Boards keep naming a player who left ("Anna -- left the game") after a
+    reload; the seat's status says they are gone, and only the seat's own
+    identity could ever take it again (``services.join_room`` decides that).
+    """
+    return list(room.seats.select_related("player"))
 
 
 def room_public(room: Room) -> dict:
@@ -52,7 +63,7 @@ def room_public(room: Room) -> dict:
         "max_players": limits.max_players,
         "spectators": limits.spectators,
         "expires_at": room.expires_at.isoformat(),
-        "seats": [seat_public(seat) for seat in seats(room)],
+        "seats": [seat_public(seat) for seat in all_seats(room)],
     }
 
 
