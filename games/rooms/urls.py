@@ -8,5 +8,6 @@ urlpatterns = [
     path("", views.enter, name="enter"),
     path("<str:code>/", views.room, name="room"),
     path("<str:code>/join/", views.join, name="join"),
+    path("<str:code>/left/", views.left, name="left"),
     path("<str:code>/qr.svg", views.qr, name="qr"),
 ]

@@ -22,6 +22,8 @@ from django.views.decorators.http import require_POST
 from accounts import identity, nicknames
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
+from classrooms import selectors as classroom_selectors
+from games.catalogue import GAMES
 from games.rooms import registry, selectors, services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
@@ -111,6 +113,7 @@ def _room_page(request: HttpRequest, room: Room, *, error: str | None = None, st
         "seat": seat,
         "seated": seat is not None and seat.status == Seat.Status.JOINED,
         "is_host": request.player is not None and room.host_id == request.player.pk,
+        "left_url": reverse("rooms:left", kwargs={"code": room.code}),
         "join_url": _join_url(request, room),
         "limits": adapter.limits,
         "adapter": adapter,
@@ -155,6 +158,42 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if token:
         identity.write_token(response, token)
     return response
+
+
+def _after_leaving_url(request: HttpRequest, room: Room) -> str:
+    """The class page when the room belongs to the leaver's class, else the game's hub."""
+    if room.classroom_id is not None and (
+        classroom_selectors.memberships_for_player(request.player)
+        .filter(classroom_id=room.classroom_id)
+        .exists()
+        or classroom_selectors.classes_for_teacher(request.user)
+        .filter(pk=room.classroom_id)
+        .exists()
+    ):
+        return reverse("classrooms:detail", kwargs={"pk": room.classroom_id})
+    for game in GAMES:
+        if game.slug == room.game and game.ready:
+            return str(game.url)
+    return reverse("home")
+
+
+def left(request: HttpRequest, code: str) -> HttpResponse:
+    """Where the room page sends a player after their ``leave`` message was accepted.
+
+    Leaving itself happens over the WebSocket (the protocol's ``leave``, one
+    step the game hears of); this page only says so and moves on to the class
+    or the game. It changes nothing, so a repeated visit is harmless.
+    """
+    room = _find_room(request, code)
+    seat = selectors.seat_for(room, request.player)
+    if seat is None or seat.status != Seat.Status.LEFT:
+        return redirect("rooms:room", code=room.code)
+    if room.started_at is not None and seat.left_at is not None and seat.left_at > room.started_at:
+        text = _("You left the game in room %(code)s. It goes on without you.")
+    else:
+        text = _("You left room %(code)s.")
+    messages.info(request, text % {"code": room.code})
+    return redirect(_after_leaving_url(request, room))
 
 
 @cache_control(max_age=3600)

@@ -18,7 +18,11 @@ if (root) {
   const connection = root.querySelector("[data-room-connection]");
   const statusLine = root.querySelector("[data-room-status]");
   const controls = root.querySelector("[data-host-controls]");
+  const leaveButton = root.querySelector("[data-room-leave]");
+  const errorLine = root.querySelector("[data-room-error]");
   let room = null;
+  let role = root.dataset.role;
+  let leaving = false;
 
   const STATUS_TEXT = {
     lobby: () => gettext("Waiting for the host to start the game."),
@@ -43,6 +47,7 @@ if (root) {
           (action === "unlock" && (!room.locked || room.status !== "lobby"));
       }
     }
+    if (leaveButton) leaveButton.hidden = !(room.status === "lobby" || room.status === "running");
   }
 
   function roleLabel(seat) {
@@ -51,14 +56,34 @@ if (root) {
     return "";
   }
 
+  const GONE_TEXT = {
+    left: () => gettext("left the game"),
+    kicked: () => gettext("removed by the host"),
+  };
+
+  // Once the game has started, players who left stay on the list, marked as gone.
+  function listed(seat) {
+    if (seat.status === "joined") return true;
+    return room.status !== "lobby" && seat.role === "player" && seat.status in GONE_TEXT;
+  }
+
   function renderSeats() {
     const seats = room.seats.filter((seat) => seat.status === "joined");
     seatsList.replaceChildren(
-      ...seats.map((seat) => {
+      ...room.seats.filter(listed).map((seat) => {
         const item = document.createElement("li");
         const name = document.createElement("span");
         name.textContent = seat.nickname; // never innerHTML: nicknames are user input
         item.append(name);
+        if (seat.status !== "joined") {
+          item.classList.add("is-gone");
+          item.dataset.gone = seat.status;
+          const gone = document.createElement("span");
+          gone.className = "badge";
+          gone.textContent = GONE_TEXT[seat.status]();
+          item.append(" ", gone);
+          return item;
+        }
         const label = roleLabel(seat);
         if (label) {
           const badge = document.createElement("span");
@@ -99,6 +124,59 @@ if (root) {
     statusLine.textContent = error.message || error.code;
   }
 
+  function showLeaveError(text) {
+    errorLine.textContent = text;
+    errorLine.hidden = false;
+  }
+
+  function clearLeaveError() {
+    errorLine.hidden = true;
+    errorLine.textContent = "";
+  }
+
+  function leaveQuestion() {
+    const texts = leaveButton.dataset;
+    if (role === "spectator") return texts.confirmWatching;
+    return room && room.status === "running" ? texts.confirmRunning : texts.confirmLobby;
+  }
+
+  function goAway() {
+    // The server checks that the seat is really left, says so and picks the next page.
+    window.location.assign(leaveButton.dataset.leftUrl);
+  }
+
+  async function leave() {
+    clearLeaveError();
+    if (!(await confirmDialog(leaveQuestion()))) return;
+    if (!socket.connected) {
+      // Queued, the message would leave the room whenever the connection came back.
+      showLeaveError(gettext("You are not connected, so you cannot leave yet. Try again when the connection is back."));
+      return;
+    }
+    leaveButton.disabled = true;
+    leaving = true;
+    try {
+      await socket.send({ type: "leave" });
+    } catch (error) {
+      leaving = false;
+      leaveButton.disabled = false;
+      if (error.code === "closed" || error.code === "not_in_room") {
+        goAway(); // the answer was lost, but the seat may well be left already
+        return;
+      }
+      if (error.code === "timeout") {
+        showLeaveError(gettext("The server did not answer. Check your connection and try again."));
+      } else {
+        showLeaveError(error.message || error.code);
+      }
+      return;
+    }
+    socket.close();
+    connection.textContent = gettext("You left the room.");
+    connection.dataset.state = "closed";
+    goAway();
+  }
+
   function upsertSeat(seat) {
     const index = room.seats.findIndex((s) => s.player_id === seat.player_id);
     if (index >= 0) room.seats[index] = seat;
@@ -115,6 +193,7 @@ if (root) {
 
   socket.addEventListener("sync", (event) => {
     room = event.detail.room;
+    role = event.detail.you.role;
     renderSeats();
     showStatus();
   });
@@ -170,9 +249,12 @@ if (root) {
     connection.textContent = event.detail.message;
     connection.dataset.state = "closed";
     if (controls) controls.hidden = true;
+    if (leaveButton) leaveButton.hidden = true;
   });
 
   socket.addEventListener("closed", () => {
+    if (leaving) return;
+    if (leaveButton) leaveButton.hidden = true;
     if (connection.dataset.state !== "closed") {
       connection.textContent = gettext("The connection to this room has ended.");
       connection.dataset.state = "closed";
@@ -194,6 +276,8 @@ if (root) {
       });
     }
   }
+
+  if (leaveButton) leaveButton.addEventListener("click", leave);
 
   window.addEventListener("online", () => socket.reconnectNow());
   document.addEventListener("visibilitychange", () => {
