@@ -8,6 +8,7 @@ boards in one place, and two players cannot contend.
   in hand; either player may draw earlier once their own hand is empty (the
   other catches up in order).
 - Winner: higher score, then more filled cells, else a draw.
+- A player who leaves the room or is removed by the host quits the duel.
 - No duel result (win/loss/draw) is recorded when the duel ended early (a
   player quit or the host ended the room) or when a player placed no number;
   the game itself is still recorded for both.
@@ -86,11 +87,7 @@ class DuelGame(RoomGame):
         kind = message.get("type")
         public: list[dict] = []
         if kind == "quit":
-            state["early"], state["quit_by"] = True, player_id
-            state["ended_at"] = at
-            _store(state, boards)
-            public.append({"type": "duel_quit", "player_id": player_id})
-            return self._finish(state, boards, public)
+            return self._quit(state, boards, player_id, at)
         mine = boards[key]
         if kind == "draw":
             if mine.over:
@@ -111,6 +108,27 @@ class DuelGame(RoomGame):
             state["ended_at"] = at
             return self._finish(state, boards, public)
         return Outcome(state=state, public=public, private=_private(boards))
+
+    def player_removed(
+        self, state: dict, *, player_id: int, now: datetime, rng: random.Random
+    ) -> Outcome | None:
+        """A player who leaves the room (or is removed by the host) quits the duel."""
+        if state.get("ended_at") is not None or str(player_id) not in state["boards"]:
+            return None
+        state = _copy(state)
+        at = common.seconds(now)
+        boards = _boards(state)
+        for game in boards.values():
+            game.advance(at)
+        return self._quit(state, boards, player_id, at)
+
+    def _quit(
+        self, state: dict, boards: dict[str, PokerGame], player_id: int, at: float
+    ) -> Outcome:
+        state["early"], state["quit_by"] = True, player_id
+        state["ended_at"] = at
+        _store(state, boards)
+        return self._finish(state, boards, [{"type": "duel_quit", "player_id": player_id}])
 
     def _finish(self, state: dict, boards: dict[str, PokerGame], public: list) -> Outcome:
         public.append({"type": "duel_over", **final_info(state)})
