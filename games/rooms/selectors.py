@@ -42,13 +42,22 @@ def seats(room: Room) -> list[Seat]:
 
 
 def all_seats(room: Room) -> list[Seat]:
-    """Every seat ever taken, including those whose player left or was removed.
+    """The seats taken now and those whose player left or was removed while the
+    game ran (someone who left the lobby before the start never played).
 
     Boards keep naming a player who left ("Anna -- left the game") after a
     reload; the seat's status says they are gone, and only the seat's own
     identity could ever take it again (``services.join_room`` decides that).
     """
-    return list(room.seats.select_related("player"))
+    return [
+        seat
+        for seat in room.seats.select_related("player")
+        if seat.status == Seat.Status.JOINED
+        or (
+            room.started_at is not None
+            and (seat.left_at is None or seat.left_at >= room.started_at)
+        )
+    ]
 
 
 def room_public(room: Room) -> dict:

@@ -181,16 +181,25 @@ def test_the_snapshot_keeps_players_who_left_or_were_removed_marked_as_gone(make
 
 
 @pytest.mark.django_db
-def test_a_lobby_leaver_is_listed_as_left_until_they_come_back(make_player):
+def test_a_lobby_leaver_is_not_listed_until_they_come_back(make_player):
     room, (host, guest, _other) = table(make_player)
     submit(room, guest, {"type": "leave"})
-    assert seats_of(selectors.snapshot(room_id=room.pk, player=host.profile))["Mathesso 1"] == (
-        "left"
-    )
+    assert "Mathesso 1" not in seats_of(selectors.snapshot(room_id=room.pk, player=host.profile))
     services.join_room(room=room, player=guest.profile)
     snapshot = selectors.snapshot(room_id=room.pk, player=host.profile)
     assert [s["nickname"] for s in snapshot["room"]["seats"]].count("Mathesso 1") == 1
     assert seats_of(snapshot)["Mathesso 1"] == "joined"
+
+
+@pytest.mark.django_db
+def test_who_left_the_lobby_is_not_listed_as_gone_once_the_game_runs(make_player):
+    room, (host, guest, other) = table(make_player)
+    submit(room, guest, {"type": "leave"})
+    services.kick(room=room, actor=host.profile, player_id=other.id)
+    services.start_room(room=room, actor=host.profile)
+    assert seats_of(selectors.snapshot(room_id=room.pk, player=host.profile)) == {
+        "Mathesso 0": "joined"
+    }
 
 
 def choose_starter_decks(room, players) -> None:
