@@ -740,10 +740,14 @@ def _lock_seat(room_id: int, player: PlayerProfile, client_id: str) -> Seat | No
     )
 
 
-# Numbering a per-seat step holds the room row from the UPDATE until COMMIT, so
-# the numbering, the log entry and the remembered answer are one statement.
+# A per-seat step writes the seat's new state, the log entry and the remembered
+# answer in one statement (one round trip; PostgreSQL runs every data-modifying
+# WITH part exactly once). Numbering it (when it has public events) holds the
+# room row from the UPDATE until COMMIT.
 _NUMBERED_SEAT_STEP_SQL = """
-WITH numbered AS (
+WITH seat AS (
+    UPDATE rooms_seat SET state = %(state)s WHERE id = %(seat)s
+), numbered AS (
     UPDATE rooms_room SET seq = seq + 1 WHERE id = %(room)s RETURNING seq
 ), logged AS (
     INSERT INTO rooms_roomevent (room_id, seq, kind, actor_id, action, public, private, created_at)
@@ -754,6 +758,18 @@ INSERT INTO rooms_processedmessage (room_id, player_id, client_id, response, cre
 SELECT %(room)s, %(player)s, %(client_id)s,
        jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', logged.seq), %(now)s
 FROM logged RETURNING response
+"""
+_UNNUMBERED_SEAT_STEP_SQL = """
+WITH seat AS (
+    UPDATE rooms_seat SET state = %(state)s WHERE id = %(seat)s
+), logged AS (
+    INSERT INTO rooms_roomevent (room_id, seq, kind, actor_id, action, public, private, created_at)
+    VALUES (%(room)s, NULL, 'seat', %(player)s, %(action)s, '[]'::jsonb, %(private)s, %(now)s)
+)
+INSERT INTO rooms_processedmessage (room_id, player_id, client_id, response, created_at)
+VALUES (%(room)s, %(player)s, %(client_id)s,
+        jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', NULL), %(now)s)
+RETURNING response
 """
 
 
@@ -784,42 +800,26 @@ def _submit_seat_move(
         raise
     except Exception as exc:
         raise _refuse(exc) from exc
-    seat.state = outcome.seat_state
-    seat.save(update_fields=["state"])
     private = {player.pk: outcome.private} if outcome.private else {}
-    stored_private = {str(k): v for k, v in private.items()}
-    if outcome.public:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                _NUMBERED_SEAT_STEP_SQL,
-                {
-                    "room": room_id,
-                    "player": player.pk,
-                    "client_id": client_id,
-                    "action": Jsonb(message),
-                    "public": Jsonb(outcome.public),
-                    "private": Jsonb(stored_private),
-                    "now": now,
-                },
-            )
-            response = cursor.fetchone()[0]
-        if isinstance(response, str):
-            response = json.loads(response)
-        _announce_later(room, response["seq"], outcome.public, private)
-        return response
-    RoomEvent.objects.create(
-        room=room,
-        seq=None,
-        kind="seat",
-        actor=player,
-        action=message,
-        public=[],
-        private=stored_private,
-        created_at=now,
-    )
-    _announce_later(room, None, None, private)
-    response = {"type": "ack", "id": client_id, "seq": None}
-    _remember(room_id, player, client_id, response)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _NUMBERED_SEAT_STEP_SQL if outcome.public else _UNNUMBERED_SEAT_STEP_SQL,
+            {
+                "seat": seat.pk,
+                "state": Jsonb(outcome.seat_state),
+                "room": room_id,
+                "player": player.pk,
+                "client_id": client_id,
+                "action": Jsonb(message),
+                "public": Jsonb(outcome.public),
+                "private": Jsonb({str(k): v for k, v in private.items()}),
+                "now": now,
+            },
+        )
+        response = cursor.fetchone()[0]
+    if isinstance(response, str):
+        response = json.loads(response)
+    _announce_later(room, response["seq"], outcome.public or None, private)
     return response
 
 
