@@ -383,7 +383,6 @@ if (root) {
           text,
           attrs: {
             type: "button",
-            role: "gridcell",
             "data-row": String(row),
             "data-col": String(col),
             "aria-label": `${t(gettext("row %(row)s, column %(col)s"), { row: row + 1, col: col + 1 })}${label ? `: ${label}` : ""}`,

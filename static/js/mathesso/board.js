@@ -226,6 +226,7 @@ if (root && live) {
         facts.textContent = text;
         const pairs = document.createElement("div");
         pairs.className = "mathesso-owned";
+        pairs.setAttribute("role", "group");
         pairs.setAttribute("aria-label", gettext("Pairs taken"));
         for (const face of player.pairs) pairs.append(miniFace(face));
         item.append(head, facts, pairs);
