@@ -115,11 +115,7 @@ class DuelGame(RoomGame):
         """A player who leaves the room (or is removed by the host) quits the duel."""
         if state.get("ended_at") is not None or str(player_id) not in state["boards"]:
             return None
-        state = _copy(state)
-        at = common.seconds(now)
-        boards = _boards(state)
-        for game in boards.values():
-            game.advance(at)
+        state, boards, at = _caught_up(state, now)
         return self._quit(state, boards, player_id, at)
 
     def _quit(
@@ -181,11 +177,7 @@ class DuelGame(RoomGame):
     def end(self, state: dict, *, now: datetime) -> dict:
         if state.get("ended_at") is not None:
             return state
-        state = _copy(state)
-        at = common.seconds(now)
-        boards = _boards(state)
-        for game in boards.values():
-            game.advance(at)
+        state, boards, at = _caught_up(state, now)
         _store(state, boards)
         state.update(ended_at=at, early=True)
         return state
@@ -251,6 +243,16 @@ def _copy(state: dict) -> dict:
         copied[key] = list(state[key])
     copied["boards"] = dict(state["boards"])
     return copied
+
+
+def _caught_up(state: dict, now: datetime) -> tuple[dict, dict[str, PokerGame], float]:
+    """A copy of the state, both boards advanced to ``now``, and ``now`` in seconds."""
+    state = _copy(state)
+    at = common.seconds(now)
+    boards = _boards(state)
+    for game in boards.values():
+        game.advance(at)
+    return state, boards, at
 
 
 def _boards(state: dict) -> dict[str, PokerGame]:
