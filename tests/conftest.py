@@ -146,11 +146,15 @@ def browser():
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     # Playwright's sync API keeps an asyncio loop on this thread for the rest of
     # the session; the ORM calls of later tests are ordinary synchronous code.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    # Assertions wait up to 15 s (Playwright's default is 5 s): a server, a
+    # database and a browser share two CPUs here, and a busy moment must not
+    # fail a test. A real failure still fails, only later.
+    expect.set_options(timeout=15_000)
 
     with sync_playwright() as playwright:
         instance = playwright.chromium.launch(
