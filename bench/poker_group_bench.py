@@ -27,11 +27,8 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import random
-import shutil
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -262,17 +259,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     load_before = f"{os.getloadavg()[0]:.1f}"
-    workdir = Path(tempfile.mkdtemp(prefix="matika-poker-bench-"))
-    workdir.chmod(0o755)
-    services, servers = [], []
-    try:
-        services, env = fanout.start_services(workdir)
+    with fanout.bench_services("matika-poker-bench-") as (_workdir, env, servers):
         env["DJANGO_SETTINGS_MODULE"] = SETTINGS
         os.environ.update(env)
         began = time.monotonic()
         lobbies = fanout.make_rooms(args.lobbies + 1, args.players, game="poker")
         setup_s = time.monotonic() - began
-        servers = fanout.start_servers(env, args.servers)
+        servers += fanout.start_servers(env, args.servers)
         addresses = [address for _p, address in servers]
         together = asyncio.run(simultaneous(lobbies[0], addresses[0]))
         result = asyncio.run(
@@ -288,31 +281,9 @@ def main() -> int:
         result["simultaneous"] = together
         result["setup_s"] = setup_s
         result["command"] = " ".join(["bench/poker_group_bench.py", *sys.argv[1:]])
-        result["machine"] = (
-            f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-            f"load average before/after {load_before} / {os.getloadavg()[0]:.1f}"
-        )
+        result["machine"] = fanout.machine(load_before)
         report(result, args)
-    finally:
-        for process, _address in servers:
-            stop(process)
-        for service in services:
-            try:
-                service.stop()
-            except Exception as error:  # noqa: BLE001 - keep stopping the others
-                print(f"could not stop {service}: {error}", file=sys.stderr)
-        shutil.rmtree(workdir, ignore_errors=True)
     return 0
-
-
-def stop(process) -> None:
-    """A loaded server may take long to close its sockets: wait, then kill."""
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired
-        process.kill()
-        process.wait(timeout=10)
 
 
 def report(result: dict, args) -> None:

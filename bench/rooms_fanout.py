@@ -33,6 +33,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -107,6 +109,44 @@ def start_services(workdir: Path) -> tuple[list, dict]:
         env=env,
     )
     return [redis, postgres], env
+
+
+@contextmanager
+def bench_services(prefix: str) -> Iterator[tuple[Path, dict, list]]:
+    """Throwaway PostgreSQL and Redis in a temporary folder: yields the folder, the
+    environment for Django and a list to put started servers in; stops them all."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    workdir.chmod(0o755)
+    services, servers = [], []
+    try:
+        services, env = start_services(workdir)
+        yield workdir, env, servers
+    finally:
+        for process, _address in servers:
+            stop_server(process)
+        for service in services:
+            try:
+                service.stop()
+            except Exception as error:  # noqa: BLE001 - keep stopping the others
+                print(f"could not stop {service}: {error}", file=sys.stderr)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """A loaded server may take long to close its sockets: wait, then kill."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def machine(load_before: str) -> str:
+    return (
+        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"load average before/after {load_before} / {os.getloadavg()[0]:.1f}"
+    )
 
 
 def start_servers(env: dict, count: int) -> list[tuple[subprocess.Popen, str]]:
@@ -421,11 +461,7 @@ def main() -> int:
     if not args.actions and not args.duration:
         args.actions = 50
     load_before = f"{os.getloadavg()[0]:.1f}"
-    workdir = Path(tempfile.mkdtemp(prefix="matika-bench-"))
-    workdir.chmod(0o755)
-    services, servers = [], []
-    try:
-        services, env = start_services(workdir)
+    with bench_services("matika-bench-") as (workdir, env, servers):
         if args.capacity or args.pubsub or args.max_connections:
             env["DJANGO_SETTINGS_MODULE"] = layer_settings(
                 workdir, args.capacity, args.pubsub, args.max_connections
@@ -434,20 +470,10 @@ def main() -> int:
             sys.path.insert(0, str(workdir))
         os.environ.update(env)
         rooms = make_rooms(args.rooms, args.players)
-        servers = start_servers(env, args.servers)
+        servers += start_servers(env, args.servers)
         result = asyncio.run(run(args, rooms, servers))
-    finally:
-        for process, _address in servers:
-            process.terminate()
-            process.wait(timeout=10)
-        for service in services:
-            service.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
     result["command"] = " ".join(["bench/rooms_fanout.py", *sys.argv[1:]])
-    result["machine"] = (
-        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-        f"load average before/after {load_before} / {os.getloadavg()[0]:.1f}"
-    )
+    result["machine"] = machine(load_before)
     print(json.dumps(rounded(result), indent=2))
     f = result["fanout"]
     print(
