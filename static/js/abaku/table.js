@@ -3,7 +3,7 @@
 // every step (private ones carry the own rack); the engine's public events feed the log.
 // The score of a move is always computed by the server (the preview view), never here.
 import { confirmDialog } from "../dialog.js";
-import { whenRoomReady } from "../rooms/socket.js";
+import { TickRequester, whenRoomReady } from "../rooms/socket.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const t = (text, values = {}) =>
@@ -89,7 +89,6 @@ if (root) {
   let log = [];
   let socket = null;
   let busy = false;
-  let tickTimer = null;
   let pending = []; // [{index, row, col, digit, joker}]
   let selected = null; // rack index
   let exchanging = false;
@@ -177,31 +176,19 @@ if (root) {
   }
 
   // Robots act and clocks run out on the server's tick: ask for it when it is due.
+  const ticks = new TickRequester(
+    (message) => socket.send(message),
+    () => {
+      const g = game();
+      if (!view || view.phase !== "playing" || !g || g.finished) return null;
+      if (view.seats[g.turn].robot) return (view.settings.robot_delay_ms || 0) + 60;
+      if (g.deadline) return Math.max(0, g.deadline * 1000 - Date.now()) + 200;
+      return null;
+    },
+    400,
+  );
   function scheduleTick() {
-    if (tickTimer) return;
-    const g = game();
-    if (!view || view.phase !== "playing" || !g || g.finished) return;
-    let wait = null;
-    if (view.seats[g.turn].robot) wait = (view.settings.robot_delay_ms || 0) + 60;
-    else if (g.deadline) wait = Math.max(0, g.deadline * 1000 - Date.now()) + 200;
-    if (wait === null) return;
-    tickTimer = setTimeout(async () => {
-      tickTimer = null;
-      try {
-        const answer = await socket.send({ type: "tick" });
-        if (answer.seq === null || answer.seq === undefined) {
-          tickTimer = setTimeout(() => {
-            tickTimer = null;
-            scheduleTick();
-          }, 400);
-        }
-      } catch (error) {
-        tickTimer = setTimeout(() => {
-          tickTimer = null;
-          scheduleTick();
-        }, 1000);
-      }
-    }, wait);
+    ticks.schedule();
   }
 
   // --- placing stones ----------------------------------------------------------------

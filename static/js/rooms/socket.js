@@ -272,3 +272,43 @@ export function whenRoomReady(element = document.querySelector("[data-room-live]
     element.addEventListener("room:ready", () => resolve(element.roomSocket), { once: true });
   });
 }
+
+/**
+ * Asks the server to run a step that is due ("tick": a robot's move, a turn
+ * clock) when its moment comes. `waitFor()` gives the milliseconds to wait, or
+ * null when nothing is due. A tick that found nothing due yet (no `seq`) is
+ * retried after `retryMs`, a failed one after a second; one request at a time.
+ * `send(message)` sends on the page's RoomSocket (which may connect later).
+ */
+export class TickRequester {
+  constructor(send, waitFor, retryMs) {
+    this.sendMessage = send;
+    this.waitFor = waitFor;
+    this.retryMs = retryMs;
+    this.timer = null;
+  }
+
+  schedule() {
+    if (this.timer) return;
+    const wait = this.waitFor();
+    if (wait === null) return;
+    this.timer = setTimeout(() => this.send(), wait);
+  }
+
+  async send() {
+    this.timer = null;
+    try {
+      const answer = await this.sendMessage({ type: "tick" });
+      if (answer.seq === null || answer.seq === undefined) this.later(this.retryMs);
+    } catch (error) {
+      this.later(1000);
+    }
+  }
+
+  later(ms) {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.schedule();
+    }, ms);
+  }
+}

@@ -1,7 +1,7 @@
 // The Matematici table inside a room page: deck choice, the game screen, the log.
 // State comes only from the server: the snapshot's `view` and the private `view`
 // events after every step; public `log` events carry the new log lines.
-import { whenRoomReady } from "../rooms/socket.js";
+import { TickRequester, whenRoomReady } from "../rooms/socket.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const interpolate = (text, values) =>
@@ -41,7 +41,6 @@ if (root && dataBlock) {
   let log = [];
   let socket = null;
   let busy = false;
-  let tickTimer = null;
 
   const cardName = (id) => (cards[id] ? cards[id].name : id);
 
@@ -187,28 +186,18 @@ if (root && dataBlock) {
 
   // --- robots: ask the server to let a robot act once its moment has come ----------
 
+  const ticks = new TickRequester(
+    (message) => socket.send(message),
+    () => {
+      const game = view && view.game;
+      if (!view || view.phase !== "playing" || !game || game.to_act === null) return null;
+      if (!view.seats[game.to_act].robot) return null;
+      return (view.robot_delay_ms || 0) + 60;
+    },
+    300,
+  );
   function scheduleTick() {
-    if (tickTimer) return;
-    const game = view && view.game;
-    if (!view || view.phase !== "playing" || !game || game.to_act === null) return;
-    if (!view.seats[game.to_act].robot) return;
-    tickTimer = setTimeout(async () => {
-      tickTimer = null;
-      try {
-        const answer = await socket.send({ type: "tick" });
-        if (answer.seq === null || answer.seq === undefined) {
-          tickTimer = setTimeout(() => {
-            tickTimer = null;
-            scheduleTick();
-          }, 300);
-        }
-      } catch (error) {
-        tickTimer = setTimeout(() => {
-          tickTimer = null;
-          scheduleTick();
-        }, 1000);
-      }
-    }, (view.robot_delay_ms || 0) + 60);
+    ticks.schedule();
   }
 
   // --- setup: choose a deck -----------------------------------------------------------
