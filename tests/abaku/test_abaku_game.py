@@ -144,9 +144,37 @@ def test_three_empty_turns_with_an_empty_bag_end_the_game_regularly() -> None:
         state, _ = act(state, type="skip", player=1)
     state, events = act(state, type="skip", player=0)
     assert state.result["reason"] == "empty_turns" and state.result["closer"] == 0
-    # the closer gains the opponent's 1+2+0 and loses its own 7+9
-    assert state.result["adjustments"] == [3 - 16, -3]
-    assert state.result["winners"] == [1]
+    # the closer gains the opponent's 1+2+0; its own 7+9 are not subtracted
+    assert state.result["adjustments"] == [3, -3]
+    assert state.result["winners"] == [0]
+
+
+def test_the_closer_gains_the_opponents_leftovers_and_keeps_its_own() -> None:
+    """Seed, scoring rule 6: "Hráči, jenž hru zavřel, přináleží bodový zisk. Bude
+    mu přičtena bodová hodnota všech kamenů, které zbudou soupeřům po zavření hry.
+    Těm naopak bude bodová hodnota kamenů, které jim zůstaly, odečtena z jejich
+    konečného bodového zisku."
+
+    The issue's case: a game ended by three passes with an empty bag, the closer
+    holding a 1 and the opponent 20 points of stones: +20/-20, not +1/-20."""
+    state = with_racks(game(), (1,), (9, 8, 3), bag=())
+    for _ in range(2):
+        state, _ = act(state, type="skip", player=0)
+        state, _ = act(state, type="skip", player=1)
+    state, _ = act(state, type="skip", player=0)
+    assert state.result["reason"] == "empty_turns" and state.result["closer"] == 0
+    assert state.result["adjustments"] == [20, -20]
+    assert [p.score for p in state.players] == [20, -20]
+
+
+def test_three_players_the_closer_gains_both_opponents_leftovers() -> None:
+    state = with_racks(game(3), (5, 5), (1, 2), (JOKER, 4), bag=())
+    for _ in range(2):
+        for seat in range(3):
+            state, _ = act(state, type="skip", player=seat)
+    state, _ = act(state, type="skip", player=0)
+    assert state.result["closer"] == 0
+    assert state.result["adjustments"] == [7, -3, -4]
 
 
 def test_last_stone_from_an_empty_bag_closes_the_game_with_the_adjustment() -> None:

@@ -368,19 +368,21 @@ def _finish(
     """End the game: the end adjustment (spec 4), then the standings (spec 5).
 
     The player who closed the game gains the value of the stones left on the
-    other active players' racks; every active player loses the value of their
-    own. A game ended by forfeit has no closer and no adjustment.
+    other active players' racks, and each of them loses the value of their own
+    (seed: "Bude mu přičtena bodová hodnota všech kamenů, které zbudou soupeřům
+    … Těm naopak bude … odečtena"). The closer's own leftover stones (possible
+    after three empty turns with an empty bag) are neither added nor subtracted.
+    A game ended by forfeit has no closer and no adjustment.
     """
     players = list(state.players)
     adjustments = [0] * len(players)
     if closer is not None:
         for seat, p in enumerate(players):
-            if p.status != ACTIVE:
+            if p.status != ACTIVE or seat == closer:
                 continue
             own = sum(stone_value(k) for k in p.rack)
             adjustments[seat] -= own
-            if seat != closer:
-                adjustments[closer] += own
+            adjustments[closer] += own
         players = [replace(p, score=p.score + adjustments[s]) for s, p in enumerate(players)]
     active = [s for s, p in enumerate(players) if p.status == ACTIVE]
     best = max((players[s].score for s in active), default=None)
