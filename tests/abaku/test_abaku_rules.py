@@ -213,3 +213,64 @@ def test_place_returns_a_new_board_and_leaves_the_old_one_alone() -> None:
 def test_plain_layout_has_no_premiums() -> None:
     assert all(set(row) == {"."} for row in LAYOUTS["plain"])
     assert evaluate_move(Board.empty("plain"), [(7, 7, 2), (7, 8, 4)]).score == 6
+
+
+# --- rule 4: a new example joins new and old stones ------------------------------
+
+RULE_4 = (
+    "Člověk musí své kameny přiložit ke kamenům položeným v minulosti tak, aby "
+    "alespoň jeden z nových a jeden ze starých utvořil nový příklad."
+)
+# 1+1=2 at (7,7)-(7,9); 1 0 5 2 down column 10 reads 10:5=2, and only its 0
+# touches the old 2 ("1 1 2 0" reads as nothing, which the zero rule allows).
+ONE_PLUS_ONE = [(7, 7, 1), (7, 8, 1), (7, 9, 2)]
+ONLY_ZERO_TOUCHES = [(6, 10, 1), (7, 10, 0), (8, 10, 5), (9, 10, 2)]
+
+
+def test_rule_4_a_move_touching_old_stones_only_through_a_new_zero_is_refused() -> None:
+    """Seed rule 4: "Člověk musí své kameny přiložit ke kamenům položeným v
+    minulosti tak, aby alespoň jeden z nových a jeden ze starých utvořil nový
+    příklad." The zero rule waives the examples a 0's neighbours would form, not
+    this: the issue's move (accepted for 8 points before) has no example with an
+    old stone."""
+    assert "jeden z nových a jeden ze starých" in RULE_4
+    board = Board.empty("plain").place(ONE_PLUS_ONE)
+    assert code_of(board, ONLY_ZERO_TOUCHES) == "no_old_stone_in_example"
+
+
+def test_rule_4_the_same_zero_contact_is_fine_when_another_example_holds_old_stones() -> None:
+    # seed turn 5: the new 0 under the old 1 forms nothing, but 10:5=2 ends in the old 2
+    result = evaluate_move(seed_board(4), [(8, 5, 1), (8, 6, 0), (8, 7, 5)])
+    assert any(
+        any(cell not in {(8, 5), (8, 6), (8, 7)} for cell in e.cells) for e in result.examples
+    )
+
+
+def test_rule_4_a_single_stone_joins_the_old_ones_through_its_example() -> None:
+    board = Board.empty("plain").place(ONE_PLUS_ONE)
+    # a 4 under the old 2: "2 4" reads 2²=4 with the old 2
+    assert texts(board, [(8, 9, 4)]) == ["2²=4"]
+
+
+def test_rule_4_the_generator_does_not_offer_the_zero_only_contact() -> None:
+    from games.abaku.rules import all_moves
+
+    from .abaku_helpers import key
+
+    board = Board.empty("plain").place(ONE_PLUS_ONE)
+    moves = {key(m.placements) for m in all_moves(board, [1, 0, 5, 2])}
+    assert key(ONLY_ZERO_TOUCHES) not in moves
+    assert key([(8, 9, 1), (9, 9, 2)]) in moves  # 2:1=2 down from the old 2
+
+
+def test_rule_4_holds_for_every_generated_move() -> None:
+    from games.abaku.rules import JOKER, all_moves
+
+    from .abaku_helpers import random_position
+
+    for seed in range(6):
+        board = random_position(seed, 4)
+        for move in all_moves(board, [0, 1, 2, 5, JOKER]):
+            new = {(p.row, p.col) for p in move.placements}
+            examples = evaluate_move(board, move.placements).examples
+            assert any(any(c not in new for c in e.cells) for e in examples)

@@ -412,11 +412,21 @@ def _moves_on(
     ]
     digit_mult = [m[0] for m in mults]
     example_mult = [m[1] for m in mults]
-    for shown, counted in legal:
+    first_move = board.is_empty
+    for shown, counted, joins_old in legal:
+        digits = [int(ch) for ch in shown]
+        # Seed rule 4: some new example holds an old stone. An example across a
+        # new stone always does (it has one new stone); along the line, only
+        # if ``joins_old``.
+        if not (
+            first_move
+            or joins_old
+            or any(t is not None and t.count[d] for t, d in zip(crosses, digits, strict=True))
+        ):
+            continue
         # Score with every stone real; a joker then loses its digit's value
         # times that square's weight (every example through it, with premiums).
         values = list(seg_values)
-        digits = [int(ch) for ch in shown]
         for k, d in enumerate(digits):
             values[slot_index[k]] = d
         weight = [0] * len(cells)
@@ -449,12 +459,14 @@ def _legal_arrangements(
     allowed: tuple[frozenset[str] | None, ...],
 ) -> list[tuple[str, list]]:
     """The digit strings for the new stones that make the move's own line legal,
-    with the stretches that then count there."""
+    with the stretches that then count there and whether one of them holds an
+    old stone."""
     template = "".join("{}" if ch is None else ch for ch in chars)
     legal = []
     for shown in search.covering(chars, allowed):
         digits = template.format(*shown)
         counted = counted_stretches(digits, new)
         if not contact_error(digits, new, counted):
-            legal.append((shown, counted))
+            joins_old = any(not all(new[i : j + 1]) for i, j, _ in counted)
+            legal.append((shown, counted, joins_old))
     return legal

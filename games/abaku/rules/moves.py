@@ -141,7 +141,7 @@ def evaluate_move(board: Board, placements: Iterable[Placement]) -> MoveResult:
     the codes ``no_stones``, ``bad_placement``, ``off_board``, ``bad_digit``,
     ``duplicate_cell``, ``occupied``, ``not_in_line``, ``first_move_too_short``,
     ``off_centre``, ``gap``, ``not_connected``, ``no_example``,
-    ``contact_without_example``, ``zero_between``.
+    ``contact_without_example``, ``zero_between``, ``no_old_stone_in_example``.
     """
     placed = normalise(placements)
     if not placed:
@@ -220,4 +220,14 @@ def evaluate_move(board: Board, placements: Iterable[Placement]) -> MoveResult:
     if errors:
         code = errors[0]
         raise IllegalMove(code, "every contact with an old stone must be part of a new example")
+    if not first_move and not any(
+        any(cell not in new_cells for cell in example.cells) for example in examples
+    ):
+        # Seed rule 4: "aby alespoň jeden z nových a jeden ze starých utvořil nový
+        # příklad". The zero exemption waives the examples a new 0's contacts would
+        # form, never this: touching the old stones only through a 0 is not enough.
+        raise IllegalMove(
+            "no_old_stone_in_example",
+            "at least one new example must contain a stone already on the board",
+        )
     return MoveResult(placed, sum(e.points for e in examples), tuple(examples))
