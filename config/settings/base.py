@@ -166,7 +166,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # Hashed names with the JS module imports rewritten to them (config/storage.py).
+    "staticfiles": {"BACKEND": "config.storage.MatikaStaticFilesStorage"},
 }
 
 REST_FRAMEWORK = {

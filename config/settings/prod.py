@@ -24,6 +24,8 @@ required("DATABASE_URL")
 required("REDIS_URL")
 
 DEBUG = False
+# collectstatic writes here (the image builds into /app/staticfiles; tests into a temporary directory).
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"  # noqa: F405
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))

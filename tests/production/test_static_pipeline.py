@@ -1,0 +1,83 @@
+"""The production static pipeline: hashed ES modules import hashed modules.
+
+Issue 22 §1: "With the production static storage, the hashed poker entry files
+import unhashed modules (`./dialog.js`, `./board.js`, …); the service worker
+never caches those and WhiteNoise serves them for 60 s only." Required: "the
+manifest storage rewrites JS module imports".
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PROD_ENV = {
+    "DJANGO_SETTINGS_MODULE": "config.settings.prod",
+    "SECRET_KEY": "static-pipeline-test-" + "k" * 40,
+    "ALLOWED_HOSTS": "matika.example.org",
+    "DATABASE_URL": "postgres://matika@db.invalid:5432/matika",
+    "REDIS_URL": "redis://redis.invalid:6379/0",
+}
+# import ... from "./x.js";  export ... from "../x.js";  import "./x.js";  import("./x.js")
+RELATIVE_IMPORT = re.compile(
+    r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["'](?P<url>\.{1,2}/[^"']+)["']""", re.MULTILINE
+)
+HASHED = re.compile(r"\.[0-9a-f]{12}\.(?:m?js)$")
+
+
+@pytest.fixture(scope="module")
+def collected(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    root = tmp_path_factory.mktemp("static")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(PROD_ENV, STATIC_ROOT=str(root))
+    result = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    manifest = json.loads((root / "staticfiles.json").read_text())["paths"]
+    return root, manifest
+
+
+def test_every_hashed_module_imports_only_hashed_files_that_exist(collected):
+    root, manifest = collected
+    modules = {name: hashed for name, hashed in manifest.items() if name.endswith(".js")}
+    assert len(modules) > 20  # the games' modules are really collected
+    checked = 0
+    problems = []
+    for hashed in modules.values():
+        source = (root / hashed).read_text(encoding="utf-8")
+        for match in RELATIVE_IMPORT.finditer(source):
+            url = match["url"]
+            target = os.path.normpath(os.path.join(os.path.dirname(hashed), url))
+            checked += 1
+            if not HASHED.search(target):
+                problems.append(f"{hashed} imports unhashed {url}")
+            elif not (root / target).is_file():
+                problems.append(f"{hashed} imports missing {url}")
+    assert problems == []
+    assert checked > 30  # the modules really import each other
+
+
+def test_the_poker_entry_module_imports_its_board_by_hashed_name(collected):
+    root, manifest = collected
+    play = next(hashed for name, hashed in manifest.items() if name.endswith("poker/play.js"))
+    source = (root / play).read_text(encoding="utf-8")
+    imports = [m["url"] for m in RELATIVE_IMPORT.finditer(source)]
+    assert imports, "play.js imports its helpers"
+    assert all(HASHED.search(url) for url in imports), imports
+
+
+def test_compressed_copies_are_written_for_the_hashed_modules(collected):
+    root, manifest = collected
+    some = next(hashed for name, hashed in manifest.items() if name.endswith("poker/play.js"))
+    assert (root / (some + ".gz")).is_file()
