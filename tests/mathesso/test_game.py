@@ -5,6 +5,7 @@ import json
 import pytest
 
 from games.mathesso.rules import (
+    VARIANT_NAMES,
     GameState,
     IllegalMove,
     apply_action,
@@ -80,9 +81,17 @@ def test_an_extension_not_allowed_for_the_variant_cannot_start_a_game():
 
 def test_points_are_off_by_default_for_the_youngest_and_may_be_switched_on():
     assert new_game(["a"], "atto", seed=1).points is False
-    assert new_game(["a"], "femto", seed=1).points is False
     assert new_game(["a"], "atto", seed=1, points=True).points is True
     assert new_game(["a"], "pico", seed=1).points is True
+
+
+def test_femto_and_every_larger_variant_score_by_points_by_default():
+    # Seed 000, under Atto only: "Výše popsaná pravidla počítání bodů se v této
+    # variantě nepoužívají a vítězí ten hráč, který nalezl nejvíce párů".
+    # Femto has no such sentence, so it counts points like the larger variants.
+    defaults = {v: new_game(["a"], v, seed=1).points for v in VARIANT_NAMES}
+    assert defaults == {v: v != "atto" for v in VARIANT_NAMES}
+    assert new_game(["a"], "femto", seed=1, points=False).points is False
 
 
 # ---------------------------------------------------------------- order of play

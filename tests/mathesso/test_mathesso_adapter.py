@@ -68,6 +68,11 @@ def test_settings_keep_points_off_for_the_youngest_unless_asked():
     assert clean_settings({"variant": "atto", "points": True})["points"] is True
 
 
+def test_settings_count_points_in_femto_unless_asked():
+    assert clean_settings({"variant": "femto"})["points"] is True
+    assert clean_settings({"variant": "femto", "points": False})["points"] is False
+
+
 def test_settings_put_extensions_in_canonical_order():
     cleaned = clean_settings({"variant": "mili", "extensions": ["cjv", "factorial", "cjv"]})
     assert cleaned["extensions"] == ["factorial", "cjv"]

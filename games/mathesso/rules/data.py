@@ -122,7 +122,9 @@ _WITH_FIB = ("mult", "square", "prime", "fib")
 # In the order of difficulty: "from Femto up" means this order.
 VARIANTS: tuple[Variant, ...] = (
     Variant("atto", "Atto", 6, _BASIC, (), points_by_default=False),
-    Variant("femto", "Femto", 6, _WITH_FIB, (), points_by_default=False),
+    # Only Atto plays without points: the seed's "Výše popsaná pravidla počítání
+    # bodů se v této variantě nepoužívají" stands under Atto alone.
+    Variant("femto", "Femto", 6, _WITH_FIB, ()),
     Variant("pico", "Pico", 13, _WITH_FIB, ()),
     Variant("nano", "Nano", 21, _WITH_FIB, ("21",)),
     Variant("mikro", "Mikro", 37, _WITH_FIB, ("21", "34")),

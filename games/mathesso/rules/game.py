@@ -229,7 +229,7 @@ def new_game(
 
     `seed` decides where every face lies: take it from a secure source
     (`secrets.token_hex()`) and never show it to players. `points` defaults to
-    the variant's custom (off for Atto and Femto). With one player there is no
+    the variant's custom (off for Atto only). With one player there is no
     order to decide and play starts at once.
     """
     exts = check_setup(variant, extensions)
