@@ -11,7 +11,7 @@ import {
   scoreBoard,
   seededDeck,
   shuffle,
-} from "../static/js/poker/index.js";
+} from "../games/poker/static/poker/index.js";
 
 const BOARDS = 500;
 const BENCH_SEED = 2026;

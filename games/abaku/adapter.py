@@ -123,7 +123,7 @@ class AbakuTable(RoomGame):
     limits = Limits(max_players=4, min_players=1, spectators=True)
     message_types = frozenset({"place", "exchange", "skip"})
     template_name = "abaku/_table.html"
-    script = "js/abaku/table.js"
+    script = "abaku/table.js"
     solo = False
 
     def clean_settings(self, settings: dict) -> dict:

@@ -1,7 +1,7 @@
 """Abaku pages: the hub (solo, vs robot, a table), the move preview, the rules.
 
 Views stay thin: parse, call the rooms services, render. Playing happens in a
-room over its WebSocket (``adapter.py``, ``static/js/abaku/table.js``). The preview
+room over its WebSocket (``adapter.py``, ``games/abaku/static/abaku/table.js``). The preview
 asks the rules engine what a move would score on the room's current board; it
 never changes anything and never trusts a score from the client.
 """

@@ -72,7 +72,7 @@ class MathessoTable(RoomGame):
     limits = Limits(max_players=data.MAX_PLAYERS, min_players=data.MIN_PLAYERS, spectators=True)
     message_types = frozenset({"flip", "end_turn"})
     template_name = "mathesso/board.html"
-    script = "js/mathesso/board.js"
+    script = "mathesso/board.js"
 
     def clean_settings(self, settings: dict) -> dict:
         return clean_settings(settings)

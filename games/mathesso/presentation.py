@@ -3,7 +3,7 @@
 The engine (``rules``) keeps its names in English only; this module adds the
 translations and draws a tile's coloured side as SVG (presentation attributes,
 no ``style=``, so the strict CSP holds). The board's JavaScript draws the same
-picture from the same ``look`` data (static/js/mathesso/tiles.js).
+picture from the same ``look`` data (games/mathesso/static/mathesso/tiles.js).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Views stay thin: the form validates, the rooms services create (and for solo
 practice start) the room, and the game itself runs on the room page over the
-WebSocket (``adapter.py``, ``static/js/mathesso/board.js``).
+WebSocket (``adapter.py``, ``games/mathesso/static/mathesso/board.js``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Draw the app icons (PNG for the web manifest) without any image library.
 
 Run ``python -m games.poker.icons`` after changing the design; the PNGs are
-committed under ``static/poker/``. The picture matches ``icon.svg``: a blue
+committed under ``games/poker/static/poker/``. The picture matches ``icon.svg``: a blue
 rounded square with a white 5×5 grid whose main diagonal is highlighted.
 """
 

@@ -58,7 +58,7 @@ class TheoremsTable(RoomGame):
     limits = Limits(max_players=4, min_players=1, spectators=False, host_plays=True)
     message_types = frozenset({"deck", "action"})
     template_name = "theorems/_table.html"
-    script = "js/theorems/table.js"
+    script = "theorems/table.js"
 
     # --- settings and start ---------------------------------------------------
 

@@ -5,13 +5,13 @@ from pathlib import Path
 
 from games.abaku.rules.data import LAYOUTS, PREMIUMS
 
-TABLE_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "abaku" / "table.js"
+TABLE_JS = Path(__file__).resolve().parents[2] / "games" / "abaku" / "static" / "abaku" / "table.js"
 
 
 def _js_layouts() -> dict[str, list[str]]:
     source = TABLE_JS.read_text(encoding="utf-8")
     block = re.search(r"const LAYOUTS = \{(.*?)\n\};", source, re.S)
-    assert block, "static/js/abaku/table.js no longer defines LAYOUTS"
+    assert block, "games/abaku/static/abaku/table.js no longer defines LAYOUTS"
     layouts = {}
     for name, rows in re.findall(r"(\w+): \[(.*?)\]", block.group(1), re.S):
         layouts[name] = re.findall(r'"([^"]*)"', rows)

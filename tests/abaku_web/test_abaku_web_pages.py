@@ -37,7 +37,7 @@ def test_a_game_against_the_robot_starts_at_once_in_a_solo_room(client):
     assert [s["robot"] for s in room.state["seats"]] == [None, "strong"]
     assert room.state["game"]["turn_seconds"] is None
     page = client.get(f"/rooms/{room.code}/").content.decode()
-    assert "data-abaku-table" in page and "js/abaku/table.js" in page
+    assert "data-abaku-table" in page and "abaku/table.js" in page
     assert 'style="' not in page.split("data-abaku-table")[1].split("</section>")[0]
 
 

@@ -19,8 +19,8 @@ import {
   scoreLine,
   seededDeck,
   shuffle,
-} from "../../static/js/poker/index.js";
-import { HARD, IllegalMove, PokerGame } from "../../static/js/poker/game.js";
+} from "../../games/poker/static/poker/index.js";
+import { HARD, IllegalMove, PokerGame } from "../../games/poker/static/poker/game.js";
 
 const readJson = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
 const vectors = readJson("../vectors/poker.json");

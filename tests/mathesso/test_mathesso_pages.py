@@ -52,7 +52,7 @@ def test_opening_a_table_creates_a_lobby_with_the_settings_and_a_new_profile(cli
     assert room.settings == {"variant": "mikro", "extensions": ["factorial", "cjv"], "points": True}
     assert room.host.nickname == "Tileseeker"
     page = client.get(response["Location"]).content.decode()
-    assert "js/mathesso/board.js" in page and "data-mathesso" in page
+    assert "mathesso/board.js" in page and "data-mathesso" in page
 
 
 def test_points_can_be_switched_on_for_atto(client):

@@ -75,7 +75,7 @@ def test_the_room_page_of_a_running_group_renders_the_board_and_host_panel(clien
     room, host, (first, _second) = started_group()
     host_page = as_player(client, host).get(f"/rooms/{room.code}/")
     assert b'data-testid="host-panel"' in host_page.content
-    assert b"js/poker/room/group.js" in host_page.content
+    assert b"poker/room/group.js" in host_page.content
     player_page = as_player(client, first).get(f"/rooms/{room.code}/")
     assert b"data-pr-play" in player_page.content and b"host-panel" not in player_page.content
 

@@ -78,8 +78,8 @@ def test_manifest_and_service_worker_are_served_under_poker(client):
         "/poker/scoresheet/",
         "/poker/picker/",
         "/poker/rules/",
-        "/static/js/poker/game.js",
-        "/static/css/poker.css",
+        "/static/poker/game.js",
+        "/static/poker/poker.css",
     ):
         assert f'"{url}"' in body
     assert "/api/" in body  # the API is explicitly left to the network

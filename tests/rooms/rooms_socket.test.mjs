@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { RoomSocket } from "../../static/js/rooms/socket.js";
+import { RoomSocket } from "../../static/js/kit/socket.js";
 
 class FakeWebSocket {
   static all = [];

@@ -219,7 +219,7 @@ def test_opening_a_table_creates_a_room_with_the_host_seated(player_client):
     assert (room.game, room.mode, room.settings["table_size"]) == ("theorems", "table", 3)
     assert Seat.objects.get(room=room).player == player_client.profile
     page = player_client.get(f"/rooms/{room.code}/")
-    assert b"theorems-data" in page.content and b"js/theorems/table.js" in page.content
+    assert b"theorems-data" in page.content and b"theorems/table.js" in page.content
 
 
 def test_a_bad_table_size_opens_nothing(player_client):

@@ -36,7 +36,7 @@ from games.poker.rules import (
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS_FILE = ROOT / "tests" / "vectors" / "poker.json"
-JS_TABLES_FILE = ROOT / "static" / "js" / "poker" / "tables.js"
+JS_TABLES_FILE = ROOT / "games" / "poker" / "static" / "poker" / "tables.js"
 SEED = 20260429
 
 FULL_BOARDS = 500

@@ -35,7 +35,7 @@ class DuelGame(RoomGame):
     limits: ClassVar[Limits] = Limits(max_players=2, min_players=2, spectators=False)
     message_types: ClassVar[frozenset[str]] = common.BOARD_ACTIONS | {"draw", "quit"}
     template_name: ClassVar[str | None] = "poker/room/duel.html"
-    script: ClassVar[str | None] = "js/poker/room/duel.js"
+    script: ClassVar[str | None] = "poker/room/duel.js"
 
     def clean_settings(self, settings: dict) -> dict:
         return common.clean_common_settings(settings)

@@ -66,7 +66,7 @@ class GroupGame(RoomGame):
     message_types: ClassVar[frozenset[str]] = frozenset({"draw"})
     seat_message_types: ClassVar[frozenset[str]] = common.BOARD_ACTIONS
     template_name: ClassVar[str | None] = "poker/room/group.html"
-    script: ClassVar[str | None] = "js/poker/room/group.js"
+    script: ClassVar[str | None] = "poker/room/group.js"
 
     def clean_settings(self, settings: dict) -> dict:
         return clean_group_settings(settings)

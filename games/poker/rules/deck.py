@@ -6,7 +6,7 @@ plain JSON list. Randomness always comes from an explicit ``random.Random``.
 The shuffle is our own Fisher–Yates over ``Random.getrandbits`` (rejection
 sampling), not ``Random.shuffle``: it then depends only on the Mersenne Twister
 output for an int seed, which is stable across Python versions and which the
-JavaScript twin (``static/js/poker/deck.js``) reproduces, so the browser and the
+JavaScript twin (``games/poker/static/poker/deck.js``) reproduces, so the browser and the
 server deal the same order from the same seed.
 """
 

@@ -1,8 +1,8 @@
 // The room page: live list of seats, host controls, connection state.
 // Games put their board into [data-room-board] and get the socket with
 // `whenRoomReady()` from ./socket.js (one WebSocket per page).
-import { confirmDialog } from "../dialog.js";
-import { RoomSocket } from "./socket.js";
+import { confirmDialog } from "../kit/dialog.js";
+import { RoomSocket } from "../kit/socket.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const interpolate = (text, values) =>

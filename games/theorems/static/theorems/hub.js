@@ -1,5 +1,5 @@
 // The Matematici hub: confirm before deleting a saved deck.
-import { confirmDialog } from "../dialog.js";
+import { confirmDialog } from "../js/kit/dialog.js";
 
 for (const form of document.querySelectorAll("form[data-confirm]")) {
   form.addEventListener("submit", async (event) => {

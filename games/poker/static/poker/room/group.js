@@ -7,7 +7,7 @@
 // players ask now and then (that is also when the server notices that every
 // board is over and ends the game).
 
-import { whenRoomReady } from "../../rooms/socket.js";
+import { whenRoomReady } from "../../js/kit/socket.js";
 import { gettext, tf } from "../common.js";
 import { JOKER } from "../deck.js";
 import { rankingItem } from "./board.js";

@@ -1,7 +1,7 @@
 // The host's projector screen: the current number big, the history, how many
 // have placed it, and the live ranking. G draws (the host's own connection).
 
-import { RoomSocket } from "../../rooms/socket.js";
+import { RoomSocket } from "../../js/kit/socket.js";
 import { gettext, tf } from "../common.js";
 import { JOKER } from "../deck.js";
 

@@ -2,8 +2,8 @@
 // boards; a number comes as soon as both have placed, either may draw earlier
 // (G or the button) once their own hand is empty; the result at the end.
 
-import { confirmDialog } from "../../dialog.js";
-import { whenRoomReady } from "../../rooms/socket.js";
+import { confirmDialog } from "../../js/kit/dialog.js";
+import { whenRoomReady } from "../../js/kit/socket.js";
 import { gettext, tf } from "../common.js";
 import { rankingItem } from "./board.js";
 import { RoomBoard } from "./play.js";

@@ -5,7 +5,7 @@
 // quick response (a flip shows its face immediately) and then asks for a fresh
 // snapshot, which brings the live scores. A face-down tile has no face in
 // anything the server sends, so there is nothing here to hide.
-import { whenRoomReady } from "../rooms/socket.js";
+import { whenRoomReady } from "../js/kit/socket.js";
 import { faceSvg, lookOf } from "./tiles.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);

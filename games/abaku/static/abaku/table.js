@@ -2,8 +2,8 @@
 // State comes only from the server: the snapshot's `view` and the `view` events after
 // every step (private ones carry the own rack); the engine's public events feed the log.
 // The score of a move is always computed by the server (the preview view), never here.
-import { confirmDialog } from "../dialog.js";
-import { TickRequester, whenRoomReady } from "../rooms/socket.js";
+import { confirmDialog } from "../js/kit/dialog.js";
+import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const t = (text, values = {}) =>

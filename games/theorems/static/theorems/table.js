@@ -1,7 +1,7 @@
 // The Matematici table inside a room page: deck choice, the game screen, the log.
 // State comes only from the server: the snapshot's `view` and the private `view`
 // events after every step; public `log` events carry the new log lines.
-import { TickRequester, whenRoomReady } from "../rooms/socket.js";
+import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
 
 const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
 const interpolate = (text, values) =>
