@@ -27,7 +27,7 @@ SPEC_PAIRS = {
     "mili": 84,
     "standart": 99,
 }
-FACTORIALS_ADDED = {"femto": 3, "pico": 3, "nano": 3, "mikro": 4, "mili": 4, "standart": 5}
+FACTORIALS_ADDED = 5  # fact:1 .. fact:5, whole in every variant (docs decision 10)
 CJV_ADDED = 8  # 4 CJV pairs + zero:12a, zero:12b, zero:37, zero:73
 
 
@@ -58,7 +58,7 @@ def test_variant_has_the_pair_count_of_the_spec_table(variant):
 def test_extensions_add_the_pairs_the_spec_lists(variant, extensions):
     expected = SPEC_PAIRS[variant]
     if "factorial" in extensions:
-        expected += FACTORIALS_ADDED[variant]
+        expected += FACTORIALS_ADDED
     if "cjv" in extensions:
         expected += CJV_ADDED
     assert len(build_tiles(variant, extensions)) == 2 * expected
@@ -82,8 +82,25 @@ def test_tiles_have_the_face_fields_of_the_api(variant, extensions):
 def test_a_variant_keeps_only_values_up_to_its_maximum(variant, extensions):
     top = next(v.max_value for v in data.VARIANTS if v.name == variant)
     for t in build_tiles(variant, extensions):
-        if t.group not in {"zero", "cjv"}:
+        if t.group not in {"zero", "cjv", "fact"}:
             assert t.value <= top
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANT_NAMES if v != "atto"])
+def test_the_factorial_extension_adds_its_tiles_whole_like_cjv(variant):
+    # Seed 000, both extensions alike: "Přidáme žetony Faktoriál(výše). Můžeme
+    # hrát už od verze Femto." and "Pridáme žetony CJV (výše)."
+    added = {t.face for t in build_tiles(variant, ["factorial"])} - {
+        t.face for t in build_tiles(variant)
+    }
+    assert added == {f"fact:{n}" for n in range(1, 6)}
+    assert {t.value for t in build_tiles(variant, ["factorial"]) if t.group == "fact"} == {
+        1,
+        2,
+        6,
+        24,
+        120,
+    }
 
 
 def test_extensions_are_order_independent_and_may_repeat():

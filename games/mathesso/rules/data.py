@@ -106,7 +106,10 @@ ZEROS: dict[str, int] = {"21": 21, "34": 34, "55": 55, "12a": 12, "12b": 12, "37
 
 @dataclass(frozen=True)
 class Variant:
-    """A variant keeps every pair of its groups whose coloured value is <= max_value."""
+    """A variant keeps every pair of its groups whose coloured value is <= max_value.
+
+    The cap is the variant's own: an extension's groups come whole.
+    """
 
     name: str
     title: str
@@ -145,9 +148,11 @@ class Extension:
 
 
 EXTENSIONS: tuple[Extension, ...] = (
-    # Adds the factorial pairs whose n! fits the variant's max_value.
+    # An extension adds its tiles whole, whatever the variant's max_value: the
+    # seed words both alike ("Přidáme žetony Faktoriál (výše)", "Přidáme žetony
+    # CJV (výše)"), and CJV's zeros 37 and 73 lie above Pico's 13 as well.
+    # See docs/rules/mathesso.md, decision 10.
     Extension("factorial", "Faktoriál", "femto", ("fact",), ()),
-    # Adds all four CJV pairs and four zero pairs, whatever the variant's max_value.
     Extension("cjv", "CJV", "pico", ("cjv",), ("12a", "12b", "37", "73")),
 )
 

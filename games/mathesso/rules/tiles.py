@@ -120,18 +120,18 @@ def variant_faces(variant: str, extensions: Iterable[str] = ()) -> list[Face]:
     """The faces (one per pair) in a game of this variant with these extensions."""
     chosen = check_setup(variant, extensions)
     v = VARIANT_BY_NAME[variant]
-    groups = set(v.groups)
+    whole: set[str] = set()  # an extension's groups are added whole
     zeros = set(v.zeros)
     for name in chosen:
-        groups.update(EXTENSION_BY_NAME[name].groups)
+        whole.update(EXTENSION_BY_NAME[name].groups)
         zeros.update(EXTENSION_BY_NAME[name].zeros)
 
     def kept(f: Face) -> bool:
         if f.group == "zero":
             return f.id.removeprefix("zero:") in zeros
-        if f.group not in groups:
-            return False
-        return f.group == "cjv" or f.key <= v.max_value
+        if f.group in whole:
+            return True
+        return f.group in v.groups and f.key <= v.max_value
 
     return [f for f in FACES.values() if kept(f)]
 
