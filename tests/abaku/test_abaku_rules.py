@@ -1,15 +1,19 @@
 """The rules of one move (spec sections 1, 3 and 4), one test per rule."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.abaku.rules import (
     LAYOUTS,
+    OPERATIONS,
     Board,
     IllegalMove,
     all_readings,
     evaluate_move,
     read_example,
 )
+from games.abaku.rules.moves import counted_stretches
 
 from .test_abaku_seed_example import seed_board
 
@@ -142,15 +146,83 @@ def test_stretch_with_old_stones_counts_beside_a_longer_one() -> None:
     assert texts(seed_board(2), [(6, 8, 6), (8, 8, 2)]) == ["6-4=2", "√4=2"]
 
 
+SAME_NUMBERS_NOTE = (
+    "Pokud se položí kombinace 9-8=1, systém nezapočítá odmocninu 9, protože čísla už "
+    "byla jednou použita. Je to to samé, jako u operace 2+2=4 systém neuzná mocninu 4. "
+    "Princip je v tom, že početní operaci složenou ze stejných čísel hra započítá pouze "
+    'jednu a to vždy tu s "jednodušší" matematickou operací'
+)
+
+
 @pytest.mark.parametrize(
     ("digits", "shown"),
-    [("224", "2+2=4"), ("7321", "7×3=21"), ("981", "9-8=1")],
+    # 4 4 1 6 also holds 4:4=1, built from other numbers (4 and 1), which counts
+    [("224", ["2+2=4"]), ("981", ["9-8=1"]), ("4416", ["4:4=1", "4×4=16"])],
 )
-def test_fresh_stretch_inside_a_longer_fresh_example_does_not_count(
-    digits: str, shown: str
+def test_the_same_numbers_count_once_with_the_simpler_operation(
+    digits: str, shown: list[str]
 ) -> None:
+    """Seed note: "Pokud se položí kombinace 9-8=1, systém nezapočítá odmocninu 9,
+    protože čísla už byla jednou použita. Je to to samé, jako u operace 2+2=4
+    systém neuzná mocninu 4. Princip je v tom, že početní operaci složenou ze
+    stejných čísel hra započítá pouze jednu a to vždy tu s "jednodušší"
+    matematickou operací". 9 8 1 is one stretch (9-8=1, not also 9²=81); in 2 2 4
+    the stretch 2 4 (2²=4) uses the same numbers as 2+2=4."""
+    assert "ze stejných čísel hra započítá pouze jednu" in SAME_NUMBERS_NOTE
     placements = [(7, 7 + k, int(d)) for k, d in enumerate(digits)]
-    assert texts(Board.empty("plain"), placements) == [shown]
+    result = evaluate_move(Board.empty("plain"), placements)
+    assert sorted(e.text for e in result.examples) == shown
+    assert "²" not in "".join(shown)
+
+
+def test_same_numbers_with_an_old_stone_count_once_too() -> None:
+    # issue 19: "4 4 1 6" with the 1 on the board counted 4×4=16 and 4²=16
+    board = Board.empty("plain").place([(7, 9, 1), (6, 9, 1), (8, 9, 2)])
+    result = evaluate_move(board, [(7, 7, 4), (7, 8, 4), (7, 10, 6)])
+    assert sorted(e.text for e in result.examples) == ["4:4=1", "4×4=16"]
+    assert result.score == (4 + 4 + 1 + 6) + (4 + 4 + 1)
+
+
+def test_examples_of_different_numbers_inside_a_longer_one_each_count() -> None:
+    # 7 4 9 under the seed's 6 4 2 (column 8): 42+7=49 and 7²=49 are built from
+    # different numbers, so both count (the old rule dropped 7²=49)
+    result = evaluate_move(seed_board(3), [(9, 8, 7), (10, 8, 4), (11, 8, 9)])
+    assert sorted(e.text for e in result.examples) == ["42+7=49", "7²=49"]
+    assert result.score == (4 + 2 + 7 + 4 + 9) + (7 + 4 + 9)
+
+
+def test_fresh_examples_of_different_numbers_each_count() -> None:
+    # 7 3 2 1: 7×3=21 and, inside it, 3-2=1 (numbers 3, 2, 1, not 7, 3, 21)
+    placements = [(7, 7 + k, int(d)) for k, d in enumerate("7321")]
+    assert texts(Board.empty("plain"), placements) == ["3-2=1", "7×3=21"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="0123456789", min_size=2, max_size=9), st.data())
+def test_a_stretch_is_dropped_only_for_a_longer_one_of_the_same_numbers(
+    digits: str, data: st.DataObject
+) -> None:
+    new = data.draw(st.lists(st.booleans(), min_size=len(digits), max_size=len(digits)))
+    counted = counted_stretches(digits, new)
+    readable = [
+        (i, j, reading)
+        for i in range(len(digits))
+        for j in range(i + 1, len(digits))
+        if any(new[i : j + 1]) and (reading := read_example(digits[i : j + 1])) is not None
+    ]
+    kept = {(i, j) for i, j, _ in counted}
+    for i, j, reading in readable:
+        outers = [
+            other
+            for other in readable
+            if other[0] <= i
+            and j <= other[1]
+            and (other[0], other[1]) != (i, j)
+            and set(other[2].numbers) == set(reading.numbers)
+        ]
+        assert ((i, j) in kept) == (not outers)
+        for other in outers:  # the one kept has the simpler operation
+            assert OPERATIONS.index(other[2].op) < OPERATIONS.index(reading.op)
 
 
 def test_stones_shared_by_examples_score_in_each() -> None:
@@ -170,7 +242,9 @@ def test_digit_and_example_premiums_multiply_together() -> None:
     # 10+2=12 over the centre (example ×2) and (7, 11) (digit ×2 on the last 2)
     placements = [(7, 7, 1), (7, 8, 0), (7, 9, 2), (7, 10, 1), (7, 11, 2)]
     assert LAYOUTS["standard"][7][11] == "d"
-    assert evaluate_move(Board.empty(), placements).score == (1 + 0 + 2 + 1 + 2 * 2) * 2
+    result = evaluate_move(Board.empty(), placements)
+    # 2×1=2 inside it is built from other numbers and counts too, off the centre
+    assert sorted(e.points for e in result.examples) == [2 + 1 + 2 * 2, (1 + 0 + 2 + 1 + 2 * 2) * 2]
 
 
 def test_example_triple_counts_for_every_example_through_the_square() -> None:

@@ -44,16 +44,17 @@ def counted_stretches(digits: str, new: Sequence[bool]) -> list[Stretch]:
 
     ``digits`` is a maximal run of occupied squares, ``new[k]`` tells whether the
     stone at ``k`` was placed in this move. A stretch counts if it has at least
-    one new stone and reads as an example, except a stretch of new stones only
-    that lies inside a longer such stretch (spec 4, "which stretches count").
+    one new stone and reads as an example (shown with its simplest reading),
+    except a stretch lying inside a longer such stretch that is built from the
+    same numbers (seed: "početní operaci složenou ze stejných čísel hra
+    započítá pouze jednu", see :func:`same_numbers_inside`).
     """
     n = len(digits)
     news = [k for k in range(n) if new[k]]
     if not news:
         return []
-    first, last = news[0], news[-1]
     candidates: list[Stretch] = []
-    for i in range(last + 1):
+    for i in range(news[-1] + 1):
         if digits[i] == "0":
             continue
         # the stretch must reach the first new stone at or after i
@@ -62,16 +63,28 @@ def counted_stretches(digits: str, new: Sequence[bool]) -> list[Stretch]:
             reading = read_example(digits[i : j + 1])
             if reading is not None:
                 candidates.append((i, j, reading))
-    if first == last:
+    if len(candidates) < 2:
         return candidates
-    counted = []
-    for i, j, reading in candidates:
-        if all(new[i : j + 1]) and any(
-            a <= i and j <= b and (a, b) != (i, j) for a, b, _ in candidates
-        ):
-            continue
-        counted.append((i, j, reading))
-    return counted
+    return [
+        stretch
+        for stretch in candidates
+        if not any(same_numbers_inside(stretch, other) for other in candidates)
+    ]
+
+
+def same_numbers_inside(inner: Stretch, outer: Stretch) -> bool:
+    """Whether ``inner`` lies strictly inside ``outer`` and is built from the same
+    numbers (the same set of values): then only ``outer`` counts.
+
+    ``2 2 4``: 2²=4 inside 2+2=4, both of 2 and 4; ``4 4 1 6``: 4²=16 inside
+    4×4=16. But √4=2 inside 6-4=2 (seed turn 3) and 7²=49 inside 42+7=49 use
+    different numbers and both count. Such an inner stretch always reads with
+    two numbers (a power or a root) and the outer with three (+ − × :), so the
+    one kept is always the simpler operation, as the seed asks.
+    """
+    i, j, reading = inner
+    a, b, other = outer
+    return a <= i and j <= b and (a, b) != (i, j) and set(reading.numbers) == set(other.numbers)
 
 
 def contact_error(digits: str, new: Sequence[bool], counted: Sequence[Stretch]) -> str | None:
