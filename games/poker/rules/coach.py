@@ -1,0 +1,426 @@
+"""The poker coach: a strong automatic player and the value behind its advice.
+
+Pure Python, deterministic, no Django. Public API:
+
+* ``choose_cell(cells, card, *, table, seen) -> int`` — the coach's cell for
+  the number in hand;
+* ``choose_joker(cells, *, table, seen, kept) -> dict`` — for a joker:
+  ``{"action": "use", "cell": c, "value": v}`` or ``{"action": "keep"}``;
+* ``evaluate(cells, *, table, seen) -> float`` — the coach's expected final
+  score of a position.
+
+How it decides (see ``docs/rules/poker.md``, "Coach"): the value of a board is
+the sum over the 12 lines of a *learned* expected final score of each line.
+A line is reduced to an abstraction — which cells hold equal values (or, for
+order-free tables, the multiset shape), how many copies of those values are
+still unseen, whether a straight and the table's special hands are still
+possible with unseen cards, and how many empty cells the board has left — and
+``coach_values.json`` holds the average final score of lines with that
+abstraction over self-play games (``bench/poker_coach_bench.py --train``). A
+full line is worth exactly its score. The coach then looks one card ahead:
+for the best few cells by this value it averages, over every value the next
+card can have (weighted by how many copies are unseen), the value after the
+best reply, and picks the cell with the highest expectation.
+
+The coach knows the table's deck composition and the cards dealt so far
+(``seen``), never the future order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from .deck import JOKER
+from .scoring import (
+    _COMPILED,
+    CELLS,
+    DIAGONALS,
+    LINES,
+    LINES_THROUGH_CELL,
+    MAX_VALUE,
+    MIN_VALUE,
+    _check_cells,
+    _line_points,
+)
+from .tables import get_table
+
+VALUES_FILE = Path(__file__).with_name("coach_values.json")
+
+#: Tables whose combinations depend on the order of the cells in a line.
+POSITIONAL = frozenset({"contiguous"})
+#: How many of the best cells by the static value get the one-card look-ahead.
+LOOKAHEAD_CELLS = 4
+
+_VALUES = tuple(range(MIN_VALUE, MAX_VALUE + 1))
+_LETTERS = "abcde"
+
+
+# --- line abstraction ----------------------------------------------------------
+
+
+def _straight_windows(filled: Sequence[int], remaining: Sequence[int]) -> int:
+    """Straights (5 consecutive values, 1 low only) still reachable by a line
+    holding the distinct values ``filled``, with every missing value unseen."""
+    low, high = min(filled), max(filled)
+    if high - low > 4:
+        return 0
+    windows = 0
+    for start in range(max(1, high - 4), min(low, 9) + 1):
+        if all(remaining[v] > 0 or v in filled for v in range(start, start + 5)):
+            windows += 1
+    return windows
+
+
+def _sorted_straights(line: Sequence[int | None], remaining: Sequence[int]) -> int:
+    """Sorted straights (+1 or -1 at every step) still reachable by ``line``."""
+    ways = 0
+    for step in (1, -1):
+        base = None
+        ok = True
+        for i, v in enumerate(line):
+            if v is None:
+                continue
+            b = v - step * i
+            if base is None:
+                base = b
+            elif b != base:
+                ok = False
+                break
+        if not ok or base is None:
+            continue
+        if not (MIN_VALUE <= base <= MAX_VALUE and MIN_VALUE <= base + 4 * step <= MAX_VALUE):
+            continue
+        if all(line[i] is not None or remaining[base + step * i] > 0 for i in range(len(line))):
+            ways += 1
+    return ways
+
+
+def _stage(empty_cells: int) -> int:
+    return empty_cells // 4
+
+
+def line_keys(
+    table: str, line: Sequence[int | None], remaining: Sequence[int], empty_cells: int
+) -> tuple[str, str]:
+    """The fine and the coarse abstraction of a line that is not full.
+
+    ``remaining`` counts the unseen copies of each value (index 1..13);
+    ``empty_cells`` is how many cells of the whole board are still empty.
+    """
+    filled = [v for v in line if v is not None]
+    empties = 5 - len(filled)
+    if not filled:
+        return f"E{_stage(empty_cells)}", "E"
+    matematico = table == "matematico"
+    if table in POSITIONAL:
+        labels: dict[int, str] = {}
+        pattern = []
+        for v in line:
+            if v is None:
+                pattern.append("_")
+            else:
+                if v not in labels:
+                    labels[v] = _LETTERS[len(labels)]
+                pattern.append(labels[v])
+        shape = "".join(pattern)
+        avail = "".join(str(min(remaining[v], empties)) for v in labels)
+        extra = str(_sorted_straights(line, remaining))
+        distinct = len(labels) == len(filled)
+    else:
+        counts: dict[int, int] = {}
+        for v in filled:
+            counts[v] = counts.get(v, 0) + 1
+        groups = sorted(
+            (
+                (c, min(remaining[v], empties), int(matematico and v == 1))
+                for v, c in counts.items()
+            ),
+            reverse=True,
+        )
+        shape = "".join(f"{c}{o}" for c, _, o in groups) + str(empties)
+        avail = "".join(str(r) for _, r, _ in groups)
+        distinct = len(counts) == len(filled)
+        extra = ""
+        if matematico:
+            special = 0
+            if distinct and all(v in (1, 10, 11, 12, 13) for v in filled):
+                if all(remaining[v] > 0 for v in (1, 10, 11, 12, 13) if v not in counts):
+                    special = 1
+            ones, thirteens = counts.get(1, 0), counts.get(13, 0)
+            if (
+                ones + thirteens == len(filled)
+                and ones <= 3
+                and thirteens <= 2
+                and remaining[1] >= 3 - ones
+                and remaining[13] >= 2 - thirteens
+            ):
+                special += 2
+            extra = str(special)
+    straights = _straight_windows(filled, remaining) if distinct else 0
+    coarse = f"{shape}/{min(straights, 1)}{extra}"
+    fine = f"{shape}/{avail}/{straights}{extra}/{_stage(empty_cells)}"
+    return fine, coarse
+
+
+# --- the value model -------------------------------------------------------------
+
+
+class Model:
+    """Learned line values of one table: ``fine`` and ``coarse`` map an
+    abstraction to ``(expected final line score, probability it scores)``."""
+
+    def __init__(
+        self,
+        table: str,
+        fine: dict[str, tuple[float, float]] | None = None,
+        coarse: dict[str, tuple[float, float]] | None = None,
+    ) -> None:
+        self.table = table
+        self.spec = get_table(table)
+        self.compiled = _COMPILED[table]
+        self.fine = fine or {}
+        self.coarse = coarse or {}
+        self._cache: dict[tuple, float] = {}
+
+    def line_value(
+        self,
+        line_index: int,
+        line: Sequence[int | None],
+        remaining: Sequence[int],
+        empty_cells: int,
+    ) -> float:
+        bonus = self.compiled.diagonal_bonus if line_index in DIAGONALS else 0
+        if None not in line:
+            points = _line_points(self.compiled, *line)
+            return float(points + bonus) if points else 0.0
+        fine, coarse = line_keys(self.table, line, remaining, empty_cells)
+        found = self.fine.get(fine) or self.coarse.get(coarse)
+        if found is None:
+            points = _line_points(self.compiled, *line)
+            return float(points + bonus) if points else 0.0
+        mean, scoring = found
+        return mean + bonus * scoring
+
+
+def _load_models() -> dict[str, Model]:
+    data = json.loads(VALUES_FILE.read_text(encoding="utf-8")) if VALUES_FILE.exists() else {}
+    models = {}
+    for name, tables in data.get("tables", {}).items():
+        models[name] = Model(
+            name,
+            {k: tuple(v) for k, v in tables["fine"].items()},
+            {k: tuple(v) for k, v in tables["coarse"].items()},
+        )
+    return models
+
+
+@lru_cache(maxsize=1)
+def _models() -> dict[str, Model]:
+    return _load_models()
+
+
+def model_for(table: str) -> Model:
+    get_table(table)
+    return _models().get(table) or Model(table)
+
+
+# --- the position --------------------------------------------------------------
+
+
+def _remaining(table: str, seen: Sequence[int], extra: Sequence[int] = ()) -> list[int]:
+    """Unseen copies of each value 1..13 (index 0 counts unseen jokers)."""
+    spec = get_table(table)
+    if isinstance(seen, str | bytes) or not isinstance(seen, Sequence):
+        raise ValueError("seen must be a list of the cards dealt so far")
+    remaining = [spec.jokers] + [spec.copies] * spec.values
+    for card in (*seen, *extra):
+        if type(card) is not int or not 0 <= card <= MAX_VALUE:
+            raise ValueError(f"seen: expected cards 0..13 (0 = joker), got {card!r}")
+        if card == JOKER and spec.jokers == 0:
+            raise ValueError(f"seen: the {table} deck has no jokers")
+        remaining[card] = max(0, remaining[card] - 1)
+    return remaining
+
+
+class _Position:
+    """A board under evaluation: lines, their values, and cheap deltas."""
+
+    def __init__(self, model: Model, cells: list[int | None], remaining: list[int]) -> None:
+        self.model = model
+        self.cells = cells
+        self.remaining = remaining
+        self.empty = cells.count(None)
+
+    def line(self, index: int) -> list[int | None]:
+        cells = self.cells
+        return [cells[c] for c in LINES[index]]
+
+    def line_values(self, empty_cells: int) -> list[float]:
+        value = self.model.line_value
+        return [value(i, self.line(i), self.remaining, empty_cells) for i in range(len(LINES))]
+
+    def total(self) -> float:
+        return sum(self.line_values(self.empty))
+
+    def deltas(self, value: int, base: list[float], empty_after: int) -> dict[int, float]:
+        """For every empty cell, the change of the board value when ``value`` goes there."""
+        cells = self.cells
+        line_value = self.model.line_value
+        remaining = self.remaining
+        result = {}
+        for cell in range(CELLS):
+            if cells[cell] is not None:
+                continue
+            cells[cell] = value
+            delta = 0.0
+            for li in LINES_THROUGH_CELL[cell]:
+                line = [cells[c] for c in LINES[li]]
+                delta += line_value(li, line, remaining, empty_after) - base[li]
+            cells[cell] = None
+            result[cell] = delta
+        return result
+
+
+def _best(deltas: dict[int, float]) -> tuple[int, float]:
+    best_cell, best = -1, float("-inf")
+    for cell, delta in deltas.items():  # ascending cells: ties go to the first
+        if delta > best + 1e-9:
+            best_cell, best = cell, delta
+    return best_cell, best
+
+
+def _ranked(deltas: dict[int, float]) -> list[int]:
+    return sorted(deltas, key=lambda cell: (-round(deltas[cell], 9), cell))
+
+
+def _lookahead(position: _Position, cell: int, value: int) -> float:
+    """Expected board value after ``value`` goes to ``cell`` and the best reply
+    to the next card (averaged over the unseen cards)."""
+    cells = position.cells
+    remaining = position.remaining
+    cells[cell] = value
+    try:
+        empty = cells.count(None)
+        if empty == 0:
+            return position.total()
+        unseen_numbers = sum(remaining[1:])
+        if unseen_numbers == 0:
+            return sum(position.line_values(empty))
+        expected = 0.0
+        for nxt in _VALUES:
+            copies = remaining[nxt]
+            if not copies:
+                continue
+            remaining[nxt] -= 1
+            base = position.line_values(empty - 1)
+            _, best = _best(position.deltas(nxt, base, empty - 1))
+            expected += copies * (sum(base) + best)
+            remaining[nxt] += 1
+        return expected / unseen_numbers
+    finally:
+        cells[cell] = None
+
+
+def _check_card(card: object) -> int:
+    if type(card) is not int or not MIN_VALUE <= card <= MAX_VALUE:
+        raise ValueError(f"card: expected a number 1..13, got {card!r}")
+    return card
+
+
+def _board(cells: Sequence[int | None]) -> list[int | None]:
+    board = _check_cells(cells, CELLS, "a board")
+    if None not in board:
+        raise ValueError("the board is full: there is no empty cell")
+    return board
+
+
+def _choose_value_cell(
+    model: Model, board: list[int | None], remaining: list[int], values: Sequence[int]
+) -> tuple[int, int, float]:
+    """Best (cell, value) for one of ``values`` placed now, with the look-ahead;
+    returns its expected board value too."""
+    empty_after = board.count(None) - 1
+    candidates: list[tuple[float, int, int]] = []
+    for value in values:
+        # The value in hand is no longer in the deck.
+        position = _Position(model, board, remaining)
+        base = position.line_values(empty_after)
+        deltas = position.deltas(value, base, empty_after)
+        total = sum(base)
+        for cell in _ranked(deltas)[:LOOKAHEAD_CELLS]:
+            candidates.append((total + deltas[cell], cell, value))
+    if empty_after == 0 or len(candidates) == 1:
+        static, cell, value = max(candidates, key=lambda c: (round(c[0], 9), -c[1], -c[2]))
+        return cell, value, static
+    candidates.sort(key=lambda c: (-round(c[0], 9), c[1], c[2]))
+    if len(values) > 1:
+        candidates = candidates[:LOOKAHEAD_CELLS]
+    best: tuple[float, int, int] | None = None
+    position = _Position(model, board, remaining)
+    for _, cell, value in candidates:
+        expected = _lookahead(position, cell, value)
+        if best is None or expected > best[0] + 1e-9:
+            best = (expected, cell, value)
+    assert best is not None
+    return best[1], best[2], best[0]
+
+
+# --- public API ----------------------------------------------------------------
+
+
+def choose_cell(cells: Sequence[int | None], card: int, *, table: str, seen: Sequence[int]) -> int:
+    """The coach's empty cell for the number ``card`` in hand.
+
+    ``seen`` is every card dealt before this one in this game (jokers as 0).
+    Deterministic: the same arguments always give the same cell.
+    """
+    model = model_for(table)
+    board = _board(cells)
+    value = _check_card(card)
+    remaining = _remaining(table, seen, (value,))
+    cell, _, _ = _choose_value_cell(model, board, remaining, (value,))
+    return cell
+
+
+#: A joker is kept unless using it now raises the expected score by this much
+#: (points), or no free cell can be spared for it any more.
+JOKER_USE_GAIN = 40.0
+
+
+def choose_joker(
+    cells: Sequence[int | None], *, table: str, seen: Sequence[int], kept: int
+) -> dict[str, object]:
+    """Use a joker now (``{"action": "use", "cell": c, "value": v}``) or keep it
+    (``{"action": "keep"}``).
+
+    Asked for the joker in hand (``kept`` = jokers already in the reserve) or
+    for a kept joker between cards (then ``kept`` counts the *other* kept
+    jokers). ``seen`` is every card dealt so far except a joker in hand.
+    """
+    model = model_for(table)
+    board = _board(cells)
+    if type(kept) is not int or kept < 0:
+        raise ValueError(f"kept must be a non-negative int, got {kept!r}")
+    spec = get_table(table)
+    if spec.jokers == 0:
+        raise ValueError(f"the {table} table is played without jokers")
+    remaining = _remaining(table, seen)
+    free = board.count(None)
+    cell, value, expected = _choose_value_cell(model, board, remaining, _VALUES)
+    must_use = free <= kept + 1
+    if not must_use:
+        now = _Position(model, board, remaining).total()
+        if expected - now < JOKER_USE_GAIN:
+            return {"action": "keep"}
+    return {"action": "use", "cell": cell, "value": value}
+
+
+def evaluate(cells: Sequence[int | None], *, table: str, seen: Sequence[int]) -> float:
+    """The coach's expected final score of the position (exact for a full board)."""
+    model = model_for(table)
+    board = _check_cells(cells, CELLS, "a board")
+    remaining = _remaining(table, seen)
+    return _Position(model, board, remaining).total()
