@@ -11,6 +11,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from config.logging_setup import logging_from_environment
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -100,6 +102,10 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:56379/0")
+# One URL per role, each falling back to REDIS_URL, so the channel layer, the
+# Celery broker/results and the cache can each move to their own service.
+CHANNELS_REDIS_URL = os.environ.get("CHANNELS_REDIS_URL") or REDIS_URL
+CACHE_REDIS_URL = os.environ.get("CACHE_REDIS_URL") or REDIS_URL
 
 # Redis pub/sub layer: a group message reaches every subscribed socket without a
 # per-channel queue that overflows (the core layer dropped events once 50 players
@@ -110,7 +116,7 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             "hosts": [
                 {
-                    "address": REDIS_URL,
+                    "address": CHANNELS_REDIS_URL,
                     "max_connections": int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "2000")),
                 }
             ],
@@ -122,13 +128,13 @@ CHANNEL_LAYERS = {
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
+        "LOCATION": CACHE_REDIS_URL,
         "KEY_PREFIX": "matika",
     }
 }
 
-CELERY_BROKER_URL = REDIS_URL
-CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
+CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -189,8 +195,54 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+
+# Outgoing e-mail (password reset). EMAIL_URL is one of
+#   smtp://user:password@host:25        plain SMTP
+#   smtp+tls://user:password@host:587   STARTTLS (submission)
+#   smtp+ssl://user:password@host:465   implicit TLS
+# (user and password URL-quoted); EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER,
+# EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL set or override the parts.
+# Either one means SMTP; without them development prints mail to the console
+# (production sends through SMTP on localhost:25, see prod.py).
+def email_from_environment() -> dict:
+    from urllib.parse import unquote, urlsplit
+
+    found: dict = {}
+    url = os.environ.get("EMAIL_URL", "").strip()
+    if url:
+        parts = urlsplit(url)
+        if parts.scheme not in {"smtp", "smtp+tls", "smtp+ssl"}:
+            raise ValueError("EMAIL_URL must start with smtp://, smtp+tls:// or smtp+ssl://")
+        default_port = {"smtp": 25, "smtp+tls": 587, "smtp+ssl": 465}[parts.scheme]
+        found.update(
+            EMAIL_HOST=parts.hostname or "localhost",
+            EMAIL_PORT=parts.port or default_port,
+            EMAIL_HOST_USER=unquote(parts.username or ""),
+            EMAIL_HOST_PASSWORD=unquote(parts.password or ""),
+            EMAIL_USE_TLS=parts.scheme == "smtp+tls",
+            EMAIL_USE_SSL=parts.scheme == "smtp+ssl",
+        )
+    for name in ("EMAIL_HOST", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD"):
+        if name in os.environ:
+            found[name] = os.environ[name]
+    if "EMAIL_PORT" in os.environ:
+        found["EMAIL_PORT"] = int(os.environ["EMAIL_PORT"])
+    for name in ("EMAIL_USE_TLS", "EMAIL_USE_SSL"):
+        if name in os.environ:
+            found[name] = env_bool(name)
+    if found:
+        found["EMAIL_BACKEND"] = "django.core.mail.backends.smtp.EmailBackend"
+    if "EMAIL_BACKEND" in os.environ:
+        found["EMAIL_BACKEND"] = os.environ["EMAIL_BACKEND"]
+    return found
+
+
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# A mail server that does not answer must not hold a request for minutes.
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+globals().update(email_from_environment())
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Matika <noreply@localhost>")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 # Player identity (see accounts/identity.py): the browser keeps a random token
 # in a signed HttpOnly cookie; the database stores only its SHA-256.
@@ -199,9 +251,16 @@ PLAYER_COOKIE_AGE = 2 * 365 * 24 * 3600
 STORAGE_COOKIE_NAME = "matika_storage"
 PLAYER_COOKIE_SECURE = env_bool("PLAYER_COOKIE_SECURE", False)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+# Logging (config/logging_setup.py): timestamp, level, logger and request id on
+# every line; LOG_FORMAT=text here, JSON lines by default in production. The
+# request id comes from django-guid's middleware (first, so every later log
+# line of the request carries it), in the X-Request-ID header nginx sets.
+INSTALLED_APPS.append("django_guid")
+MIDDLEWARE.insert(0, "django_guid.middleware.guid_middleware")
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-ID",
+    "VALIDATE_GUID": True,
+    "RETURN_HEADER": True,
+    "EXPOSE_HEADER": False,
 }
+LOGGING = logging_from_environment(json_default=False)

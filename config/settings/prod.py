@@ -4,8 +4,10 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
+from config.logging_setup import init_sentry, logging_from_environment
+
 from .base import *  # noqa: F403
-from .base import env_bool, env_list
+from .base import email_from_environment, env_bool, env_list
 
 
 def required(name: str) -> str:
@@ -19,18 +21,42 @@ SECRET_KEY = required("SECRET_KEY")
 if SECRET_KEY.startswith("dev-only") or len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("SECRET_KEY must be a random value of at least 50 characters.")
 required("ALLOWED_HOSTS")
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+# The public names, plus the loopback names the container's own health probe
+# uses (compose and Kubernetes probe http://127.0.0.1:8000/...). A forged
+# "Host: localhost" from outside gains nothing: links built from it point at
+# the visitor's own machine.
+HEALTH_PROBE_HOSTS = env_list("HEALTH_PROBE_HOSTS", "localhost,127.0.0.1,[::1]")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") + [
+    host for host in HEALTH_PROBE_HOSTS if host not in env_list("ALLOWED_HOSTS")
+]
 required("DATABASE_URL")
-required("REDIS_URL")
+# One REDIS_URL for everything, or one URL for each role (base.py).
+if not all(
+    os.environ.get(name) for name in ("CHANNELS_REDIS_URL", "CELERY_BROKER_URL", "CACHE_REDIS_URL")
+):
+    required("REDIS_URL")
 
 DEBUG = False
 # collectstatic writes here (the image builds into /app/staticfiles; tests into a temporary directory).
 STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"  # noqa: F405
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+# Health probes talk plain HTTP to the process itself, never through the proxy;
+# redirecting them to https:// would fail every probe (paths without the
+# leading slash, as SecurityMiddleware matches them).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^health(/|$)", r"^livez$", r"^readyz$"]
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 PLAYER_COOKIE_SECURE = True
+
+# Mail goes out through SMTP (EMAIL_URL or EMAIL_HOST..., see base.py); without
+# any setting, to an SMTP server on localhost:25. Never to the console: a
+# "sent" reset link that nobody receives must show up as a logged error.
+EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+globals().update(email_from_environment())
+
+LOGGING = logging_from_environment(json_default=True)
+SENTRY_ENABLED = init_sentry()
