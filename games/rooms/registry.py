@@ -21,11 +21,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from django.utils.translation import gettext as _
 
 from games.rooms.errors import RoomError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 # Message types the runtime handles itself; a game cannot claim them.
 RESERVED_TYPES = frozenset(
@@ -117,6 +120,12 @@ class RoomGame:
     # Message types handled by ``apply_seat``: they lock only the sender's seat
     # row, so many players can act at the same moment without queueing.
     seat_message_types: ClassVar[frozenset[str]] = frozenset()
+    # The schema of every type above ({type: model}, see games/rooms/schemas.py):
+    # the runtime validates each message against it before ``apply`` sees it and
+    # passes on (and stores) only the fields it defines.
+    messages: ClassVar[dict[str, type[BaseModel]]] = {}
+    # The schema of every event this game emits, public or private (checked by the tests).
+    events: ClassVar[dict[str, type[BaseModel]]] = {}
     # Optional: a template included in the room page once the game runs, and
     # the ES module (static path) that drives it with a RoomSocket.
     template_name: ClassVar[str | None] = None
