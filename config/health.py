@@ -1,67 +1,194 @@
-"""Liveness of the parts the platform needs: PostgreSQL, Redis, a Celery worker.
+"""Health of the process and of what it needs: PostgreSQL, Redis, Celery.
 
-``/healthz`` answers 200 when all three respond and 503 otherwise, with a JSON
-body naming what failed. ``/ws/echo/<group>/`` is a tiny WebSocket endpoint that
-relays messages through the Redis channel layer to every socket in the same
-group; the end-to-end test and operators use it to prove the real-time path.
+``/livez`` (liveness) answers 200 while the process serves requests at all; it
+touches nothing else, so a database outage never gets healthy web processes
+restarted. ``/readyz`` (readiness; ``/healthz`` is the same view, the URL the
+README and the deploy files use) answers 200 when PostgreSQL answers
+``SELECT 1``, Redis answers and at least one Celery worker wrote its heartbeat
+recently (config/celery.py), 503 otherwise, with a JSON body naming what failed.
+
+Probes cannot wedge the server: the views are async; the checks run in a small
+thread pool of their own, each under ``HEALTH_CHECK_TIMEOUT`` (the database check
+borrows a connection from Django's pool with that timeout, so it neither opens
+connections of its own nor waits for the pool's longer one); concurrent probes
+in one process share one run of the checks, and a result is reused for
+``HEALTH_CACHE_SECONDS``. Celery is judged from heartbeats, never by a
+broadcast ``control.ping`` per request. Beat's heartbeat is reported and only
+counts when ``HEALTH_REQUIRE_BEAT`` is on (the site serves without beat).
+
+``/ws/echo/<group>/`` is a tiny WebSocket endpoint that relays messages through
+the Redis channel layer to every socket in the same group; the end-to-end test
+and operators use it to prove the real-time path.
 """
 
+import asyncio
 import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 import redis
 from celery import shared_task
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
 
-from config.celery import app as celery_app
+from config import celery as heartbeats
 
 ECHO_MAX_TEXT = 2000
 
+# Separate from the loop's default executor, which serves the rooms' database
+# work: a stuck check can hold at most these threads, never the site's.
+_EXECUTOR = ThreadPoolExecutor(max_workers=4, thread_name_prefix="health")
+_REDIS_CLIENTS: dict[tuple[str, float], redis.Redis] = {}
+_INFLIGHT: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task]" = (
+    weakref.WeakKeyDictionary()
+)
+_LAST: dict = {}
 
-def check_database() -> dict:
+
+def check_timeout() -> float:
+    return float(getattr(settings, "HEALTH_CHECK_TIMEOUT", 2.0))
+
+
+def _failure(exc: BaseException) -> dict:
+    return {"ok": False, "error": exc.__class__.__name__}
+
+
+def check_database(timeout: float | None = None) -> dict:
+    """``SELECT 1`` on a pooled connection borrowed for at most ``timeout`` seconds."""
+    from django.db import connections
+
+    timeout = check_timeout() if timeout is None else timeout
+    wrapper = connections["default"]
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        pool = wrapper.pool
+        if pool is not None:
+            pool.open()
+            with pool.connection(timeout=timeout) as conn:
+                conn.execute("SELECT 1").fetchone()
+        else:
+            try:
+                with wrapper.cursor() as cursor:
+                    cursor.execute("SELECT 1")
+                    cursor.fetchone()
+            finally:
+                wrapper.close()  # this thread must not keep a connection
         return {"ok": True}
-    except Exception as exc:  # any failure means "not healthy"; the reason is reported
-        return {"ok": False, "error": exc.__class__.__name__}
+    except Exception as exc:  # any failure means "not ready"; the reason is reported
+        return _failure(exc)
 
 
-def check_redis() -> dict:
-    try:
+def _redis_client(timeout: float) -> redis.Redis:
+    key = (settings.REDIS_URL, timeout)
+    client = _REDIS_CLIENTS.get(key)
+    if client is None:
         client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
+            settings.REDIS_URL, socket_connect_timeout=timeout, socket_timeout=timeout
         )
-        client.ping()
-        return {"ok": True}
-    except Exception as exc:
-        return {"ok": False, "error": exc.__class__.__name__}
+        _REDIS_CLIENTS[key] = client
+    return client
 
 
-def check_celery(timeout: float = 0.5) -> dict:
+def check_redis_and_celery(timeout: float | None = None) -> dict:
+    """Redis ``PING``, then the Celery heartbeats from the same Redis."""
+    timeout = check_timeout() if timeout is None else timeout
     try:
-        replies = celery_app.control.ping(timeout=timeout)
+        client = _redis_client(timeout)
+        client.ping()
     except Exception as exc:
-        return {"ok": False, "error": exc.__class__.__name__}
-    return {"ok": bool(replies), "workers": len(replies)}
+        down = {"ok": False, "error": "redis_down"}
+        return {"redis": _failure(exc), "celery": down, "beat": dict(down)}
+    try:
+        seen = heartbeats.read_heartbeats(client)
+    except Exception as exc:
+        return {"redis": {"ok": True}, "celery": _failure(exc), "beat": _failure(exc)}
+    beat_ok = seen["beat_age_s"] is not None
+    return {
+        "redis": {"ok": True},
+        "celery": {
+            "ok": seen["workers"] > 0,
+            "workers": seen["workers"],
+            "heartbeat_age_s": seen["worker_age_s"],
+        },
+        "beat": {"ok": beat_ok, "heartbeat_age_s": seen["beat_age_s"]},
+    }
 
 
-def healthz(request: HttpRequest) -> JsonResponse:
+async def _in_thread(function, timeout: float):
+    loop = asyncio.get_running_loop()
+    return await asyncio.wait_for(loop.run_in_executor(_EXECUTOR, function, timeout), timeout + 0.5)
+
+
+async def _run_checks() -> dict:
     started = time.monotonic()
-    checks = {"database": check_database(), "redis": check_redis()}
-    checks["celery"] = (
-        check_celery() if checks["redis"]["ok"] else {"ok": False, "error": "redis_down"}
+    timeout = check_timeout()
+    database, rest = await asyncio.gather(
+        _in_thread(check_database, timeout),
+        _in_thread(check_redis_and_celery, timeout),
+        return_exceptions=True,
     )
-    healthy = all(check["ok"] for check in checks.values())
-    body = {
+    if isinstance(database, BaseException):  # the timeout, or the pool refused the job
+        database = {"ok": False, "error": "timeout" if _is_timeout(database) else "failed"}
+    if isinstance(rest, BaseException):
+        error = "timeout" if _is_timeout(rest) else "failed"
+        rest = {
+            "redis": {"ok": False, "error": error},
+            "celery": {"ok": False, "error": "redis_down"},
+            "beat": {"ok": False, "error": "redis_down"},
+        }
+    checks = {"database": database, **rest}
+    required = ["database", "redis", "celery"]
+    if getattr(settings, "HEALTH_REQUIRE_BEAT", False):
+        required.append("beat")
+    healthy = all(checks[name]["ok"] for name in required)
+    return {
         "status": "ok" if healthy else "unavailable",
         "checks": checks,
         "ms": round((time.monotonic() - started) * 1000),
     }
-    return JsonResponse(body, status=200 if healthy else 503)
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    return isinstance(exc, (asyncio.TimeoutError, TimeoutError))
+
+
+async def readiness_report() -> dict:
+    """The checks' result, shared by concurrent callers and reused briefly."""
+    reuse = float(getattr(settings, "HEALTH_CACHE_SECONDS", 1.0))
+    last = _LAST.get("report")
+    if reuse > 0 and last is not None and time.monotonic() - last[0] < reuse:
+        return last[1]
+    loop = asyncio.get_running_loop()
+    task = _INFLIGHT.get(loop)
+    if task is None or task.done():
+        task = loop.create_task(_run_checks())
+        _INFLIGHT[loop] = task
+    report = await asyncio.shield(task)
+    if reuse > 0:
+        _LAST["report"] = (time.monotonic(), report)
+    return report
+
+
+@never_cache
+async def livez(request: HttpRequest) -> JsonResponse:
+    """Liveness: the process answers. No database, Redis or Celery involved."""
+    return JsonResponse({"status": "ok"})
+
+
+@never_cache
+async def readyz(request: HttpRequest) -> JsonResponse:
+    report = await readiness_report()
+    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+
+
+healthz = readyz
+
+
+@shared_task(name="health.beat_heartbeat", ignore_result=True)
+def beat_heartbeat() -> None:
+    """Sent by beat every ``HEALTH_BEAT_HEARTBEAT_SECONDS`` (CELERY_BEAT_SCHEDULE)."""
+    heartbeats.write_beat_heartbeat()
 
 
 @shared_task(name="health.add")

@@ -3,13 +3,15 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts.views import privacy
-from config.health import healthz
+from config.health import healthz, livez, readyz
 from games.views import home
 
 urlpatterns = [
     path("", home, name="home"),
     path("privacy/", privacy, name="privacy"),
     path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
     path("accounts/", include("accounts.urls")),
     path("classes/", include("classrooms.urls")),
     path("api/", include("classrooms.api_urls")),

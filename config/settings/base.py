@@ -92,13 +92,35 @@ TEMPLATES = [
     },
 ]
 
+# PostgreSQL connections come from Django's psycopg pool and are never kept by a
+# thread (CONN_MAX_AGE=0). Under ASGI every HTTP request runs its sync code in
+# a thread of its own (asgiref's ThreadSensitiveContext), so persistent
+# per-thread connections piled up: 34 held by one uvicorn process after 100
+# requests with CONN_MAX_AGE=60. With the pool a process holds at most
+# DB_POOL_MAX_SIZE connections, whatever its thread count (bench/RESULTS-db.md).
+# A thread that finds none free waits up to DB_POOL_TIMEOUT seconds, then gets an
+# OperationalError. DB_POOL=off restores plain connections kept DB_CONN_MAX_AGE
+# seconds (a WSGI server or a transaction-mode PgBouncer in front, say).
+# CONN_HEALTH_CHECKS makes the pool check a connection before lending it, so
+# connections broken by a PostgreSQL restart are replaced, not handed out.
+DB_POOL = env_bool("DB_POOL", True)
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:55432/matika"),
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_max_age=0 if DB_POOL else int(os.environ.get("DB_CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
 }
+DATABASES["default"].setdefault("OPTIONS", {})
+DATABASES["default"]["OPTIONS"].setdefault(
+    "connect_timeout", int(os.environ.get("DB_CONNECT_TIMEOUT", "5"))
+)
+if DB_POOL:
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:56379/0")
@@ -142,6 +164,25 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "Europe/Bratislava"
+
+# Health checks (config/health.py): /livez touches nothing; /readyz (= /healthz)
+# checks PostgreSQL, Redis and the Celery heartbeats (config/celery.py), each
+# within HEALTH_CHECK_TIMEOUT seconds, and reuses a result for HEALTH_CACHE_SECONDS.
+# Workers refresh their heartbeat every HEALTH_HEARTBEAT_SECONDS, beat every
+# HEALTH_BEAT_HEARTBEAT_SECONDS; an entry older than three intervals is dead.
+HEALTH_PATHS = ["/livez", "/readyz", "/healthz"]
+HEALTH_CHECK_TIMEOUT = float(os.environ.get("HEALTH_CHECK_TIMEOUT", "2"))
+HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "1"))
+HEALTH_HEARTBEAT_SECONDS = float(os.environ.get("HEALTH_HEARTBEAT_SECONDS", "10"))
+HEALTH_BEAT_HEARTBEAT_SECONDS = float(os.environ.get("HEALTH_BEAT_HEARTBEAT_SECONDS", "30"))
+HEALTH_REQUIRE_BEAT = env_bool("HEALTH_REQUIRE_BEAT", False)
+CELERY_BEAT_SCHEDULE = {
+    "health-beat-heartbeat": {
+        "task": "health.beat_heartbeat",
+        "schedule": HEALTH_BEAT_HEARTBEAT_SECONDS,
+        "options": {"expires": HEALTH_BEAT_HEARTBEAT_SECONDS},
+    },
+}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

@@ -13,3 +13,7 @@ STORAGES = {
 # whitenoise serves from the finders here; nothing is collected
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
+
+# Each test sees fresh health checks (the real server still shares one run of
+# the checks between concurrent probes).
+HEALTH_CACHE_SECONDS = 0
