@@ -69,12 +69,12 @@ def by_type(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
     return table
 
 
-def message(name: str, doc: str, **fields: Any) -> type[Message]:
+def message(name: str, doc: str, /, **fields: Any) -> type[Message]:
     """A client message model ``name`` with these fields (``create_model`` syntax)."""
     return _model(Message, name, doc, fields)
 
 
-def event(name: str, doc: str, **fields: Any) -> type[Event]:
+def event(name: str, doc: str, /, **fields: Any) -> type[Event]:
     """A server event model ``name`` with these fields (``create_model`` syntax)."""
     return _model(Event, name, doc, fields)
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from pydantic import StrictInt
+
 from games.rooms import registry
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatOutcome
+from games.rooms.schemas import by_type, event, message
 
 GAME = "testgame"
 
@@ -26,9 +29,32 @@ class IllegalMove(Exception):
         self.message = message
 
 
+MESSAGES = by_type(
+    message("add", "Add n to the shared total.", n=(StrictInt, ...)),
+    message("whisper", "Ask for your secret again."),
+    message("deal", "Host: start a deadline."),
+)
+SEAT_MESSAGES = by_type(
+    message("place", "Group: place n on your own board.", n=(StrictInt, ...)),
+    message("peek", "Group: see your own board (private only)."),
+)
+EVENTS = by_type(
+    event("total", "The shared total.", total=(int, ...)),
+    event("secret", "Private: your secret number.", value=(int, ...)),
+    event("dealt", "A deadline runs.", deadline=(str, ...)),
+    event("added", "Somebody added.", player_id=(int, ...), n=(int, ...), total=(int, ...)),
+    event("timeout", "A deadline passed.", timeouts=(int, ...)),
+    event("progress", "Group: how many one player placed.", player_id=(int, ...), count=(int, ...)),
+    event("placed", "Group, private: what you placed.", n=(int, ...)),
+    event("board", "Group, private: your board.", placed=(list[int], ...)),
+)
+
+
 class CounterGame(RoomGame):
     limits = Limits(max_players=2, spectators=True)
-    message_types = frozenset({"add", "whisper", "deal"})
+    messages = MESSAGES
+    message_types = frozenset(MESSAGES)
+    events = EVENTS
 
     def clean_settings(self, settings: dict) -> dict:
         target = settings.get("target", 100)
@@ -108,7 +134,8 @@ class GroupCounterGame(CounterGame):
     """Fifty players, the host only deals; ``place`` is a per-seat move."""
 
     limits = Limits(max_players=50, spectators=False, host_plays=False)
-    seat_message_types = frozenset({"place", "peek"})
+    messages = {**MESSAGES, **SEAT_MESSAGES}
+    seat_message_types = frozenset(SEAT_MESSAGES)
 
     def initial_seat_state(self, state, player_id) -> dict:
         return {"placed": []}
