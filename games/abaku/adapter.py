@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo, duration_s
 
+from . import events
 from .rules import LAYOUTS, LEVELS, GameState, IllegalMove, apply, new_game, robot_action, view
 from .rules.game import ACTIVE, end_game, remove_player
 
@@ -121,7 +122,9 @@ class AbakuTable(RoomGame):
     """A table of 2-4 seats; robots take the seats nobody took before the start."""
 
     limits = Limits(max_players=4, min_players=1, spectators=True)
-    message_types = frozenset({"place", "exchange", "skip"})
+    messages = events.MESSAGES
+    message_types = frozenset(messages)
+    events = events.EVENTS
     template_name = "abaku/_table.html"
     script = "abaku/table.js"
     solo = False

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.mathesso import rules
+from games.mathesso import events, rules
 from games.mathesso.rules import data
 from games.mathesso.rules.tiles import VARIANT_BY_NAME, check_setup
 from games.rooms.errors import RoomError
@@ -70,7 +70,9 @@ class MathessoTable(RoomGame):
     """A table of 1-6 players playing in real time."""
 
     limits = Limits(max_players=data.MAX_PLAYERS, min_players=data.MIN_PLAYERS, spectators=True)
-    message_types = frozenset({"flip", "end_turn"})
+    messages = events.MESSAGES
+    message_types = frozenset(messages)
+    events = events.EVENTS
     template_name = "mathesso/board.html"
     script = "mathesso/board.js"
 

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo, duration_s
 
+from . import events
 from .errors import refusal
 from .rules import (
     STARTER_DECKS,
@@ -56,7 +57,9 @@ MAX_DECK_NAME = 60
 
 class TheoremsTable(RoomGame):
     limits = Limits(max_players=4, min_players=1, spectators=False, host_plays=True)
-    message_types = frozenset({"deck", "action"})
+    messages = events.MESSAGES
+    message_types = frozenset(messages)
+    events = events.EVENTS
     template_name = "theorems/_table.html"
     script = "theorems/table.js"
 

@@ -21,19 +21,22 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext as _
+from pydantic import BaseModel
 
 from games.poker.rules import PokerGame
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo
 
-from . import common
+from . import common, events
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 
 
 class DuelGame(RoomGame):
     limits: ClassVar[Limits] = Limits(max_players=2, min_players=2, spectators=False)
-    message_types: ClassVar[frozenset[str]] = common.BOARD_ACTIONS | {"draw", "quit"}
+    messages: ClassVar[dict[str, type[BaseModel]]] = events.DUEL_MESSAGES
+    message_types: ClassVar[frozenset[str]] = frozenset(messages)
+    events: ClassVar[dict[str, type[BaseModel]]] = events.DUEL_EVENTS
     template_name: ClassVar[str | None] = "poker/room/duel.html"
     script: ClassVar[str | None] = "poker/room/duel.js"
 

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext as _
+from pydantic import BaseModel
 
 from games.rooms.errors import RoomError
 from games.rooms.registry import (
@@ -36,7 +37,7 @@ from games.rooms.registry import (
     SeatOutcome,
 )
 
-from . import common
+from . import common, events
 
 MAX_PLAYERS = 50
 
@@ -63,8 +64,10 @@ class GroupGame(RoomGame):
     limits: ClassVar[Limits] = Limits(
         max_players=MAX_PLAYERS, min_players=1, spectators=False, host_plays=False
     )
+    messages: ClassVar[dict[str, type[BaseModel]]] = events.GROUP_MESSAGES
     message_types: ClassVar[frozenset[str]] = frozenset({"draw"})
-    seat_message_types: ClassVar[frozenset[str]] = common.BOARD_ACTIONS
+    seat_message_types: ClassVar[frozenset[str]] = frozenset(events.BOARD_MESSAGES)
+    events: ClassVar[dict[str, type[BaseModel]]] = events.GROUP_EVENTS
     template_name: ClassVar[str | None] = "poker/room/group.html"
     script: ClassVar[str | None] = "poker/room/group.js"
 
