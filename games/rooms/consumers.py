@@ -2,7 +2,7 @@
 
 Thin by design: it identifies the player from the identity cookie sent with
 the handshake, checks the envelope of each message (size, JSON, id, type,
-rate), hands the intent to ``services.submit`` and relays what the channel
+rate), hands the intent to ``moves.submit`` and relays what the channel
 layer delivers. The protocol is written down in docs/protocol.md.
 """
 
@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts import identity
 from accounts.models import Browser, PlayerProfile
-from games.rooms import registry, selectors, services
+from games.rooms import delivery, moves, registry, selectors
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
@@ -139,8 +139,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.room_id, self.player, self.code = room.pk, player, room.code
         self.adapter = registry.get(room.game, room.mode)
         self.groups_joined = [
-            services.room_group(room.pk),
-            services.player_group(room.pk, player.pk),
+            delivery.room_group(room.pk),
+            delivery.player_group(room.pk, player.pk),
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -176,14 +176,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
         Not thread-sensitive: the default executor's threads (each with its own
         database connection) serve many sockets at once instead of one thread
         per process serialising every room's database work. Deliveries are
-        collected (``services.OUTBOX``) and sent from the event loop by the
+        collected (``delivery.OUTBOX``) and sent from the event loop by the
         caller, after it has answered the sender.
         """
         language = getattr(self, "language", settings.LANGUAGE_CODE)
         outbox: list = []
 
         def run():
-            services.OUTBOX.set(outbox)
+            delivery.OUTBOX.set(outbox)
             with translation.override(language):
                 return function(*args, **kwargs)
 
@@ -267,7 +267,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         body = {k: v for k, v in message.items() if k not in ("id", "room")}
         try:
             answer, outbox = await self._db_write(
-                services.submit,
+                moves.submit,
                 room_id=self.room_id,
                 player=self.player,
                 client_id=message_id,

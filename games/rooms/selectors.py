@@ -6,10 +6,11 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import PlayerProfile
-from games.rooms import registry
+from games.rooms import registry, steps
+from games.rooms.lifecycle import normalise_code
 from games.rooms.models import Room, RoomEvent, Seat
 from games.rooms.registry import SeatInfo
-from games.rooms.services import _rng, normalise_code, seat_public
+from games.rooms.steps import seat_public
 
 
 def live_rooms() -> QuerySet[Room]:
@@ -117,7 +118,10 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
         if event.kind == "start":
             seats = [SeatInfo(pid, nick, role) for pid, nick, role in event.action["seats"]]
             outcome = adapter.start(
-                settings=room.settings, seats=seats, rng=_rng(replay, "start"), now=event.created_at
+                settings=room.settings,
+                seats=seats,
+                rng=steps.rng(replay, "start"),
+                now=event.created_at,
             )
             state = outcome.state
             if adapter.seat_message_types:
@@ -131,11 +135,11 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
                 role=roles.get(event.actor_id, "player"),
                 message=event.action,
                 now=event.created_at,
-                rng=_rng(replay, f"move{event.seq}"),
+                rng=steps.rng(replay, f"move{event.seq}"),
             ).state
         elif event.kind == "tick":
             outcome = adapter.tick(
-                state, now=event.created_at, rng=_rng(replay, f"tick{event.seq}")
+                state, now=event.created_at, rng=steps.rng(replay, f"tick{event.seq}")
             )
             state = outcome.state if outcome else state
         elif event.kind == "seat":
@@ -152,7 +156,7 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
                 state,
                 player_id=event.action["player_id"],
                 now=event.created_at,
-                rng=_rng(replay, f"{event.kind}{event.seq}"),
+                rng=steps.rng(replay, f"{event.kind}{event.seq}"),
             )
             state = outcome.state if outcome else state
         elif event.kind == "end" and room.started_at is not None:

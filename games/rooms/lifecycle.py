@@ -1,0 +1,318 @@
+"""A room's life: create, join, leave, kick, lock, start, end (each one transaction).
+
+Every intent here changes the room, so it locks the room row with
+``SELECT ... FOR UPDATE`` (``steps.locked_room``) and logs one step.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import PlayerProfile
+from games.rooms import registry
+from games.rooms.delivery import player_group, send
+from games.rooms.errors import RoomError
+from games.rooms.models import Room, Seat
+from games.rooms.registry import Outcome
+from games.rooms.steps import (
+    FINISH_FIELDS,
+    MOVE_FIELDS,
+    append,
+    apply_outcome,
+    finish,
+    locked_room,
+    playing_count,
+    require_host,
+    require_live,
+    rng,
+    seat_infos,
+    seat_public,
+)
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
+CODE_LENGTH = 6
+ROOM_LIFETIME = timedelta(hours=6)
+
+
+# --- creating and joining --------------------------------------------------------
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(raw: str) -> str:
+    """Accept codes typed loosely: lower case, spaces and dashes."""
+    return "".join(ch for ch in (raw or "").upper() if ch.isalnum())[: CODE_LENGTH * 2]
+
+
+@transaction.atomic
+def create_room(
+    *, game: str, mode: str, host: PlayerProfile, settings: dict, classroom=None
+) -> Room:
+    """Open a lobby with a fresh join code; the creator takes the host seat."""
+    adapter = registry.get(game, mode)
+    cleaned = adapter.clean_settings(dict(settings or {}))
+    now = timezone.now()
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    code=_new_code(),
+                    game=game,
+                    mode=mode,
+                    settings=cleaned,
+                    host=host,
+                    classroom=classroom,
+                    rng_seed=secrets.randbits(62),
+                    created_at=now,
+                    expires_at=now + ROOM_LIFETIME,
+                )
+            break
+        except IntegrityError:  # the code is taken by a live room: draw again
+            continue
+    else:  # pragma: no cover - 31**6 codes make this practically impossible
+        raise RoomError("no_code", _("No free join code right now. Try again."))
+    seat = Seat.objects.create(room=room, player=host, role=Seat.Role.HOST, joined_at=now)
+    append(
+        room,
+        kind="create",
+        actor_id=host.pk,
+        public=[{"type": "player_joined", "seat": seat_public(seat)}],
+        now=now,
+    )
+    room.save(update_fields=["seq"])
+    return room
+
+
+@transaction.atomic
+def create_and_start(*, game: str, mode: str, host: PlayerProfile, settings: dict) -> Room:
+    """Open a room and start it at once (a solo game): one transaction, so a
+    refused start leaves no lobby behind."""
+    room = create_room(game=game, mode=mode, host=host, settings=settings)
+    start_room(room=room, actor=host)
+    room.refresh_from_db()
+    return room
+
+
+@transaction.atomic
+def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Seat:
+    """Take a seat, or come back to the one this player already has."""
+    room = locked_room(room.pk)
+    require_live(room)
+    adapter = registry.get(room.game, room.mode)
+    limits = adapter.limits
+    if role not in (Seat.Role.PLAYER, Seat.Role.SPECTATOR):
+        raise RoomError("bad_role", _("You can join as a player or as a spectator."))
+    now = timezone.now()
+    seat = Seat.objects.select_related("player").filter(room=room, player=player).first()
+    if seat is not None and seat.status == Seat.Status.KICKED:
+        raise RoomError("kicked", _("The host removed you from this room."))
+    if seat is not None and seat.status == Seat.Status.JOINED:
+        return seat  # reconnecting, a second tab, a repeated click: the same seat
+    if role == Seat.Role.SPECTATOR and not limits.spectators:
+        raise RoomError("no_spectators", _("This game cannot be watched."))
+    if role == Seat.Role.PLAYER:
+        if room.status != Room.Status.LOBBY:
+            raise RoomError("already_started", _("The game has already started."))
+        if room.locked:
+            raise RoomError("room_locked", _("The host has locked this room."))
+        if playing_count(room, limits) >= limits.max_players:
+            raise RoomError(
+                "room_full",
+                _("This room is full: at most %(count)d players can play.")
+                % {"count": limits.max_players},
+            )
+    if seat is None:
+        seat = Seat.objects.create(room=room, player=player, role=role, joined_at=now)
+    else:  # somebody who left comes back (the host never leaves)
+        seat.status, seat.role, seat.left_at = Seat.Status.JOINED, role, None
+        seat.save(update_fields=["status", "role", "left_at"])
+    seat.player = player
+    append(
+        room,
+        kind="join",
+        actor_id=player.pk,
+        public=[{"type": "player_joined", "seat": seat_public(seat)}],
+        now=now,
+    )
+    room.save(update_fields=["seq"])
+    return seat
+
+
+# --- leaving -----------------------------------------------------------------------
+
+
+def _seat_of(room: Room, player: PlayerProfile) -> Seat:
+    seat = Seat.objects.select_related("player").filter(room=room, player=player).first()
+    if seat is None or seat.status == Seat.Status.LEFT:
+        raise RoomError("not_in_room", _("You are not in this room."))
+    if seat.status == Seat.Status.KICKED:
+        raise RoomError("kicked", _("The host removed you from this room."))
+    return seat
+
+
+@transaction.atomic
+def leave_room(*, room: Room, player: PlayerProfile) -> int:
+    room = locked_room(room.pk)
+    require_live(room)
+    seat = _seat_of(room, player)
+    if seat.role == Seat.Role.HOST:
+        raise RoomError("host_cannot_leave", _("The host ends the room instead of leaving it."))
+    now = timezone.now()
+    seat.status = Seat.Status.LEFT
+    seat.left_at = now
+    seat.save(update_fields=["status", "left_at"])
+    return _seat_gone(
+        room,
+        kind="leave",
+        actor_id=player.pk,
+        player_id=player.pk,
+        event={"type": "player_left", "player_id": player.pk},
+        now=now,
+    )
+
+
+def _seat_gone(
+    room: Room, *, kind: str, actor_id: int, player_id: int, event: dict, now: datetime
+) -> int:
+    """Log a seat that stopped being joined (leave or kick) and save the locked room.
+
+    While the game runs, the game hears of it in the same step: the adapter's
+    ``player_removed`` outcome (a turn handed on, or the game finished) is
+    applied like a move's, after the runtime's own event and under the same
+    ``seq``. The action names the player so that a replay asks the game again.
+    """
+    if room.status != Room.Status.RUNNING:
+        seq = append(room, kind=kind, actor_id=actor_id, public=[event], now=now)
+        room.save(update_fields=["seq"])
+        return seq
+    adapter = registry.get(room.game, room.mode)
+    outcome = adapter.player_removed(
+        room.state, player_id=player_id, now=now, rng=rng(room, f"{kind}{room.seq + 1}")
+    )
+    if outcome is None:
+        outcome = Outcome(state=room.state)
+    outcome.public.insert(0, event)
+    seq = apply_outcome(
+        room,
+        adapter,
+        outcome,
+        kind=kind,
+        actor_id=actor_id,
+        action={"player_id": player_id},
+        now=now,
+    )
+    room.save(update_fields=MOVE_FIELDS + (FINISH_FIELDS if outcome.finished else []))
+    return seq
+
+
+# --- host controls ---------------------------------------------------------------
+
+
+@transaction.atomic
+def set_locked(*, room: Room, actor: PlayerProfile, locked: bool) -> int:
+    room = locked_room(room.pk)
+    require_host(room, actor)
+    require_live(room)
+    if room.status != Room.Status.LOBBY:
+        raise RoomError("already_started", _("The game has already started."))
+    room.locked = locked
+    seq = append(
+        room,
+        kind="lock" if locked else "unlock",
+        actor_id=actor.pk,
+        public=[{"type": "locked" if locked else "unlocked"}],
+        now=timezone.now(),
+    )
+    room.save(update_fields=["locked", "seq"])
+    return seq
+
+
+@transaction.atomic
+def kick(*, room: Room, actor: PlayerProfile, player_id: int) -> int:
+    room = locked_room(room.pk)
+    require_host(room, actor)
+    require_live(room)
+    seat = Seat.objects.select_for_update().filter(room=room, player_id=player_id).first()
+    if seat is None or seat.status == Seat.Status.KICKED:
+        raise RoomError("not_in_room", _("This player is not in the room."))
+    if seat.role == Seat.Role.HOST:
+        raise RoomError("cannot_kick_host", _("The host cannot be removed."))
+    now = timezone.now()
+    seat.status = Seat.Status.KICKED
+    seat.left_at = now
+    seat.save(update_fields=["status", "left_at"])
+    seq = _seat_gone(
+        room,
+        kind="kick",
+        actor_id=actor.pk,
+        player_id=player_id,
+        event={"type": "player_kicked", "player_id": player_id},
+        now=now,
+    )
+    room_id = room.pk
+    transaction.on_commit(lambda: send(player_group(room_id, player_id), {"type": "room.kicked"}))
+    return seq
+
+
+@transaction.atomic
+def start_room(*, room: Room, actor: PlayerProfile) -> int:
+    room = locked_room(room.pk)
+    require_host(room, actor)
+    require_live(room)
+    if room.status != Room.Status.LOBBY:
+        raise RoomError("already_started", _("The game has already started."))
+    adapter = registry.get(room.game, room.mode)
+    if playing_count(room, adapter.limits) < adapter.limits.min_players:
+        raise RoomError(
+            "not_enough_players",
+            _("At least %(count)d players are needed to start.")
+            % {"count": adapter.limits.min_players},
+        )
+    now = timezone.now()
+    seats = seat_infos(room)
+    outcome = adapter.start(settings=room.settings, seats=seats, rng=rng(room, "start"), now=now)
+    room.status = Room.Status.RUNNING
+    room.started_at = now
+    if adapter.seat_message_types:
+        for seat in room.seats.filter(status=Seat.Status.JOINED):
+            seat.state = adapter.initial_seat_state(outcome.state, seat.player_id)
+            seat.save(update_fields=["state"])
+    outcome.public.insert(0, {"type": "started"})
+    seq = apply_outcome(
+        room,
+        adapter,
+        outcome,
+        kind="start",
+        actor_id=actor.pk,
+        action={"seats": [[s.player_id, s.nickname, s.role] for s in seats]},
+        now=now,
+    )
+    room.save()
+    return seq
+
+
+@transaction.atomic
+def end_room(*, room: Room, actor: PlayerProfile) -> int:
+    """The host ends the room: a lobby just closes, a running game is scored."""
+    room = locked_room(room.pk)
+    require_host(room, actor)
+    require_live(room)
+    now = timezone.now()
+    if room.status == Room.Status.RUNNING:
+        adapter = registry.get(room.game, room.mode)
+        room.state = adapter.end(room.state, now=now)
+        public = [{"type": "finished", "results": finish(room, adapter, now)}]
+    else:
+        room.status = Room.Status.FINISHED
+        room.finished_at = now
+        public = [{"type": "finished", "results": []}]
+    seq = append(room, kind="end", actor_id=actor.pk, public=public, now=now)
+    room.save()
+    return seq

@@ -1,0 +1,296 @@
+"""Players' messages: ``submit`` applies each exactly once (idempotency by message id).
+
+Locking: a room-wide intent locks the room row with ``SELECT ... FOR UPDATE``;
+a per-seat move (``RoomGame.seat_message_types``) locks only its seat row and
+holds ``FOR KEY SHARE`` on the room, so fifty players can act at once while
+room-wide changes still exclude them (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from psycopg.types.json import Jsonb
+
+from accounts.models import PlayerProfile
+from games.rooms import registry
+from games.rooms.delivery import announce_later
+from games.rooms.errors import RoomError
+from games.rooms.lifecycle import end_room, kick, leave_room, set_locked, start_room
+from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
+from games.rooms.registry import RoomGame
+from games.rooms.steps import (
+    FINISH_FIELDS,
+    MOVE_FIELDS,
+    apply_outcome,
+    refuse,
+    require_live,
+    rng,
+    tick_if_due,
+)
+
+
+def _remember(room_id: int, player: PlayerProfile, client_id: str, response: dict) -> None:
+    ProcessedMessage.objects.create(
+        room_id=room_id, player=player, client_id=client_id, response=response
+    )
+
+
+def _seat_checked(room: Room, player: PlayerProfile) -> str:
+    """The mover's role, from the annotations of ``_lock_for_intent`` (one query)."""
+    status = getattr(room, "seat_status", None)
+    if status is None or status == Seat.Status.LEFT:
+        raise RoomError("not_in_room", _("You are not in this room."))
+    if status == Seat.Status.KICKED:
+        raise RoomError("kicked", _("The host removed you from this room."))
+    return room.seat_role
+
+
+class _RefusedAfterTick(Exception):
+    """A move refused after a due tick changed the room: the tick must still commit."""
+
+    def __init__(self, error: RoomError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def _apply_move(room: Room, player: PlayerProfile, message: dict, now: datetime) -> int:
+    if room.status == Room.Status.LOBBY:
+        raise RoomError("not_started", _("The game has not started yet."))
+    require_live(room)
+    role = _seat_checked(room, player)
+    if role == Seat.Role.SPECTATOR:
+        raise RoomError("spectator", _("Spectators cannot play."))
+    adapter = registry.get(room.game, room.mode)
+    if tick_if_due(room, adapter, now) and room.status != Room.Status.RUNNING:
+        # The deadline ended the game: keep that step, refuse the move.
+        room.save(update_fields=MOVE_FIELDS + FINISH_FIELDS)
+        raise _RefusedAfterTick(RoomError("room_finished", _("This game is over.")))
+    try:
+        outcome = adapter.apply(
+            room.state,
+            player_id=player.pk,
+            role=role,
+            message=message,
+            now=now,
+            rng=rng(room, f"move{room.seq + 1}"),
+        )
+    except RoomError:
+        raise
+    except Exception as exc:
+        raise refuse(exc) from exc
+    seq = apply_outcome(
+        room, adapter, outcome, kind="move", actor_id=player.pk, action=message, now=now
+    )
+    room.save(update_fields=MOVE_FIELDS + (FINISH_FIELDS if outcome.finished else []))
+    return seq
+
+
+def _room_intent(room: Room, player: PlayerProfile, message: dict, now: datetime) -> int | None:
+    kind = message["type"]
+    if kind == "start":
+        return start_room(room=room, actor=player)
+    if kind in ("lock", "unlock"):
+        return set_locked(room=room, actor=player, locked=kind == "lock")
+    if kind == "end":
+        return end_room(room=room, actor=player)
+    if kind == "leave":
+        return leave_room(room=room, player=player)
+    if kind == "kick":
+        target = message.get("player_id")
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise RoomError("bad_message", _("Say which player to remove."))
+        return kick(room=room, actor=player, player_id=target)
+    if kind == "tick":
+        return tick_if_due(room, registry.get(room.game, room.mode), now) if room.is_live else None
+    return _apply_move(room, player, message, now)
+
+
+# A room's game and mode never change: remembering them saves a query per message.
+_GAME_OF: dict[int, tuple[str, str]] = {}
+
+
+def _game_of(room_id: int) -> tuple[str, str]:
+    if room_id not in _GAME_OF:
+        row = Room.objects.filter(pk=room_id).values_list("game", "mode").first()
+        if row is None:
+            raise RoomError("unknown_room", _("There is no room with this code."))
+        if len(_GAME_OF) > 10_000:
+            _GAME_OF.clear()
+        _GAME_OF[room_id] = row
+    return _GAME_OF[room_id]
+
+
+def _lock_for_intent(room_id: int, player: PlayerProfile, client_id: str) -> Room:
+    """Lock the room and read the sender's seat and earlier answer in one round trip."""
+    seat = Seat.objects.filter(room=OuterRef("pk"), player=player)
+    answered = ProcessedMessage.objects.filter(
+        room=OuterRef("pk"), player=player, client_id=client_id
+    )
+    try:
+        return (
+            Room.objects.select_for_update(of=("self",))
+            .annotate(
+                seat_role=Subquery(seat.values("role")[:1]),
+                seat_status=Subquery(seat.values("status")[:1]),
+                previous_answer=Subquery(answered.values("response")[:1]),
+            )
+            .get(pk=room_id)
+        )
+    except Room.DoesNotExist:
+        raise RoomError("unknown_room", _("There is no room with this code.")) from None
+
+
+@transaction.atomic
+def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict, now=None) -> dict:
+    """Apply one client message exactly once and return the answer for its sender.
+
+    A message id seen before is answered with the stored answer and nothing is
+    applied again. Refused messages raise RoomError and store nothing (a retry
+    of a refused message is judged afresh).
+    """
+    now = now or timezone.now()
+    adapter = registry.get(*_game_of(room_id))
+    if message["type"] in adapter.seat_message_types:
+        return _submit_seat_move(room_id, adapter, player, client_id, message, now)
+    # The row lock also serialises the same id sent twice at the same moment.
+    room = _lock_for_intent(room_id, player, client_id)
+    if room.previous_answer is not None:
+        return room.previous_answer
+    try:
+        seq = _room_intent(room, player, message, now)
+    except _RefusedAfterTick as refused:
+        return {"type": "error", "id": client_id, **refused.error.as_dict()}
+    if message["type"] == "tick":
+        room.save(update_fields=MOVE_FIELDS + FINISH_FIELDS)
+    response = {"type": "ack", "id": client_id, "seq": seq}
+    _remember(room_id, player, client_id, response)
+    return response
+
+
+# --- per-seat moves ------------------------------------------------------------------
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _lock_room_shared(room_id: int) -> Room:
+    """FOR KEY SHARE: many per-seat moves at once, none during a room-wide change."""
+    sql = f"SELECT * FROM {_table(Room)} WHERE id = %s FOR KEY SHARE"
+    rooms = list(Room.objects.raw(sql, [room_id]))
+    if not rooms:
+        raise RoomError("unknown_room", _("There is no room with this code."))
+    return rooms[0]
+
+
+def _lock_seat(room_id: int, player: PlayerProfile, client_id: str) -> Seat | None:
+    """Lock the sender's seat and read an earlier answer to this id in one round trip."""
+    answered = ProcessedMessage.objects.filter(room_id=room_id, player=player, client_id=client_id)
+    return (
+        Seat.objects.select_for_update(of=("self",))
+        .annotate(previous_answer=Subquery(answered.values("response")[:1]))
+        .filter(room_id=room_id, player=player)
+        .first()
+    )
+
+
+# A per-seat step writes the seat's new state, the log entry and the remembered
+# answer in one statement (one round trip; PostgreSQL runs every data-modifying
+# WITH part exactly once). Numbering it (when it has public events) holds the
+# room row from the UPDATE until COMMIT. Table names come from the models.
+_NUMBERED_SEAT_STEP_SQL = """
+WITH seat AS (
+    UPDATE {seat} SET state = %(state)s WHERE id = %(seat)s
+), numbered AS (
+    UPDATE {room} SET seq = seq + 1 WHERE id = %(room)s RETURNING seq
+), logged AS (
+    INSERT INTO {event} (room_id, seq, kind, actor_id, action, public, private, created_at)
+    SELECT %(room)s, numbered.seq, 'seat', %(player)s, %(action)s, %(public)s, %(private)s, %(now)s
+    FROM numbered RETURNING seq
+)
+INSERT INTO {processed} (room_id, player_id, client_id, response, created_at)
+SELECT %(room)s, %(player)s, %(client_id)s,
+       jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', logged.seq), %(now)s
+FROM logged RETURNING response
+"""
+_UNNUMBERED_SEAT_STEP_SQL = """
+WITH seat AS (
+    UPDATE {seat} SET state = %(state)s WHERE id = %(seat)s
+), logged AS (
+    INSERT INTO {event} (room_id, seq, kind, actor_id, action, public, private, created_at)
+    VALUES (%(room)s, NULL, 'seat', %(player)s, %(action)s, '[]'::jsonb, %(private)s, %(now)s)
+)
+INSERT INTO {processed} (room_id, player_id, client_id, response, created_at)
+VALUES (%(room)s, %(player)s, %(client_id)s,
+        jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', NULL), %(now)s)
+RETURNING response
+"""
+_SEAT_STEP_SQL: dict[bool, str] = {}
+
+
+def _seat_step_sql(numbered: bool) -> str:
+    if numbered not in _SEAT_STEP_SQL:
+        template = _NUMBERED_SEAT_STEP_SQL if numbered else _UNNUMBERED_SEAT_STEP_SQL
+        _SEAT_STEP_SQL[numbered] = template.format(
+            seat=_table(Seat),
+            room=_table(Room),
+            event=_table(RoomEvent),
+            processed=_table(ProcessedMessage),
+        )
+    return _SEAT_STEP_SQL[numbered]
+
+
+def _submit_seat_move(
+    room_id: int,
+    adapter: RoomGame,
+    player: PlayerProfile,
+    client_id: str,
+    message: dict,
+    now: datetime,
+) -> dict:
+    room = _lock_room_shared(room_id)
+    seat = _lock_seat(room_id, player, client_id)
+    if seat is None or seat.status != Seat.Status.JOINED:
+        raise RoomError("not_in_room", _("You are not in this room."))
+    if seat.previous_answer is not None:
+        return seat.previous_answer
+    if room.status == Room.Status.LOBBY:
+        raise RoomError("not_started", _("The game has not started yet."))
+    require_live(room)
+    if seat.role == Seat.Role.SPECTATOR:
+        raise RoomError("spectator", _("Spectators cannot play."))
+    try:
+        outcome = adapter.apply_seat(
+            room.state, seat.state, player_id=player.pk, message=message, now=now
+        )
+    except RoomError:
+        raise
+    except Exception as exc:
+        raise refuse(exc) from exc
+    private = {player.pk: outcome.private} if outcome.private else {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _seat_step_sql(bool(outcome.public)),
+            {
+                "seat": seat.pk,
+                "state": Jsonb(outcome.seat_state),
+                "room": room_id,
+                "player": player.pk,
+                "client_id": client_id,
+                "action": Jsonb(message),
+                "public": Jsonb(outcome.public),
+                "private": Jsonb({str(k): v for k, v in private.items()}),
+                "now": now,
+            },
+        )
+        response = cursor.fetchone()[0]
+    if isinstance(response, str):
+        response = json.loads(response)
+    announce_later(room_id, response["seq"], outcome.public or None, private)
+    return response
