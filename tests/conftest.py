@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -151,6 +152,19 @@ def browser():
     # Playwright's sync API keeps an asyncio loop on this thread for the rest of
     # the session; the ORM calls of later tests are ordinary synchronous code.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    # For the same reason the rooms' synchronous sends (a test calling a room
+    # service directly) cannot run async_to_sync on this thread: send them from
+    # a short-lived helper thread while the browser fixture is in use.
+    from games.rooms import delivery
+
+    send_now = delivery.send_now
+
+    def send_from_a_helper_thread(deliveries):
+        helper = threading.Thread(target=send_now, args=(deliveries,))
+        helper.start()
+        helper.join()
+
+    delivery.send_now = send_from_a_helper_thread
     # Assertions wait up to 15 s (Playwright's default is 5 s): a server, a
     # database and a browser share two CPUs here, and a busy moment must not
     # fail a test. A real failure still fails, only later.
@@ -171,6 +185,7 @@ def browser():
         )
         yield instance
         instance.close()
+    delivery.send_now = send_now
 
 
 @pytest.fixture
