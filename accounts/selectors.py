@@ -2,14 +2,12 @@
 
 import csv
 import io
-from datetime import date, timedelta
+from datetime import date
 
-from django.db.models import Avg, Count, FloatField, Max, Min, Q
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
-from django.utils import timezone
+from django.db.models import Avg, Count, Max, Q
 
 from accounts.models import PlayerProfile, PublicationConsent
+from games import registry as game_registry
 from games.models import GameResult
 
 
@@ -24,39 +22,11 @@ def has_publication_consent(player: PlayerProfile | None) -> bool:
     return bool(answer and answer.granted)
 
 
-def _daily_streak(days: list, today) -> int:
-    """Consecutive days ending today or yesterday with a finished daily challenge."""
-    played = set(days)
-    day = today if today in played else today - timedelta(days=1)
-    streak = 0
-    while day in played:
-        streak += 1
-        day -= timedelta(days=1)
-    return streak
-
-
-def daily_streak(player: PlayerProfile, *, today: date | None = None) -> int:
-    """The player's current daily-challenge streak (``details.day`` of daily results)."""
-    days = {
-        date.fromisoformat(day)
-        for day in GameResult.objects.filter(
-            player=player, record__game="poker", record__mode="daily"
-        )
-        .exclude(details__day=None)
-        .values_list("details__day", flat=True)
-    }
-    return _daily_streak(sorted(days), today or timezone.localdate())
-
-
 def player_stats(player: PlayerProfile, *, today: date | None = None) -> dict:
-    """Stats per game -- the one source of them (poker's hub reads its part).
-    ``GameResult.details`` conventions (docs/decisions.md): ``duration_s`` for
-    the game time, ``difficulty`` easy/hard for ranked and daily games,
-    ``outcome`` win/loss/draw for duels, ``day`` (ISO date) for a daily challenge.
-
-    The easy and hard records count every server-led poker game played by
-    those rules: easy/hard games, ranked games by their difficulty, and the
-    daily challenge (easy rules). The fastest game is a completed solo game."""
+    """Stats per game -- the one source of them. ``games`` holds what every game
+    has (count, best, average, completed); each registered game adds its own
+    part under its slug (``GameSpec.profile_stats``; a game's hub reads
+    ``stats[slug]``)."""
     results = GameResult.objects.filter(player=player).select_related("record")
     per_game = {
         row["record__game"]: row
@@ -67,38 +37,19 @@ def player_stats(player: PlayerProfile, *, today: date | None = None) -> dict:
             completed=Count("id", filter=Q(completed=True)),
         )
     }
-    poker = results.filter(record__game="poker")
-    easy = (
-        Q(record__mode="easy")
-        | Q(record__mode="daily")
-        | Q(record__mode="ranked", details__difficulty="easy")
-    )
-    hard = Q(record__mode="hard") | Q(record__mode="ranked", details__difficulty="hard")
-    records = poker.aggregate(
-        easy=Max("score", filter=easy),
-        hard=Max("score", filter=hard),
-        fastest=Min(
-            Cast(KT("details__duration_s"), FloatField()),
-            filter=Q(completed=True, record__mode__in=["easy", "hard", "ranked", "daily"])
-            & Q(details__has_key="duration_s"),
-        ),
-    )
-    duel = {
-        outcome: poker.filter(record__mode="duel", details__outcome=outcome).count()
-        for outcome in ("win", "loss", "draw")
-    }
     return {
         "games": per_game,
-        "poker": {
-            "best": per_game.get("poker", {}).get("best"),
-            "easy_record": records["easy"],
-            "hard_record": records["hard"],
-            "completed": per_game.get("poker", {}).get("completed", 0),
-            "fastest_s": records["fastest"],
-            "daily_streak": daily_streak(player, today=today),
-            "duel": duel,
-        },
+        **game_registry.profile_stats(results, player=player, today=today),
     }
+
+
+def profile_stats_sections(stats: dict) -> list[tuple[str, str, dict]]:
+    """(game name, template, that game's stats) for the profile page, in catalogue order."""
+    return [
+        (str(spec.name), spec.profile_stats.template, stats[spec.slug])
+        for spec in game_registry.games()
+        if spec.profile_stats is not None and spec.slug in stats
+    ]
 
 
 # Rows other apps keep about a player are exported generically (see

@@ -47,6 +47,7 @@ def _profile_page(request: HttpRequest, *, nickname_form=None, code_form=None, s
     profiles = []
     if request.browser is not None:
         profiles = list(request.browser.profiles.filter(is_active=True).order_by("nickname"))
+    stats = selectors.player_stats(request.player) if request.player else None
     context = {
         "nickname_form": nickname_form
         or NicknameForm(
@@ -61,7 +62,8 @@ def _profile_page(request: HttpRequest, *, nickname_form=None, code_form=None, s
         "profile_code": identity.format_profile_code(request.player.code)
         if request.player
         else None,
-        "stats": selectors.player_stats(request.player) if request.player else None,
+        "stats": stats,
+        "stats_sections": selectors.profile_stats_sections(stats) if stats else [],
         "consent": selectors.current_consent(request.player) if request.player else None,
         "consent_question": consent.question(),
     }

@@ -1,15 +1,16 @@
 """Which games a teacher can start for a class, and starting them.
 
-Games run in rooms (``games.rooms``); a game/mode is playable once its adapter
-is registered with the rooms registry. Until then the class page shows it as
-disabled with a note instead of a button that leads nowhere.
+Games run in rooms (``games.rooms``); each game says in its ``GameSpec.class_launch``
+(``games/registry.py``) how a class plays it, and a game/mode is playable once
+its adapter is registered with the rooms registry. Until then the class page
+shows it as disabled with a note instead of a button that leads nowhere.
 
-- Poker: one host-controlled group game for the whole class; the teacher hosts
-  (deals) with their own player profile.
-- Mathesso, Abaku, Matematici: "split the class into tables of N" -- the
-  class's students are shuffled into tables as even as possible, each table is
-  its own room with every student already seated, and the first student of a
-  table hosts it (so the teacher does not take a place at every table).
+- ``kind="group"``: one host-controlled game for the whole class; the teacher
+  hosts (deals) with their own player profile.
+- ``kind="tables"``: "split the class into tables of N" -- the class's students
+  are shuffled into tables as even as possible, each table is its own room with
+  every student already seated, and the first student of a table hosts it (so
+  the teacher does not take a place at every table).
 """
 
 import math
@@ -25,54 +26,48 @@ from accounts.models import PlayerProfile, User
 from classrooms import services
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, Membership
-from games.catalogue import GAMES, GameInfo
-from games.models import Game
+from games import registry as game_registry
+from games.registry import ClassLaunch, GameSpec
 from games.rooms import registry
 from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
-GROUP_MODE = ("poker", "group")
-TABLE_GAMES = ("mathesso", "abaku", "theorems")
-TABLE_MODE = "table"
-
-
-def _table_settings(game: str, table: list, chosen: dict) -> dict:
-    """Settings for one table: the teacher's ``chosen`` ones, except that Matematici
-    fills empty seats with robots up to its ``table_size``, so a table is exactly as
-    big as its students (at least two)."""
-    if game == "theorems":
-        return {**chosen, "table_size": max(2, len(table))}
-    return dict(chosen)
-
 
 @dataclass(frozen=True)
 class ClassGame:
-    info: GameInfo
-    mode: str
+    info: GameSpec
+    launch: ClassLaunch
     playable: bool
     max_table: int | None
     note: Promise | None
 
     @property
+    def mode(self) -> str:
+        return self.launch.mode
+
+    @property
     def is_group(self) -> bool:
-        return (self.info.slug, self.mode) == GROUP_MODE
+        return self.launch.kind == "group"
 
 
 def class_games() -> list[ClassGame]:
+    """Every registered game a class can play, in catalogue order."""
     registered = set(registry.registered())
     games = []
-    for info in GAMES:
-        mode = GROUP_MODE[1] if info.slug == GROUP_MODE[0] else TABLE_MODE
-        playable = (info.slug, mode) in registered
+    for spec in game_registry.games():
+        launch = spec.class_launch
+        if launch is None:
+            continue
+        playable = (spec.slug, launch.mode) in registered
         max_table = None
-        if playable and info.slug in TABLE_GAMES:
-            max_table = registry.get(info.slug, mode).limits.max_players
+        if playable and launch.kind == "tables":
+            max_table = registry.get(spec.slug, launch.mode).limits.max_players
         games.append(
             ClassGame(
-                info=info,
-                mode=mode,
+                info=spec,
+                launch=launch,
                 playable=playable,
                 max_table=max_table,
                 note=None if playable else gettext_lazy("Not playable on the site yet."),
@@ -89,7 +84,7 @@ class LiveRoom:
 
     @property
     def game_name(self) -> str:
-        return dict(Game.choices).get(self.room.game, self.room.game)
+        return game_registry.name(self.room.game)
 
 
 def live_rooms(
@@ -161,7 +156,7 @@ def start_group_game(
     browser_token: str | None,
     settings: dict | None = None,
 ) -> tuple[Room, str]:
-    """A host-controlled game for the whole class (poker), hosted by the teacher's own
+    """A host-controlled game for the whole class, hosted by the teacher's own
     profile, which is selected in the teacher's browser (rooms know their host by it).
     ``settings`` go to the game's adapter, which refuses bad ones (nothing is created).
 
@@ -222,7 +217,7 @@ def start_tables(
                 game=game,
                 mode=chosen.mode,
                 host=table[0],
-                settings=_table_settings(game, table, settings or {}),
+                settings=chosen.launch.settings_for_table(settings or {}, table),
                 classroom=classroom,
             )
             for player in table[1:]:

@@ -110,7 +110,7 @@ def _session_rows(sessions: list[GameRecord]) -> list[list]:
     return [
         [
             _stamp(record.started_at),
-            record.get_game_display(),
+            record.game_name,
             record.mode,
             record.player_count,
             round(record.average_score, 1) if record.average_score is not None else None,
@@ -216,7 +216,7 @@ def _history_rows(history: selectors.History) -> list[list]:
     return [
         [
             _stamp(row.record.started_at),
-            row.record.get_game_display(),
+            row.record.game_name,
             row.record.mode,
             row.result.rank,
             row.player_count,

@@ -119,7 +119,7 @@ def _plain(value) -> bool:
 
 
 def _grid(value) -> list[list] | None:
-    """A list of equal rows of plain values, or a flat square list (5×5 poker board)."""
+    """A list of equal rows of plain values, or a flat square list (e.g. a 5×5 board)."""
     if not isinstance(value, list) or not value:
         return None
     if all(isinstance(row, list) and all(_plain(cell) for cell in row) for row in value):

@@ -22,28 +22,33 @@ from django.utils.translation import gettext as _
 from accounts.models import PlayerProfile, PublicationConsent, User
 from classrooms.charts import Series, line_chart
 from classrooms.models import Classroom, Membership
-from games.models import Game, GameRecord
+from games import registry as game_registry
+from games.models import GameRecord
 from games.rooms.models import Room
 from games.rooms.selectors import live_rooms
 
 DAYS = 14
 # Where staff act, in the admin; a model shows up once its app registers it.
-ADMIN_LINKS = (
+# Each game adds its own (``GameSpec.staff_models``) before the accounts.
+PLATFORM_ADMIN_LINKS = (
     ("classrooms", "classroom"),
     ("classrooms", "membership"),
     ("rooms", "room"),
     ("games", "gamerecord"),
     ("accounts", "playerprofile"),
     ("accounts", "publicationconsent"),
-    ("poker", "leaderboardentry"),
-    ("accounts", "user"),
 )
+
+
+def _admin_models() -> list[tuple[str, str]]:
+    games = [model for spec in game_registry.games() for model in spec.staff_models]
+    return [*PLATFORM_ADMIN_LINKS, *games, ("accounts", "user")]
 
 
 def admin_links() -> list[tuple[str, str]]:
     """(label, URL) of the admin change lists that exist, for moderation and corrections."""
     links = []
-    for app_label, model_name in ADMIN_LINKS:
+    for app_label, model_name in _admin_models():
         try:
             model = apps.get_model(app_label, model_name)
         except LookupError:
@@ -65,7 +70,10 @@ def games_per_day(today, days: int = DAYS) -> tuple[list, dict[str, list[int]]]:
     )
     table = {(row["day"], row["game"]): row["count"] for row in counts}
     dates = [first + timedelta(days=offset) for offset in range(days)]
-    return dates, {game: [table.get((day, game), 0) for day in dates] for game in Game.values}
+    return dates, {
+        spec.slug: [table.get((day, spec.slug), 0) for day in dates]
+        for spec in game_registry.games()
+    }
 
 
 def consent_rate() -> tuple[int, int]:
@@ -84,7 +92,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
     week_ago = now - timedelta(days=7)
     dates, per_game = games_per_day(today)
-    labels = dict(Game.choices)
+    slugs = [spec.slug for spec in game_registry.games()]
     granted, answered = consent_rate()
     rooms_now = live_rooms()
     context = {
@@ -108,15 +116,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "consent_percent": round(100 * granted / answered) if answered else None,
         "day_labels": [date_format(day, "j. n.") for day in dates],
         "per_game_rows": [
-            (date_format(day, "j. n."), [per_game[game][index] for game in Game.values])
+            (date_format(day, "j. n."), [per_game[game][index] for game in slugs])
             for index, day in reversed(list(enumerate(dates)))
         ],
-        "game_names": [labels[game] for game in Game.values],
+        "game_names": [game_registry.name(game) for game in slugs],
         "admin_links": admin_links(),
         "chart": line_chart(
             title=_("Games per day"),
             x_labels=[date_format(day, "j. n.") for day in dates],
-            series=[Series(str(labels[game]), per_game[game]) for game in Game.values],
+            series=[Series(game_registry.name(game), per_game[game]) for game in slugs],
         ),
     }
     return render(request, "classrooms/staff_dashboard.html", context)

@@ -165,6 +165,9 @@ def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
             "claimed_count": sum(1 for m in members if not m.is_pending and m.player_id),
             "games": games,
             "game_cards": [(game, game_settings_form(game.info.slug)) for game in games],
+            "game_scripts": list(
+                dict.fromkeys(script for game in games for script in game.launch.scripts)
+            ),
             "live_rooms": launch.live_rooms(
                 classroom,
                 roster_names={

@@ -4,7 +4,8 @@ from django.views.i18n import JavaScriptCatalog
 
 from accounts.views import privacy
 from config.health import healthz, livez, readyz
-from games.views import home
+from games import registry as game_registry
+from games.views import colours_css, home
 
 urlpatterns = [
     path("", home, name="home"),
@@ -17,11 +18,13 @@ urlpatterns = [
     path("api/", include("classrooms.api_urls")),
     path("staff/", include("classrooms.staff_urls")),
     path("rooms/", include("games.rooms.urls")),
-    path("poker/", include("games.poker.urls")),
-    path("poker/", include("games.poker.room_urls")),
-    path("mathesso/", include("games.mathesso.urls")),
-    path("abaku/", include("games.abaku.urls")),
-    path("theorems/", include("games.theorems.urls")),
+    path("games.css", colours_css, name="games_css"),
+    # Each registered game's pages under /<slug>/ (GameSpec.urls).
+    *(
+        path(f"{spec.slug}/", include(module))
+        for spec in game_registry.games()
+        for module in spec.urls
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),

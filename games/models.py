@@ -11,17 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import PlayerProfile
-
-
-class Game(models.TextChoices):
-    POKER = "poker", _("Mathematical poker")
-    MATHESSO = "mathesso", _("Mathesso")
-    ABAKU = "abaku", _("Abaku")
-    THEOREMS = "theorems", _("Mathematicians")
+from games import registry
 
 
 class GameRecord(models.Model):
-    game = models.CharField(_("game"), max_length=16, choices=Game.choices)
+    # A registered game's slug (games/registry.py): validated at run time, so a
+    # new game needs no migration of this table.
+    game = models.CharField(_("game"), max_length=16, validators=[registry.validate_slug])
     mode = models.CharField(_("mode"), max_length=24)
     classroom = models.ForeignKey(
         "classrooms.Classroom",
@@ -41,7 +37,11 @@ class GameRecord(models.Model):
         indexes = [models.Index(fields=["game", "started_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} · {self.mode} · {self.started_at:%Y-%m-%d %H:%M}"
+        return f"{self.game_name} · {self.mode} · {self.started_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def game_name(self) -> str:
+        return registry.name(self.game)
 
 
 class GameResult(models.Model):

@@ -8,10 +8,8 @@ class AbakuConfig(AppConfig):
     verbose_name = _("Abaku")
 
     def ready(self) -> None:
-        """Plug the game into the rooms runtime: tables of 2-4 and solo games."""
-        from games.rooms import registry
+        from games import registry
 
-        from .adapter import AbakuSolo, AbakuTable
+        from .game import SPEC
 
-        registry.register("abaku", "table", AbakuTable())
-        registry.register("abaku", "solo", AbakuSolo())
+        registry.register(SPEC)

@@ -8,9 +8,8 @@ class MathessoConfig(AppConfig):
     verbose_name = _("Mathesso")
 
     def ready(self) -> None:
-        """Plug the game into the rooms runtime: tables of 1-6 and solo practice."""
-        from games.mathesso.adapter import MathessoSolo, MathessoTable
-        from games.rooms import registry
+        from games import registry
 
-        registry.register("mathesso", "table", MathessoTable())
-        registry.register("mathesso", "solo", MathessoSolo())
+        from .game import SPEC
+
+        registry.register(SPEC)

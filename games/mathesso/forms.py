@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from classrooms.errors import ClassroomError
 from games.mathesso.adapter import clean_settings
 from games.mathesso.presentation import EXTENSION_TITLES
 from games.mathesso.rules import data, variant_faces
@@ -64,3 +65,23 @@ class GameForm(forms.Form):
         except RoomError as error:
             raise forms.ValidationError(error.message, code=error.code) from None
         return cleaned
+
+
+class TableSettingsForm(GameForm):
+    """The class page's Mathesso settings: this game's own form (variant,
+    extensions, scoring) without the nickname, since the students are seated
+    with their own profiles."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        del self.fields["nickname"]
+
+    def settings(self) -> dict:
+        if self.add_prefix("variant") not in self.data:
+            return {}  # nothing chosen: the adapter's defaults
+        if not self.is_valid():
+            raise ClassroomError(
+                "bad_settings", " ".join(str(e) for errors in self.errors.values() for e in errors)
+            )
+        return self.cleaned_data["settings"]

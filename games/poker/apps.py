@@ -8,10 +8,11 @@ class PokerConfig(AppConfig):
     verbose_name = _("Mathematical poker")
 
     def ready(self) -> None:
-        # The group game and the duel run in rooms (games/poker/room_games/).
-        from .room_games import register
+        from games import registry
 
-        register()
+        from .game import SPEC
+
+        registry.register(SPEC)
         # Public tables drop a player at once when they may no longer appear.
         from .receivers import connect
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from accounts import selectors as accounts_selectors
 from accounts.models import PlayerProfile
 
+from . import stats as poker_stats
 from .errors import PokerError
 from .models import DailyAttempt, LeaderboardEntry, SoloGame
 from .periods import period_key
@@ -218,7 +219,7 @@ def daily_result(*, player: PlayerProfile, day: date) -> dict[str, Any] | None:
         "score": attempt.score,
         "rank": rank_in(_day_table(day).exclude(pk=attempt.pk), attempt),
         "published": attempt.published,
-        "streak": accounts_selectors.daily_streak(player, today=day),
+        "streak": poker_stats.daily_streak(player, today=day),
     }
 
 

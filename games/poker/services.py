@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
-from games.models import Game, GameRecord, GameResult
+from games.models import GameRecord, GameResult
 
 from . import selectors
 from .errors import RULE_MESSAGES, PokerError
@@ -261,7 +261,7 @@ def _record(*, game: SoloGame, engine: PokerGame) -> GameResult:
     (``details`` conventions: docs/decisions.md and docs/poker-api.md)."""
     started = engine.started_at if engine.started_at is not None else engine.finished_at
     record = GameRecord.objects.create(
-        game=Game.POKER,
+        game="poker",
         mode=game.mode,
         settings={
             "table": game.table,

@@ -249,7 +249,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     hashed static URLs of this deployment."""
     context = {
         "pages": [reverse(f"poker:{name}") for name in OFFLINE_PAGES],
-        "assets": [static(path) for path in OFFLINE_STATIC] + [reverse("javascript-catalog")],
+        "assets": [static(path) for path in OFFLINE_STATIC]
+        + [reverse("javascript-catalog"), reverse("games_css")],
         "offline_url": reverse("poker:offline"),
         "version": _sw_version(),
     }

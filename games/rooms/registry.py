@@ -1,10 +1,9 @@
 """The plug-in interface between the rooms runtime and a game.
 
-A game registers one adapter per mode, usually in its ``AppConfig.ready()``::
+A game declares one adapter per mode in its ``GameSpec.rooms``
+(``games/registry.py``), which registers them here::
 
-    from games.rooms import registry
-
-    registry.register("mathesso", "table", MathessoTable())
+    rooms={"table": MyGameTable(), "solo": MyGameSolo()}
 
 The runtime owns everything generic -- codes, seats, host controls, locking,
 the event log, idempotency, delivery, expiry. The adapter owns the rules: it
@@ -43,7 +42,7 @@ class Limits:
     max_players: int
     min_players: int = 1
     spectators: bool = False
-    # False for games where the host only deals (the poker group game): the host
+    # False for games where the host only deals (a teacher's group game): the host
     # then does not take one of the ``max_players`` places.
     host_plays: bool = True
 

@@ -23,7 +23,7 @@ from accounts import identity, nicknames
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
 from classrooms import selectors as classroom_selectors
-from games.catalogue import GAMES
+from games import registry as game_registry
 from games.rooms import registry, selectors, services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
@@ -171,10 +171,8 @@ def _after_leaving_url(request: HttpRequest, room: Room) -> str:
         .exists()
     ):
         return reverse("classrooms:detail", kwargs={"pk": room.classroom_id})
-    for game in GAMES:
-        if game.slug == room.game and game.ready:
-            return str(game.url)
-    return reverse("home")
+    spec = game_registry.get(room.game)
+    return spec.url if spec else reverse("home")
 
 
 def left(request: HttpRequest, code: str) -> HttpResponse:

@@ -8,8 +8,8 @@ class TheoremsConfig(AppConfig):
     verbose_name = _("Mathematicians")
 
     def ready(self) -> None:
-        from games.rooms import registry
+        from games import registry
 
-        from .adapter import TheoremsTable
+        from .game import SPEC
 
-        registry.register("theorems", "table", TheoremsTable())
+        registry.register(SPEC)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts import selectors as accounts_selectors
 from games.models import GameResult
 from games.poker import selectors, services
+from games.poker import stats as poker_stats
 from games.poker.errors import PokerError
 from games.poker.models import DailyAttempt, DailyChallenge, SoloGame
 from games.poker.rules import daily_deck
@@ -130,10 +131,10 @@ def test_the_streak_counts_consecutive_days_and_a_missed_day_breaks_it():
     ada = player("Ada")
     for day in ("2026-11-25", "2026-11-27", "2026-11-28", "2026-11-29"):
         play_daily(ada, start=at(f"{day} 12:00"))
-    assert accounts_selectors.daily_streak(ada, today=date(2026, 11, 29)) == 3
-    assert accounts_selectors.daily_streak(ada, today=date(2026, 11, 30)) == 3  # not yet lost
-    assert accounts_selectors.daily_streak(ada, today=date(2026, 12, 1)) == 0
-    assert accounts_selectors.daily_streak(ada, today=date(2026, 11, 25)) == 1
+    assert poker_stats.daily_streak(ada, today=date(2026, 11, 29)) == 3
+    assert poker_stats.daily_streak(ada, today=date(2026, 11, 30)) == 3  # not yet lost
+    assert poker_stats.daily_streak(ada, today=date(2026, 12, 1)) == 0
+    assert poker_stats.daily_streak(ada, today=date(2026, 11, 25)) == 1
     stats = accounts_selectors.player_stats(ada, today=date(2026, 11, 29))["poker"]
     assert stats["daily_streak"] == 3 and stats["easy_record"] is not None
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.models import Game, GameRecord, GameResult
+from games.models import GameRecord, GameResult
 from games.poker import selectors
 from games.poker.presentation import LABELS
 from games.poker.rules import TABLES
@@ -100,7 +100,7 @@ def test_stats_count_incomplete_hard_boards_for_best_score_only():
     profile = login_client(Client())
 
     def result(mode, score, completed, duration):
-        record = GameRecord.objects.create(game=Game.POKER, mode=mode)
+        record = GameRecord.objects.create(game="poker", mode=mode)
         GameResult.objects.create(
             record=record,
             player=profile,

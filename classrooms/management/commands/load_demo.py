@@ -5,18 +5,16 @@ for local development only and the command refuses to run with DEBUG off.
 """
 
 import random
-from datetime import timedelta
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.identity import new_profile_code
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
 from classrooms.services import new_class_code
-from games.models import GameRecord, GameResult
+from games import registry as game_registry
 
 DEMO_EMAIL = "teacher@demo.matika"
 DEMO_PASSWORD = "matika-demo"
@@ -71,25 +69,8 @@ class Command(BaseCommand):
         )
 
     def _played_games(self, classroom: Classroom) -> None:
-        """Three finished poker group games, so the results pages have something to show."""
-        rng = random.Random(2026)
-        players = [member.player for member in classroom.members.all()]
-        for days_ago in (14, 7, 1):
-            started = timezone.now() - timedelta(days=days_ago, hours=1)
-            record = GameRecord.objects.create(
-                game="poker",
-                mode="group",
-                classroom=classroom,
-                started_at=started,
-                finished_at=started + timedelta(minutes=25),
-            )
-            scores = sorted(((rng.randint(20, 90), p) for p in players), key=lambda x: -x[0])
-            for rank, (score, player) in enumerate(scores, start=1):
-                GameResult.objects.create(
-                    record=record,
-                    player=player,
-                    score=score,
-                    rank=rank,
-                    details={"board": [rng.randint(1, 13) for _ in range(25)]},
-                    finished_at=record.finished_at,
-                )
+        """Each game's demo results (``GameSpec.demo``), so the results pages have
+        something to show."""
+        for spec in game_registry.games():
+            if spec.demo is not None:
+                spec.demo(classroom, random.Random(2026))

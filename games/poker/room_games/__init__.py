@@ -7,12 +7,4 @@ the pure rules engine in ``games.poker.rules``. See docs/poker-group.md.
 from .duel import DuelGame
 from .group import GroupGame
 
-
-def register() -> None:
-    from games.rooms import registry
-
-    registry.register("poker", "group", GroupGame())
-    registry.register("poker", "duel", DuelGame())
-
-
-__all__ = ["DuelGame", "GroupGame", "register"]
+__all__ = ["DuelGame", "GroupGame"]

@@ -1,0 +1,22 @@
+"""Abaku as the platform sees it (registered in ``apps.py``)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from games.registry import ClassLaunch, GameSpec
+
+from .adapter import AbakuSolo, AbakuTable
+from .forms import TableSettingsForm
+
+SPEC = GameSpec(
+    slug="abaku",
+    name=_("Abaku"),
+    tagline=_("Like Scrabble, with digits: lay stones that form correct arithmetic examples."),
+    players=_("1–4 players or against the robot"),
+    colour="#d98a00",
+    index_url="abaku:index",
+    urls=("games.abaku.urls",),
+    rooms={"table": AbakuTable(), "solo": AbakuSolo()},
+    mode_names={"table": _("table"), "solo": _("solo game")},
+    class_launch=ClassLaunch(mode="table", kind="tables", settings_form=TableSettingsForm),
+    order=30,
+)

@@ -1,0 +1,32 @@
+"""Poker's demo data for ``make run``'s demo class (declared in ``game.py``)."""
+
+import random
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.models import GameRecord, GameResult
+
+
+def played_group_games(classroom, rng: random.Random) -> None:
+    """Three finished poker group games of the class, 14, 7 and 1 days ago."""
+    players = [member.player for member in classroom.members.all()]
+    for days_ago in (14, 7, 1):
+        started = timezone.now() - timedelta(days=days_ago, hours=1)
+        record = GameRecord.objects.create(
+            game="poker",
+            mode="group",
+            classroom=classroom,
+            started_at=started,
+            finished_at=started + timedelta(minutes=25),
+        )
+        scores = sorted(((rng.randint(20, 90), p) for p in players), key=lambda x: -x[0])
+        for rank, (score, player) in enumerate(scores, start=1):
+            GameResult.objects.create(
+                record=record,
+                player=player,
+                score=score,
+                rank=rank,
+                details={"board": [rng.randint(1, 13) for _ in range(25)]},
+                finished_at=record.finished_at,
+            )

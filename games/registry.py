@@ -1,0 +1,168 @@
+"""The game plug-in registry: what the platform knows about a game, declared by the game.
+
+A game is one folder under ``games/`` and one line in ``INSTALLED_APPS``. Its
+``game.py`` builds a :class:`GameSpec` and its ``AppConfig.ready()`` calls
+:func:`register` with it. Everything the platform does with games -- the home
+catalogue, the URL tree, rooms, starting a game for a class, profile statistics,
+class reports, the staff dashboard, the demo data -- reads this registry and
+never names a game.
+
+The platform sits below the games: this module imports nothing from a game
+package. Game slugs stored in shared tables (``GameRecord.game``, ``Room.game``)
+are plain strings validated against the registry at run time, so a new game
+needs no migration of shared tables.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from games.rooms import registry as rooms_registry
+
+if TYPE_CHECKING:
+    from django import forms
+    from django.db.models import QuerySet
+
+    from games.rooms.registry import RoomGame
+
+
+@dataclass(frozen=True)
+class ClassLaunch:
+    """How a teacher starts the game for a class from the class page.
+
+    ``kind="group"``: one host-driven room for the whole class, hosted by the
+    teacher. ``kind="tables"``: the class's students are shuffled into tables of
+    at most the adapter's ``max_players``, each its own room, first student hosts.
+    """
+
+    mode: str
+    kind: Literal["group", "tables"]
+    # Called with the POSTed data (or None for an empty form) and ``prefix``; the
+    # form's ``settings()`` returns the dict for the adapter (errors: ClassroomError).
+    settings_form: Callable[..., forms.Form] | None = None
+    # The template fragment that renders ``form`` on the class page.
+    settings_template: str = "classrooms/_settings_fields.html"
+    # Static ES modules the class page loads for this game's settings.
+    scripts: tuple[str, ...] = ()
+    # (teacher's settings, the table's players) -> the settings of one table.
+    table_settings: Callable[[dict, list], dict] | None = None
+
+    def settings_for_table(self, chosen: dict, table: list) -> dict:
+        if self.table_settings is None:
+            return dict(chosen)
+        return self.table_settings(chosen, table)
+
+
+@dataclass(frozen=True)
+class ProfileStats:
+    """A game's part of a player's profile statistics.
+
+    ``compute(results, player=..., today=...)`` gets the player's ``GameResult``
+    rows of this game (``select_related("record")``) and returns a dict the
+    ``template`` fragment renders as ``game_stats``.
+    """
+
+    compute: Callable[..., dict]
+    template: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    slug: str
+    name: Promise
+    tagline: Promise
+    players: Promise
+    # CSS colour of the game's cards and accents (rendered into /games.css).
+    colour: str
+    # The URL name of the game's hub page.
+    index_url: str
+    # URL modules mounted at ``<slug>/``.
+    urls: tuple[str, ...] = ()
+    # Rooms adapters by mode; registered with the rooms runtime.
+    rooms: Mapping[str, RoomGame] = field(default_factory=dict)
+    # A short human name per mode (room headers), e.g. {"group": _("group game")}.
+    mode_names: Mapping[str, Promise] = field(default_factory=dict)
+    class_launch: ClassLaunch | None = None
+    profile_stats: ProfileStats | None = None
+    # (app_label, model_name) of the game's own admin change lists for staff.
+    staff_models: tuple[tuple[str, str], ...] = ()
+    # Demo data for a class: (classroom, rng) -> None (``make run``'s demo loader).
+    demo: Callable[[Any, random.Random], None] | None = None
+    # Sort position on the home page and the class page.
+    order: int = 100
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return reverse(self.index_url)
+
+    @property
+    def ready(self) -> bool:
+        return True
+
+    def mode_name(self, mode: str) -> str:
+        return str(self.mode_names.get(mode, mode))
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> None:
+    """Add a game (from its ``AppConfig.ready``); registers its room adapters too."""
+    if spec.slug in _GAMES and _GAMES[spec.slug] is not spec:
+        raise ValueError(f"game {spec.slug!r} is registered twice")
+    if not spec.slug.isidentifier() or len(spec.slug) > 16:
+        raise ValueError(f"game slug {spec.slug!r} must be an identifier of at most 16 characters")
+    _GAMES[spec.slug] = spec
+    for mode, adapter in spec.rooms.items():
+        rooms_registry.register(spec.slug, mode, adapter)
+
+
+def unregister(slug: str) -> None:
+    """Remove a game (tests that add a fake game clean up with this)."""
+    spec = _GAMES.pop(slug, None)
+    if spec is not None:
+        for mode in spec.rooms:
+            rooms_registry.unregister(slug, mode)
+
+
+def games() -> list[GameSpec]:
+    """Every registered game, in home-page order."""
+    return sorted(_GAMES.values(), key=lambda spec: (spec.order, spec.slug))
+
+
+def get(slug: str) -> GameSpec | None:
+    return _GAMES.get(slug)
+
+
+def name(slug: str) -> str:
+    """The game's display name, or the slug itself for a game no longer installed."""
+    spec = _GAMES.get(slug)
+    return str(spec.name) if spec else slug
+
+
+def validate_slug(value: str) -> None:
+    """Model-field validator: the stored game must be a registered one."""
+    if value not in _GAMES:
+        raise ValidationError(
+            _("Unknown game: %(game)s"), code="unknown_game", params={"game": value}
+        )
+
+
+def profile_stats(results: QuerySet, **kwargs) -> dict[str, dict]:
+    """Each game's own profile statistics, keyed by slug (games without any are absent)."""
+    stats = {}
+    for spec in games():
+        if spec.profile_stats is not None:
+            stats[spec.slug] = spec.profile_stats.compute(
+                results.filter(record__game=spec.slug), **kwargs
+            )
+    return stats
