@@ -298,7 +298,15 @@ class AbakuTable(RoomGame):
             "game": game,
         }
 
-    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
+    def view(
+        self,
+        state: dict,
+        *,
+        player_id: int | None,
+        role: str,
+        seat_state: dict,
+        now: datetime | None = None,
+    ) -> dict:
         if not state:
             return {}
         seat = None

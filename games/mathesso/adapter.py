@@ -117,7 +117,15 @@ class MathessoTable(RoomGame):
         game, events = rules.apply_action(game, action)
         return Outcome(state=game.to_dict(), public=events, finished=game.phase == "over")
 
-    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
+    def view(
+        self,
+        state: dict,
+        *,
+        player_id: int | None,
+        role: str,
+        seat_state: dict,
+        now: datetime | None = None,
+    ) -> dict:
         game = rules.GameState.from_dict(state)
         me = str(player_id) if player_id is not None else None
         shown = rules.view(game, me if me in game.seats else None)

@@ -94,6 +94,7 @@ def snapshot(*, room_id: int, player: PlayerProfile) -> dict:
             player_id=player.pk if seat else None,
             role=role,
             seat_state=seat.state if seat else {},
+            now=timezone.now(),
         )
     return {
         "type": "sync",

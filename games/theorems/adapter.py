@@ -316,7 +316,15 @@ class TheoremsTable(RoomGame):
             data["game"] = game_view
         return data
 
-    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
+    def view(
+        self,
+        state: dict,
+        *,
+        player_id: int | None,
+        role: str,
+        seat_state: dict,
+        now: datetime | None = None,
+    ) -> dict:
         if not state:
             return {}
         seat = None

@@ -113,7 +113,7 @@ class CounterGame(RoomGame):
     def next_deadline(self, state) -> datetime | None:
         return datetime.fromisoformat(state["deadline"]) if state.get("deadline") else None
 
-    def view(self, state, *, player_id, role, seat_state) -> dict:
+    def view(self, state, *, player_id, role, seat_state, now) -> dict:
         return {
             "total": state["total"],
             "timeouts": state["timeouts"],

@@ -54,8 +54,13 @@ def moment(value: float) -> datetime:
 
 
 def wall_clock() -> float:
-    """Only for ``view`` (the runtime passes it no ``now``); tests patch it."""
+    """The clock, for a ``view`` asked without ``now`` (adapter unit tests patch it)."""
     return time.time()
+
+
+def view_time(now: datetime | None) -> float:
+    """The moment a view shows, in engine seconds: the runtime passes ``now``."""
+    return wall_clock() if now is None else seconds(now)
 
 
 # --- settings -------------------------------------------------------------------

@@ -133,17 +133,25 @@ class DuelGame(RoomGame):
         public.append({"type": "duel_over", **final_info(state)})
         return Outcome(state=state, public=public, private=_private(boards), finished=True)
 
-    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
+    def view(
+        self,
+        state: dict,
+        *,
+        player_id: int | None,
+        role: str,
+        seat_state: dict,
+        now: datetime | None = None,
+    ) -> dict:
         ended = state.get("ended_at")
-        now = common.wall_clock() if ended is None else ended
+        at = common.view_time(now)
         boards = _boards(state)
         for game in boards.values():
-            game.advance(now)
+            game.advance(at if ended is None else ended)
         view = {
             "kind": "duel",
             "settings": state["settings"],
             "players": [{"player_id": pid, "nickname": nick} for pid, nick in state["players"]],
-            "server_now": common.wall_clock(),
+            "server_now": at,
             "dealt": len(state["sequence"]),
             "closed": state["closed"],
             "progress": {pid: common.board_public(game) for pid, game in boards.items()},

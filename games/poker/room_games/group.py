@@ -155,8 +155,16 @@ class GroupGame(RoomGame):
 
     # --- what each one sees -----------------------------------------------------------
 
-    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
-        now = common.wall_clock()
+    def view(
+        self,
+        state: dict,
+        *,
+        player_id: int | None,
+        role: str,
+        seat_state: dict,
+        now: datetime | None = None,
+    ) -> dict:
+        now = common.view_time(now)
         view = {**public_info(state), "server_now": now, "you_play": False, "game": None}
         if player_id is not None and is_player(state, player_id):
             end = state["ended_at"]
