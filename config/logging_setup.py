@@ -29,7 +29,13 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
 JSON_FORMAT = "%(levelname)s %(name)s %(message)s %(request_id)s %(process)d"
 
 
-def build_logging(*, json_lines: bool, level: str = "INFO", beat_level: str = "WARNING") -> dict:
+def build_logging(
+    *,
+    json_lines: bool,
+    level: str = "INFO",
+    beat_level: str = "WARNING",
+    access_level: str = "WARNING",
+) -> dict:
     """The ``LOGGING`` dict: one stderr handler, request ids on every record."""
     if json_lines:
         formatter = {
@@ -62,7 +68,9 @@ def build_logging(*, json_lines: bool, level: str = "INFO", beat_level: str = "W
             # Uvicorn's own handlers would print a second, unformatted copy.
             "uvicorn": {"handlers": ["console"], "level": level, "propagate": False},
             "uvicorn.error": {"level": level},
-            "uvicorn.access": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+            # One line per request is nginx's access log; ACCESS_LOG_LEVEL=INFO adds
+            # uvicorn's (with the client address the application sees).
+            "uvicorn.access": {"handlers": ["console"], "level": access_level, "propagate": False},
             # "Header X-Request-ID was not found ... Generated new GUID" on every request.
             "django_guid": {"level": "WARNING"},
             # Beat announces every due task: the rooms ticks make that a line
@@ -79,6 +87,7 @@ def logging_from_environment(*, json_default: bool) -> dict:
         json_lines=fmt == "json",
         level=os.environ.get("LOG_LEVEL", "INFO").upper(),
         beat_level=os.environ.get("CELERY_BEAT_LOG_LEVEL", "WARNING").upper(),
+        access_level=os.environ.get("ACCESS_LOG_LEVEL", "WARNING").upper(),
     )
 
 

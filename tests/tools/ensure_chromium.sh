@@ -3,6 +3,8 @@
 # Root: install it with apt-get. Otherwise: say loudly that browser tests will be
 # skipped -- except under CI=true, where a missing browser fails the run.
 set -u
+# nginx for the production smoke test, by the same rules (tests/tools/ensure_nginx.sh).
+"$(dirname "$0")/ensure_nginx.sh" || exit 1
 if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
   exit 0
 fi
