@@ -82,9 +82,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
     try:
         settings = clean_settings(settings, solo=mode == "solo")
         player, token = _player_or_new(request)
-        room = room_services.create_room(game="abaku", mode=mode, host=player, settings=settings)
-        if mode == "solo":
-            room_services.start_room(room=room, actor=player)
+        create = room_services.create_and_start if mode == "solo" else room_services.create_room
+        room = create(game="abaku", mode=mode, host=player, settings=settings)
     except RoomError as error:
         messages.error(request, error.message)
         return redirect("abaku:index")

@@ -78,11 +78,10 @@ def _create(request: HttpRequest, mode: str) -> HttpResponse:
         player, token = _player_for(request, form)
     if player is not None:
         try:
-            room = room_services.create_room(
+            create = room_services.create_and_start if mode == "solo" else room_services.create_room
+            room = create(
                 game="mathesso", mode=mode, host=player, settings=form.cleaned_data["settings"]
             )
-            if mode == "solo":
-                room_services.start_room(room=room, actor=player)
         except RoomError as error:
             form.add_error(None, error.message)
         else:

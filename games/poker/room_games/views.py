@@ -4,7 +4,6 @@ Playing itself happens over the room's WebSocket (games.rooms)."""
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -13,15 +12,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import identity, nicknames
-from accounts import services as accounts_services
 from accounts.errors import AccountsError
 from games.poker.forms import RoomSettingsForm
 from games.rooms import selectors as room_selectors
-from games.rooms import services as room_services
 from games.rooms.errors import RoomError
-from games.rooms.models import Room, Seat
+from games.rooms.models import Room
 
-from . import standings
+from . import services, standings
 
 MODES = ("group", "duel")
 
@@ -47,22 +44,19 @@ def new_room(request: HttpRequest, mode: str) -> HttpResponse:
     }
     if request.method == "GET":
         return render(request, "poker/room/new.html", context)
-    player, token = request.player, None
     try:
-        with transaction.atomic():
-            if player is None:
-                if not request.storage_enabled:
-                    raise RoomError(
-                        "storage_off",
-                        _("Saving is switched off in this browser, so you cannot open a room."),
-                    )
-                player, token = accounts_services.create_profile(
-                    browser_token=identity.read_token(request),
-                    nickname=request.POST.get("nickname", ""),
-                )
-            room = room_services.create_room(
-                game="poker", mode=mode, host=player, settings=form.settings()
+        if request.player is None and not request.storage_enabled:
+            raise RoomError(
+                "storage_off",
+                _("Saving is switched off in this browser, so you cannot open a room."),
             )
+        room, token = services.open_room(
+            mode=mode,
+            settings=form.settings(),
+            host=request.player,
+            browser_token=identity.read_token(request),
+            nickname=request.POST.get("nickname", ""),
+        )
     except (RoomError, AccountsError) as error:
         context["error"] = error.message
         return render(request, "poker/room/new.html", context, status=400)
@@ -108,22 +102,5 @@ def new_round(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("rooms:room", code=following.code)
     if room.status not in (Room.Status.FINISHED, Room.Status.EXPIRED):
         return redirect("rooms:room", code=room.code)
-    settings = {k: v for k, v in room.settings.items() if k != "previous_room"}
-    settings["previous_room"] = room.pk
-    with transaction.atomic():
-        fresh = room_services.create_room(
-            game="poker",
-            mode="group",
-            host=request.player,
-            settings=settings,
-            classroom=room.classroom,
-        )
-        players = room.seats.select_related("player").filter(
-            status=Seat.Status.JOINED, role=Seat.Role.PLAYER, player__is_active=True
-        )
-        for seat in players:
-            try:
-                room_services.join_room(room=fresh, player=seat.player)
-            except RoomError:  # full or otherwise refused: they can join by the code
-                continue
+    fresh = services.new_round(room=room, host=request.player)
     return redirect("rooms:room", code=fresh.code)
