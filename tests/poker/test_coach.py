@@ -1,0 +1,217 @@
+"""The poker coach: legal, deterministic decisions on every table, jokers used
+and kept, the value of a position, and refused input."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.poker.rules import JOKER, TABLE_NAMES, PokerGame, score_board, seeded_deck
+from games.poker.rules.coach import choose_cell, choose_joker, evaluate
+
+JOKER_TABLES = [name for name in TABLE_NAMES if name != "matematico"]
+
+
+def play(seed: int, table: str) -> PokerGame:
+    """A whole game led by the coach through the rules engine, which refuses
+    every illegal move."""
+    game = PokerGame.new(table=table, deck=seeded_deck(seed, table), now=0.0)
+    while not game.over:
+        seen = game.sequence[: game.handled]
+        if game.kept_jokers:
+            decision = choose_joker(game.cells, table=table, seen=seen, kept=game.kept_jokers - 1)
+            if decision["action"] == "use":
+                game.place_kept_joker(decision["cell"], decision["value"], now=0.0)
+                continue
+        if game.hand == JOKER:
+            decision = choose_joker(game.cells, table=table, seen=seen, kept=game.kept_jokers)
+            if decision["action"] == "use":
+                game.use_joker(decision["cell"], decision["value"], now=0.0)
+            else:
+                assert decision == {"action": "keep"}
+                game.keep_joker(now=0.0)
+        else:
+            cell = choose_cell(game.cells, game.hand, table=table, seen=seen)
+            assert game.cells[cell] is None
+            game.place(cell, now=0.0)
+    return game
+
+
+@pytest.mark.parametrize("table", TABLE_NAMES)
+def test_the_coach_fills_the_whole_board_legally_on_every_table(table):
+    game = play(7, table)
+    assert game.completed
+    assert game.score().total == score_board(game.cells, table).total
+
+
+def test_a_joker_game_sees_jokers_kept_and_used():
+    kept = used = 0
+    for seed in range(12):
+        game = play(seed, "contiguous")
+        assert game.completed
+        kept += sum(1 for card in game.sequence[: game.handled] if card == JOKER)
+        used += len(game.joker_cells)
+    assert kept > 0 and used > 0
+
+
+@pytest.mark.parametrize("table", TABLE_NAMES)
+def test_decisions_are_deterministic(table):
+    deck = [card for card in seeded_deck(3, table) if card != JOKER]
+    cells: list[int | None] = [None] * 25
+    for cell, value in zip((0, 6, 7, 12, 19, 24, 3), deck, strict=False):
+        cells[cell] = value
+    seen, card = deck[:7], deck[7]
+    first = choose_cell(list(cells), card, table=table, seen=list(seen))
+    assert all(
+        choose_cell(list(cells), card, table=table, seen=list(seen)) == first for _ in range(3)
+    )
+    assert evaluate(cells, table=table, seen=seen) == evaluate(cells, table=table, seen=seen)
+    if table in JOKER_TABLES:
+        decisions = {repr(choose_joker(cells, table=table, seen=seen, kept=0)) for _ in range(3)}
+        assert len(decisions) == 1
+
+
+def test_the_last_empty_cell_is_the_only_choice():
+    deck = [card for card in seeded_deck(11, "matematico")]
+    cells: list[int | None] = list(deck[:25])
+    cells[17] = None
+    assert choose_cell(cells, 5, table="matematico", seen=deck[:24]) == 17
+
+
+def test_the_coach_completes_four_of_a_kind():
+    # Row 0 holds 7 7 7 _ 5; the last 7 in hand makes four of a kind (160).
+    cells: list[int | None] = [7, 7, 7, None, 5] + [None] * 20
+    assert choose_cell(cells, 7, table="matematico", seen=[7, 7, 7, 5]) == 3
+
+
+def test_a_joker_early_in_the_game_is_kept():
+    assert choose_joker([None] * 25, table="contiguous", seen=[], kept=0) == {"action": "keep"}
+
+
+def test_a_joker_is_used_when_it_completes_five_of_a_kind():
+    # 9 9 _ 9 9 and no 9 left in the deck: the joker as a 9 makes 125 instead of 70.
+    cells: list[int | None] = [9, 9, None, 9, 9] + [None] * 20
+    decision = choose_joker(cells, table="school", seen=[9, 9, 9, 9], kept=0)
+    assert decision == {"action": "use", "cell": 2, "value": 9}
+
+
+@pytest.mark.parametrize("table", JOKER_TABLES)
+def test_a_joker_is_used_when_no_cell_can_be_spared(table):
+    deck = [card for card in seeded_deck(5, table) if card != JOKER]
+    cells: list[int | None] = list(deck[:25])
+    cells[4] = cells[20] = None
+    # Two free cells and one joker already kept: this one must go now.
+    decision = choose_joker(cells, table=table, seen=deck[:23] + [JOKER], kept=1)
+    assert decision["action"] == "use"
+    assert decision["cell"] in (4, 20)
+    assert 1 <= decision["value"] <= 13
+
+
+def test_evaluate_is_exact_on_a_full_board_and_plausible_on_an_empty_one():
+    for table in TABLE_NAMES:
+        deck = [card for card in seeded_deck(9, table) if card != JOKER]
+        full = deck[:25]
+        assert evaluate(full, table=table, seen=deck[:25]) == score_board(full, table).total
+    empty = evaluate([None] * 25, table="matematico", seen=[])
+    assert 200 < empty < 450
+
+
+def test_evaluate_values_a_four_of_a_kind_above_a_spoiled_row():
+    seen = [7, 7, 7, 7, 2]
+    four = [7, 7, 7, 7, None] + [None] * 20
+    spoiled = [7, 7, 7, 2, None] + [None] * 20
+    assert evaluate(four, table="matematico", seen=seen) > evaluate(
+        spoiled, table="matematico", seen=seen
+    )
+
+
+@pytest.mark.parametrize(
+    ("cells", "card", "table", "seen"),
+    [
+        ([None] * 24, 5, "matematico", []),  # 24 cells
+        ([None] * 25, 0, "matematico", []),  # a joker is not a number card
+        ([None] * 25, 14, "matematico", []),
+        ([None] * 25, True, "matematico", []),
+        ([None] * 25, 5, "poker", []),  # unknown table
+        ([None] * 24 + [14], 5, "matematico", []),  # value outside 1..13
+        (list(range(1, 14)) + list(range(1, 13)), 5, "matematico", []),  # full board
+        ([None] * 25, 5, "matematico", [JOKER]),  # matematico has no jokers
+        ([None] * 25, 5, "matematico", [15]),
+        ([None] * 25, 5, "matematico", "12"),
+    ],
+)
+def test_choose_cell_refuses_invalid_input(cells, card, table, seen):
+    with pytest.raises(ValueError):
+        choose_cell(cells, card, table=table, seen=seen)
+
+
+def test_choose_joker_and_evaluate_refuse_invalid_input():
+    with pytest.raises(ValueError):
+        choose_joker([None] * 25, table="matematico", seen=[], kept=0)  # no jokers there
+    with pytest.raises(ValueError):
+        choose_joker([None] * 25, table="contiguous", seen=[], kept=-1)
+    with pytest.raises(ValueError):
+        choose_joker([None] * 25, table="contiguous", seen=[], kept="1")
+    with pytest.raises(ValueError):
+        choose_joker([1] * 25, table="contiguous", seen=[], kept=0)
+    with pytest.raises(ValueError):
+        evaluate([None] * 26, table="contiguous", seen=[])
+    with pytest.raises(ValueError):
+        evaluate([None] * 25, table="nope", seen=[])
+
+
+# --- properties ------------------------------------------------------------------
+
+
+@st.composite
+def positions(draw, table_names=TABLE_NAMES):
+    """A board as a real game makes it: the first cards of a shuffled deck in
+    random empty cells; returns (table, cells, seen, next card)."""
+    table = draw(st.sampled_from(table_names))
+    seed = draw(st.integers(0, 2**32 - 1))
+    deck = seeded_deck(seed, table)
+    placed = draw(st.integers(0, 24))
+    order = draw(st.permutations(range(25)))
+    cells: list[int | None] = [None] * 25
+    values = draw(st.lists(st.integers(1, 13), min_size=placed, max_size=placed))
+    numbers = [card for card in deck if card != JOKER]
+    for i, cell in enumerate(order[:placed]):
+        card = deck[i]
+        cells[cell] = values[i] if card == JOKER else card
+    return table, cells, deck[:placed], numbers[placed], deck
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions())
+def test_choose_cell_always_picks_an_empty_cell(position):
+    table, cells, seen, card, _ = position
+    before = list(cells)
+    cell = choose_cell(cells, card, table=table, seen=seen)
+    assert type(cell) is int and 0 <= cell < 25
+    assert cells[cell] is None
+    assert cells == before  # the input is not changed
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions(JOKER_TABLES), st.integers(0, 2))
+def test_choose_joker_uses_an_empty_cell_and_a_value_1_to_13(position, kept):
+    table, cells, seen, _, _ = position
+    free = cells.count(None)
+    decision = choose_joker(cells, table=table, seen=seen, kept=kept)
+    if decision["action"] == "use":
+        assert set(decision) == {"action", "cell", "value"}
+        assert cells[decision["cell"]] is None
+        assert type(decision["value"]) is int and 1 <= decision["value"] <= 13
+    else:
+        assert decision == {"action": "keep"}
+        assert free > kept + 1  # keeping never strands a joker
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions())
+def test_evaluate_is_a_finite_non_negative_number(position):
+    table, cells, seen, _, _ = position
+    value = evaluate(cells, table=table, seen=seen)
+    assert isinstance(value, float)
+    assert 0 <= value < 12 * 210
