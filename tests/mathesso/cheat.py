@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.mathesso.rules import GameState
+from games.mathesso.rules import GameState, is_pair
 
 
 def next_moves(state: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -46,12 +46,12 @@ def next_moves(state: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def mismatch(state: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """Two flips of different faces by the player on turn (a turn without a pair)."""
+    """Two flips of tiles that do not pair by the player on turn (a turn without a pair)."""
     game = GameState.from_dict(state)
     owned = game.owners()
     free = [p for p in game.tiles if p.id not in owned]
     first = free[0]
-    second = next(p for p in free if p.tile.face != first.tile.face)
+    second = next(p for p in free if not is_pair(p.tile, first.tile))
     return [
         (game.player, {"type": "flip", "tile": first.id}),
         (game.player, {"type": "flip", "tile": second.id}),

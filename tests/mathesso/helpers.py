@@ -7,7 +7,14 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.mathesso.rules import GameState, apply_action, legal_actions, score_pairs, view
+from games.mathesso.rules import (
+    GameState,
+    apply_action,
+    is_pair,
+    legal_actions,
+    score_pairs,
+    view,
+)
 
 # ---------------------------------------------------------------- finding tiles
 
@@ -49,11 +56,11 @@ def take(state: GameState, face: str) -> tuple[GameState, list[dict[str, Any]]]:
 
 
 def miss(state: GameState) -> tuple[GameState, list[dict[str, Any]]]:
-    """The player on turn flips two untaken tiles of different faces."""
+    """The player on turn flips two untaken tiles that do not pair."""
     owned = state.owners()
     free = [p for p in state.tiles if p.id not in owned]
     a = free[0]
-    b = next(p for p in free if p.tile.face != a.tile.face)
+    b = next(p for p in free if not is_pair(p.tile, a.tile))
     return play(state, flip(state.player, a.id), flip(state.player, b.id))
 
 
@@ -89,9 +96,13 @@ def assert_view_keeps_secrets(state: GameState, v: dict[str, Any]) -> None:
         hidden = entry["id"] not in up and entry["id"] not in owned
         assert entry["up"] == (entry["id"] in up)
         if hidden:
-            assert not {"face", "group", "value"} & entry.keys(), entry
+            assert not {"face", "group", "value", "picture"} & entry.keys(), entry
         else:
             assert entry["face"] == state.tiles[entry["id"]].tile.face
+        if entry["up"]:
+            assert entry["picture"] == state.tiles[entry["id"]].tile.picture.to_json()
+        else:
+            assert "picture" not in entry
     text = json.dumps(v)
     for face in {p.tile.face for p in state.tiles} - visible_faces(state):
         assert json.dumps(face) not in text, f"hidden face {face} leaked"
@@ -104,7 +115,7 @@ def assert_consistent(state: GameState) -> None:
     assert len(owned) == len(set(owned))
     for pairs in state.pairs.values():
         for a, b in pairs:
-            assert state.tiles[a].tile.face == state.tiles[b].tile.face
+            assert is_pair(state.tiles[a].tile, state.tiles[b].tile)
     assert not set(owned) & state.face_up()
     assert len(state.flips) <= 1
     for p in state.seats:
@@ -137,6 +148,17 @@ def assert_finished_consistently(state: GameState) -> None:
 # ---------------------------------------------------------------- a bot
 
 
+def looks_alike_key(picture: dict[str, Any]) -> str:
+    """What a player sees that decides a pair, read from a view's `picture` alone.
+
+    The whole picture, except that CJV tiles of one design pair whatever their
+    numeral (seed: „graficky stejně zpracované číslo 12").
+    """
+    if picture["design"] is not None:
+        picture = {k: v for k, v in picture.items() if k not in ("value", "digits")}
+    return json.dumps(picture, sort_keys=True)
+
+
 class MemoryBot:
     """Plays every seat from the public view alone, remembering faces it has seen.
 
@@ -159,8 +181,8 @@ class MemoryBot:
         for t in v["tiles"]:
             if t["owner"] is not None:
                 self.memory.pop(t["id"], None)
-            elif "face" in t:
-                self.memory[t["id"]] = t["face"]
+            elif "picture" in t:
+                self.memory[t["id"]] = looks_alike_key(t["picture"])
 
     def choose(self, state: GameState, v: dict[str, Any]) -> dict[str, Any]:
         rng = self.rng

@@ -130,10 +130,21 @@ def test_order_flips_are_shown_to_everybody_while_the_order_is_decided():
             "face": "mult:1x5",
             "group": "mult",
             "value": 5,
+            "picture": {
+                "value": 5,
+                "digits": [{"digit": "5", "colours": ["#f06ba8", "#43a047"]}],
+                "background": "grey",
+                "background_hex": ["#9e9e9e"],
+                "behind": None,
+                "dots": 0,
+                "hint": None,
+                "design": None,
+            },
         }
     ]
     v = view(state, "bob")
     assert v["tiles"][tile]["face"] == "mult:1x5"
+    assert v["tiles"][tile]["picture"] == events[0]["picture"]
     assert v["ordering"] == {"waiting": ["bob"], "draws": {"ann": [tile]}}
     assert view(state, "ann")["actions"] == []
 
@@ -383,6 +394,40 @@ def test_the_offer_is_made_after_any_own_turn_including_a_single_flip():
     state, _ = miss(state)
     state, events = play(state, flip("ann", ids_of(state, "prime:3")[0]), end_turn("ann"))
     assert types(events)[-1] == "extra_turn_offered"
+
+
+def test_cjv_tiles_of_one_design_from_two_pairs_of_the_box_are_taken_as_a_pair():
+    # Seed 000: „Jako další kartičku hráč otočí číslo 21, aby na barevné straně
+    # nalezl graficky stejně zpracované číslo 12." Both design-I pairs look alike.
+    state = started(extensions=("cjv",))
+    twelve_1 = ids_of(state, "cjv:1", 12)[0]
+    twenty_one_2 = ids_of(state, "cjv:2", 21)[0]
+    state, events = play(state, flip("ann", twelve_1), flip("ann", twenty_one_2))
+    taken = next(e for e in events if e["type"] == "pair_taken")
+    assert taken == {
+        "type": "pair_taken",
+        "player": "ann",
+        "tiles": [twelve_1, twenty_one_2],
+        "face": "cjv:1",
+    }
+    state, _ = miss(state)  # bob
+    twelve_2 = ids_of(state, "cjv:2", 12)[0]
+    twenty_one_1 = ids_of(state, "cjv:1", 21)[0]
+    state, events = play(state, flip("ann", twenty_one_1), flip("ann", twelve_2))
+    assert "pair_taken" in types(events) and "sheldon" not in types(events)
+    assert state.faces_of("ann") == ["cjv:1", "cjv:2"]
+    assert scores(state)["ann"] == 10  # two design-I pairs: 5 + 5, no Sheldon
+    assert view(state)["players"][0]["pairs"] == ["cjv:1", "cjv:2"]
+
+
+def test_the_two_black_twelves_do_not_pair_in_play():
+    # Seed 000: „Následující černé kartičky 12 jsou různé, nejedná se tedy o pár".
+    state = started(extensions=("cjv",))
+    a, b = ids_of(state, "zero:12a")[0], ids_of(state, "zero:12b")[0]
+    state, events = play(state, flip("ann", a), flip("ann", b))
+    assert "no_pair" in types(events) and state.pairs["ann"] == []
+    shown = {t["id"]: t["picture"] for t in view(state)["tiles"] if t["up"]}
+    assert shown[a]["dots"] != shown[b]["dots"]
 
 
 def test_two_sheldons_give_two_extra_turns_and_twenty_four_points():

@@ -15,7 +15,10 @@ from games.mathesso.rules import (
     build_tiles,
     catalogue,
     data,
+    is_pair,
+    owned_faces,
 )
+from games.mathesso.rules.tiles import look
 
 # The spec's table (section 3) and the extensions' additions, counted by hand.
 SPEC_PAIRS = {
@@ -217,3 +220,91 @@ def test_catalogue_faces_are_exactly_the_games_faces(setup):
     assert set(catalogue(variant, extensions)["faces"]) == {
         t.face for t in build_tiles(variant, extensions)
     }
+
+
+# --------------------------------------------- what looks the same pairs (seed 000)
+
+
+def drawing(look: dict) -> str:
+    """A tile's coloured side as the client draws it: its look without the b/w side."""
+    return json.dumps({k: v for k, v in look.items() if k != "bw"}, sort_keys=True)
+
+
+def catalogue_tiles(variant, extensions):
+    """(face id, look) of every tile of a game, as the client receives them."""
+    cat = catalogue(variant, extensions)
+    return [(face, look) for face, entry in cat["faces"].items() for look in entry["tiles"]]
+
+
+@pytest.mark.parametrize(("variant", "extensions"), SETUPS)
+def test_tiles_drawn_alike_pair_and_tiles_that_do_not_pair_are_drawn_differently(
+    variant, extensions
+):
+    # Seed 000: „Úkolem hráčů je … nalézt dvě kartičky, které jsou na barevné
+    # straně identické." Checked for every two tiles of the game, on the very
+    # looks the board and the rules page draw.
+    tiles = build_tiles(variant, extensions)
+    sent = {(face, lk["bw"]): lk for face, lk in catalogue_tiles(variant, extensions)}
+    looks = {t: sent[(t.face, t.bw)] for t in tiles}
+    for a, b in combinations(tiles, 2):
+        same = drawing(looks[a]) == drawing(looks[b])
+        if same:
+            assert is_pair(a, b), (a.face, a.bw, b.face, b.bw)
+        if not is_pair(a, b):
+            assert not same, (a.face, a.bw, b.face, b.bw)
+        if is_pair(a, b) and not same:
+            # The one exception the seed names: „CJV jsou jediné kombinace, kdy
+            # čísla na barevné straně přidružených kartiček nejsou úplně identická."
+            assert a.group == b.group == "cjv"
+            assert looks[a]["design"] == looks[b]["design"]
+            assert {looks[a]["value"], looks[b]["value"]} == {12, 21}
+
+
+@pytest.mark.parametrize(("variant", "extensions"), SETUPS)
+def test_every_look_comes_in_whole_pairs(variant, extensions):
+    tiles = build_tiles(variant, extensions)
+    by_motif = Counter(t.picture.motif for t in tiles)
+    assert all(n % 2 == 0 for n in by_motif.values())
+    # ... and a look with more than one pair is only ever a CJV design.
+    assert all(m.design is not None for m, n in by_motif.items() if n > 2)
+
+
+def test_cjv_tiles_of_one_design_pair_whichever_pair_of_the_box_they_came_from():
+    # Seed 000: „Jako další kartičku hráč otočí číslo 21, aby na barevné straně
+    # nalezl graficky stejně zpracované číslo 12."
+    faces = by_face(build_tiles("pico", ["cjv"]))
+    twelve_1, twenty_one_1 = faces["cjv:1"]
+    twelve_2, twenty_one_2 = faces["cjv:2"]
+    assert drawing(look(twelve_1)) == drawing(look(twelve_2))
+    assert drawing(look(twenty_one_1)) == drawing(look(twenty_one_2))
+    assert is_pair(twelve_1, twenty_one_2) and is_pair(twelve_2, twenty_one_1)
+    design_2 = faces["cjv:3"]
+    assert not any(is_pair(a, b) for a in faces["cjv:1"] for b in design_2)
+    assert all(drawing(look(a)) != drawing(look(b)) for a in faces["cjv:1"] for b in design_2)
+
+
+def test_the_two_black_twelves_are_drawn_differently_and_do_not_pair():
+    # Seed 000: „Následující černé kartičky 12 jsou různé, nejedná se tedy o pár".
+    faces = by_face(build_tiles("pico", ["cjv"]))
+    a, b = faces["zero:12a"][0], faces["zero:12b"][0]
+    assert not is_pair(a, b)
+    assert drawing(look(a)) != drawing(look(b))
+    assert (look(a)["dots"], look(b)["dots"]) == (1, 2)
+    assert look(a)["behind"] == look(b)["behind"] == 12
+
+
+def test_both_tiles_of_a_factorial_pair_carry_the_n_factorial_hint():
+    n_tile, mark_tile = by_face(build_tiles("pico", ["factorial"]))["fact:5"]
+    assert (n_tile.bw, mark_tile.bw) == (5, "!")
+    assert look(n_tile)["hint"] == look(mark_tile)["hint"] == "5!"
+    assert drawing(look(n_tile)) == drawing(look(mark_tile))
+
+
+def test_a_pair_of_tiles_from_two_faces_of_one_look_is_credited_to_distinct_faces():
+    faces = by_face(build_tiles("pico", ["cjv"]))
+    (t1, u1), (t2, u2) = faces["cjv:1"], faces["cjv:2"]
+    assert owned_faces([(t1, u2)]) == ["cjv:1"]
+    assert owned_faces([(t1, u2), (t2, u1)]) == ["cjv:1", "cjv:2"]
+    assert owned_faces([(t2, u2), (t1, u1)]) == ["cjv:2", "cjv:1"]
+    with pytest.raises(ValueError):
+        owned_faces([(t1, faces["cjv:3"][1])])

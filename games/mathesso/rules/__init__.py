@@ -1,7 +1,8 @@
 """Mathesso rules engine: pure, deterministic, no I/O and no Django.
 
 Public API (see docs/rules/mathesso.md):
-- tiles: `build_tiles`, `Tile`, `FACES`, `catalogue`, `VARIANT_NAMES`, `EXTENSION_NAMES`
+- tiles: `build_tiles`, `Tile`, `Picture`, `is_pair`, `owned_faces`, `FACES`, `catalogue`,
+  `VARIANT_NAMES`, `EXTENSION_NAMES`
 - scoring: `score_pairs`, `score_breakdown`, `sheldons`
 - the game: `new_game`, `apply_action`, `remove_player`, `view`, `legal_actions`, `scores`,
   `result`, `GameState` (`to_dict` / `from_dict`), `IllegalMove`
@@ -25,9 +26,12 @@ from .tiles import (
     FACES,
     VARIANT_NAMES,
     Face,
+    Picture,
     Tile,
     build_tiles,
     catalogue,
+    is_pair,
+    owned_faces,
     variant_faces,
 )
 
@@ -38,13 +42,16 @@ __all__ = [
     "Face",
     "GameState",
     "IllegalMove",
+    "Picture",
     "PlacedTile",
     "Tile",
     "apply_action",
     "build_tiles",
     "catalogue",
+    "is_pair",
     "legal_actions",
     "new_game",
+    "owned_faces",
     "remove_player",
     "result",
     "score_breakdown",

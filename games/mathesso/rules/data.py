@@ -102,6 +102,9 @@ MAX_SHELDONS = 2
 # The box's other black tiles (17, 19, 23, 29, 31, 41, 43, 71) are used by no
 # variant and are left out of the digital game.
 ZEROS: dict[str, int] = {"21": 21, "34": 34, "55": 55, "12a": 12, "12b": 12, "37": 37, "73": 73}
+# Tiles that do not pair must look different, so the two black 12s carry one
+# and two dots under their 0 (a shape to count, not a colour to tell apart).
+ZERO_DOTS: dict[str, int] = {"12a": 1, "12b": 2}
 
 
 @dataclass(frozen=True)

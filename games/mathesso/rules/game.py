@@ -22,7 +22,15 @@ from typing import Any
 from . import data
 from .layout import lay_out
 from .scoring import score_breakdown, score_pairs, sheldons
-from .tiles import VARIANT_BY_NAME, Tile, build_tiles, check_setup, tile_of
+from .tiles import (
+    VARIANT_BY_NAME,
+    Tile,
+    build_tiles,
+    check_setup,
+    is_pair,
+    owned_faces,
+    tile_of,
+)
 
 Event = dict[str, Any]
 Action = Mapping[str, Any]
@@ -128,7 +136,8 @@ class GameState:
         return {t: p for p, pairs in self.pairs.items() for pair in pairs for t in pair}
 
     def faces_of(self, player: str) -> list[str]:
-        return [self.tiles[pair[0]].tile.face for pair in self.pairs[player]]
+        """The faces the player owns, one per pair taken (see `tiles.owned_faces`)."""
+        return owned_faces((self.tiles[a].tile, self.tiles[b].tile) for a, b in self.pairs[player])
 
     def extra_turns(self, player: str) -> int:
         """Sheldon extra turns the player holds and has not taken yet."""
@@ -330,6 +339,7 @@ def _flipped(s: GameState, player: str, tile: int) -> Event:
         "face": t.face,
         "group": t.group,
         "value": t.value,
+        "picture": t.picture.to_json(),
     }
 
 
@@ -418,10 +428,10 @@ def _play_flip(s: GameState, player: str, tile: int, events: list[Event]) -> Non
         return
     first, second = s.flips
     s.flips = []
-    face = s.tiles[first].tile.face
-    if face == s.tiles[second].tile.face:
+    if is_pair(s.tiles[first].tile, s.tiles[second].tile):
         held = sheldons(s.faces_of(player))
         s.pairs[player].append([first, second])
+        face = s.faces_of(player)[-1]
         events.append(
             {"type": "pair_taken", "player": player, "tiles": [first, second], "face": face}
         )
@@ -559,7 +569,8 @@ def legal_actions(state: GameState, player: str) -> list[dict[str, Any]]:
 def view(state: GameState, player: str | None = None) -> dict[str, Any]:
     """What `player` (None: a spectator) may see, ready to send as JSON.
 
-    A tile's face, group and value appear only while it is face up or taken;
+    A tile's face, group and value appear only while it is face up or taken,
+    and its `picture` (exactly what its coloured side shows) while it is face up;
     the seed, the tile set's order and past order-procedure draws never do.
     Mathesso has no private information, so every player sees the same board;
     only `you` and `actions` differ.
@@ -581,6 +592,8 @@ def view(state: GameState, player: str | None = None) -> dict[str, Any]:
         }
         if p.id in up or p.id in owners:
             entry.update(face=p.tile.face, group=p.tile.group, value=p.tile.value)
+        if p.id in up:
+            entry["picture"] = p.tile.picture.to_json()  # what to draw: tiles.Picture
         tiles.append(entry)
     live = scores(state)
     players = [

@@ -1,20 +1,72 @@
-"""Tiles and faces, derived from the box data in `data.py`.
+"""Tiles, their pictures and faces, derived from the box data in `data.py`.
 
-A *face* is the identity of a coloured side: two tiles form a pair iff their
-faces are equal. Face ids are the canonical strings of the spec (`mult:3x7`,
-`square:4`, `prime:13`, `fib:13`, `fact:5`, `zero:12a`, `cjv:1`, ...).
+A tile's *picture* is exactly what its coloured side shows. Two tiles pair iff
+they look the same (`is_pair`): their pictures are equal, except that a CJV
+12-tile and 21-tile of one design pair although their numerals differ (seed:
+„aby na barevné straně nalezl graficky stejně zpracované číslo 12"; „CJV jsou
+jediné kombinace, kdy čísla na barevné straně přidružených kartiček nejsou
+úplně identická"). So tiles that look the same always pair, and tiles that do
+not pair always look different; `tests/mathesso/test_tiles.py` checks both for
+every tile of every setup.
+
+A *face* is one pair of the box (its two tiles) and what scoring counts. Face
+ids are the canonical strings of the spec (`mult:3x7`, `square:4`, `prime:13`,
+`fib:13`, `fact:5`, `zero:12a`, `cjv:1`, ...). The faces of one look (`cjv:1`
+and `cjv:2` are both design I) are interchangeable: whoever takes a pair owns
+the first such face they do not own yet (`owned_faces`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from math import factorial
 from typing import Any
 
 from . import data
 
 Bw = int | str  # what a b/w side shows: a number, or "!" on a factorial tile
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What a tile's coloured side shows, exactly as it is drawn.
+
+    The board (`tiles.js`) and the rules page (`presentation.face_svg`) draw
+    nothing that is not in here, so equal pictures look the same and unequal
+    ones look different.
+    """
+
+    background: str
+    background_hex: tuple[str, ...]
+    numeral: str
+    digit_colours: tuple[tuple[str, ...], ...]  # per digit: one colour, or two halves
+    behind: int | None = None  # a zero's translucent number behind the 0
+    dots: int = 0  # marks under a zero's 0 (the two black 12s differ here)
+    hint: str | None = None  # a factorial's small "n!", on both tiles of the pair
+    design: int | None = None  # CJV design I or II
+
+    @property
+    def motif(self) -> Picture:
+        """What two tiles must share to pair: the picture, but a CJV numeral is free."""
+        if self.design is None:
+            return self
+        return replace(self, numeral="", digit_colours=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": int(self.numeral),
+            "digits": [
+                {"digit": d, "colours": list(c)}
+                for d, c in zip(self.numeral, self.digit_colours, strict=True)
+            ],
+            "background": self.background,
+            "background_hex": list(self.background_hex),
+            "behind": self.behind,
+            "dots": self.dots,
+            "hint": self.hint,
+            "design": self.design,
+        }
 
 
 @dataclass(frozen=True)
@@ -25,11 +77,17 @@ class Tile:
     group: str
     bw: Bw
     value: int  # the number on the coloured side
+    picture: Picture = field(compare=False, repr=False)
+
+
+def is_pair(a: Tile, b: Tile) -> bool:
+    """Whether two tiles form a pair: they look the same (see the module's note)."""
+    return a.picture.motif == b.picture.motif
 
 
 @dataclass(frozen=True)
 class Face:
-    """One pair's coloured side, and the two tiles that carry it.
+    """One pair of the box, and the two tiles that carry it.
 
     `key` is what the by-value scoring groups on: the coloured value, or for a
     zero pair the number behind its 0. CJV pairs have none (their two tiles
@@ -59,10 +117,51 @@ def _primes_up_to(limit: int) -> list[int]:
     return [n for n in range(2, limit + 1) if all(n % d for d in range(2, int(n**0.5) + 1))]
 
 
+def _ink(number: int) -> str:
+    colour = RULER_BY_NUMBER.get(number)
+    return colour.hex if colour else data.PLAIN_INK
+
+
+def _digit_colours(face: str, group: str, value: int) -> tuple[tuple[str, ...], ...]:
+    """The colours of each digit of a coloured numeral.
+
+    A product is printed in its factors' ruler colours, digit by digit (21 = 3x7:
+    "2" orange, "1" light blue). A one-digit product is one digit in both
+    colours (left half, right half). A square is one colour: its base's.
+    """
+    digits = str(value)
+    if group == "mult":
+        a, b = (int(x) for x in face.removeprefix("mult:").split("x"))
+        return ((_ink(a), _ink(b)),) if len(digits) == 1 else ((_ink(a),), (_ink(b),))
+    if group == "square":
+        base = int(face.removeprefix("square:"))
+        return tuple((_ink(base),) for _ in digits)
+    if group == "zero":
+        return (("#ffffff",),)
+    return tuple((data.PLAIN_INK,) for _ in digits)
+
+
+def _picture(face: str, group: str, key: int | None, value: int, design: int | None) -> Picture:
+    look = GROUP_BY_NAME[group]
+    return Picture(
+        background=look.background,
+        background_hex=look.background_hex,
+        numeral=str(value),
+        digit_colours=_digit_colours(face, group, value),
+        behind=key if group == "zero" else None,
+        dots=data.ZERO_DOTS.get(face.removeprefix("zero:"), 0) if group == "zero" else 0,
+        hint=f"{face.removeprefix('fact:')}!" if group == "fact" else None,
+        design=design,
+    )
+
+
 def _pair(
     face: str, group: str, key: int | None, *sides: tuple[Bw, int], design: int | None = None
 ) -> Face:
-    first, second = (Tile(face, group, bw, value) for bw, value in sides)
+    first, second = (
+        Tile(face, group, bw, value, _picture(face, group, key, value, design))
+        for bw, value in sides
+    )
     return Face(face, group, key, (first, second), design)
 
 
@@ -90,6 +189,12 @@ def _box() -> dict[str, Face]:
 
 
 FACES: dict[str, Face] = _box()
+# The faces of each look, in box order: faces sharing a motif are interchangeable.
+FACES_BY_MOTIF: dict[Picture, tuple[str, ...]] = {}
+for _face in FACES.values():
+    _motif = _face.tiles[0].picture.motif
+    FACES_BY_MOTIF[_motif] = (*FACES_BY_MOTIF.get(_motif, ()), _face.id)
+del _face, _motif
 
 
 def face(face_id: str) -> Face:
@@ -141,6 +246,30 @@ def build_tiles(variant: str, extensions: Iterable[str] = ()) -> list[Tile]:
     return [t for f in variant_faces(variant, extensions) for t in f.tiles]
 
 
+def owned_faces(taken: Iterable[Sequence[Tile]]) -> list[str]:
+    """The faces a player owns for the pairs they took, one per pair, in order.
+
+    A pair may join tiles of two faces that look the same (a design-I CJV
+    12-tile of `cjv:1` with the 21-tile of `cjv:2`). Such faces score alike, so
+    each pair is credited with the first face of its look the player does not
+    own yet. `ValueError` if two tiles do not pair.
+    """
+    owned: list[str] = []
+    seen: set[str] = set()
+    for first, second in taken:
+        face = first.face
+        if face != second.face or face in seen:
+            if not is_pair(first, second):
+                raise ValueError(f"{first.face} and {second.face} do not pair")
+            free = [f for f in FACES_BY_MOTIF[first.picture.motif] if f not in seen]
+            if not free:
+                raise ValueError(f"more pairs that look like {first.face} than the box holds")
+            face = free[0]
+        owned.append(face)
+        seen.add(face)
+    return owned
+
+
 def tile_of(face_id: str, bw: Bw) -> Tile:
     """The tile of a pair that shows `bw` on its b/w side."""
     for t in face(face_id).tiles:
@@ -152,48 +281,14 @@ def tile_of(face_id: str, bw: Bw) -> Tile:
 # --- looks, for clients and the rules page -------------------------------------
 
 
-def _ink(number: int) -> str:
-    colour = RULER_BY_NUMBER.get(number)
-    return colour.hex if colour else data.PLAIN_INK
-
-
 def digit_colours(tile: Tile) -> list[list[str]]:
-    """The colours of each digit of a tile's coloured numeral.
-
-    A product is printed in its factors' ruler colours, digit by digit (21 = 3x7:
-    "2" orange, "1" light blue). A one-digit product is one digit in both
-    colours (left half, right half). A square is one colour: its base's.
-    """
-    digits = str(tile.value)
-    f = FACES[tile.face]
-    if f.group == "mult":
-        a, b = (int(x) for x in tile.face.removeprefix("mult:").split("x"))
-        return [[_ink(a), _ink(b)]] if len(digits) == 1 else [[_ink(a)], [_ink(b)]]
-    if f.group == "square":
-        base = int(tile.face.removeprefix("square:"))
-        return [[_ink(base)] for _ in digits]
-    if f.group == "zero":
-        return [["#ffffff"]]
-    return [[data.PLAIN_INK] for _ in digits]
+    """The colours of each digit of a tile's coloured numeral (see `_digit_colours`)."""
+    return [list(c) for c in tile.picture.digit_colours]
 
 
 def look(tile: Tile) -> dict[str, Any]:
-    """How a tile's coloured side is drawn, as JSON-ready data."""
-    f = FACES[tile.face]
-    group = GROUP_BY_NAME[f.group]
-    return {
-        "bw": tile.bw,
-        "value": tile.value,
-        "digits": [
-            {"digit": d, "colours": c}
-            for d, c in zip(str(tile.value), digit_colours(tile), strict=True)
-        ],
-        "background": group.background,
-        "background_hex": list(group.background_hex),
-        "behind": f.key if f.group == "zero" else None,
-        "hint": f"{tile.bw}!" if f.group == "fact" and tile.bw != data.FACTORIAL_MARK else None,
-        "design": f.design,
-    }
+    """How a tile's coloured side is drawn, as JSON-ready data: its picture and b/w side."""
+    return {"bw": tile.bw, **tile.picture.to_json()}
 
 
 def catalogue(variant: str | None = None, extensions: Iterable[str] = ()) -> dict[str, Any]:
