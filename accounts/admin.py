@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Browser, PlayerProfile, PublicationConsent, User
-from accounts.signals import public_data_withdrawn
+from games import registry as game_registry
 
 
 @admin.register(User)
@@ -34,14 +34,12 @@ class PlayerProfileAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Hide the selected nicknames from public pages"))
     def hide_nicknames(self, request, queryset):
-        for player in queryset:
-            public_data_withdrawn.send(sender=PlayerProfile, player=player)
+        game_registry.withdraw_public_data(queryset.values_list("pk", flat=True))
         queryset.update(nickname_hidden=True)
 
     @admin.action(description=_("Ban the selected profiles (they can no longer play)"))
     def ban_profiles(self, request, queryset):
-        for player in queryset:
-            public_data_withdrawn.send(sender=PlayerProfile, player=player)
+        game_registry.withdraw_public_data(queryset.values_list("pk", flat=True))
         queryset.update(is_active=False)
 
 

@@ -6,9 +6,10 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import consent, identity, nicknames, signals
+from accounts import consent, identity, nicknames
 from accounts.errors import AccountsError
 from accounts.models import Browser, PlayerProfile, PublicationConsent
+from games import registry as game_registry
 from games.models import GameResult
 
 CODE_ATTEMPTS_PER_HOUR = 10
@@ -150,7 +151,7 @@ def record_consent(*, player: PlayerProfile, granted: bool, language: str) -> Pu
         text=consent.question(),
     )
     if not granted:
-        signals.public_data_withdrawn.send(sender=PlayerProfile, player=player)
+        game_registry.withdraw_public_data([player.pk])
     return answer
 
 
@@ -159,7 +160,7 @@ def reset_stats(*, player: PlayerProfile) -> int:
     """Detach the player's results: their stats start from zero; class reports
     keep the rows anonymised. Public entries go too. Returns the number detached."""
     PlayerProfile.objects.select_for_update().filter(pk=player.pk).first()
-    signals.public_data_withdrawn.send(sender=PlayerProfile, player=player)
+    game_registry.withdraw_public_data([player.pk])
     return GameResult.objects.filter(player=player).update(player=None)
 
 
@@ -168,7 +169,7 @@ def delete_profile(*, player: PlayerProfile) -> None:
     """Remove the profile and its personal data. Results stay, anonymised, so
     class statistics remain consistent; roster names are personal and go."""
     player = PlayerProfile.objects.select_for_update().get(pk=player.pk)
-    signals.public_data_withdrawn.send(sender=PlayerProfile, player=player)
+    game_registry.withdraw_public_data([player.pk])
     GameResult.objects.filter(player=player).update(player=None)
     player.memberships.all().delete()
     player.delete()

@@ -1,6 +1,8 @@
 from django.contrib import admin
 
+from classrooms import services
 from classrooms.models import Classroom, CoTeacher, Membership
+from games import registry as game_registry
 
 
 class MembershipInline(admin.TabularInline):
@@ -23,6 +25,13 @@ class ClassroomAdmin(admin.ModelAdmin):
     raw_id_fields = ("teacher",)
     inlines = [CoTeacherInline, MembershipInline]
 
+    def save_related(self, request, form, formsets, change):
+        # Staff editing a class (or its members inline) may forbid publication or
+        # add members: the same domain event as the teacher's own services.
+        super().save_related(request, form, formsets, change)
+        if not form.instance.public_publication:
+            game_registry.withdraw_public_data(services.member_player_ids(form.instance))
+
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
@@ -30,6 +39,13 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ("status",)
     search_fields = ("roster_name", "classroom__name", "player__nickname")
     raw_id_fields = ("classroom", "player", "other_players")
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        member = form.instance
+        if not member.classroom.public_publication:
+            players = [member.player_id, *member.other_players.values_list("pk", flat=True)]
+            game_registry.withdraw_public_data(players)
 
 
 @admin.register(CoTeacher)

@@ -28,6 +28,7 @@ from accounts.errors import AccountsError
 from accounts.models import Browser, PlayerProfile, User
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, CoTeacher, Membership
+from games import registry as game_registry
 
 # Class codes share the profile codes' alphabet: no 0/O or 1/I/L to misread.
 CLASS_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -130,7 +131,22 @@ def update_classroom(
         setattr(classroom, key, value)
     classroom.public_publication = public_publication
     classroom.save(update_fields=[*fields, "public_publication"])
+    if not public_publication:
+        game_registry.withdraw_public_data(member_player_ids(classroom))
     return classroom
+
+
+def member_player_ids(classroom: Classroom) -> set[int]:
+    """Every profile that counts as a member of the class (merged ones included)."""
+    members = Membership.objects.filter(classroom=classroom)
+    ids = set(members.exclude(player=None).values_list("player_id", flat=True))
+    return ids | set(members.values_list("other_players", flat=True)) - {None}
+
+
+def _forbid_publication(classroom: Classroom, player_ids) -> None:
+    """A class that forbids publication keeps its members off every public table."""
+    if not classroom.public_publication:
+        game_registry.withdraw_public_data(player_ids)
 
 
 @transaction.atomic
@@ -264,6 +280,7 @@ def merge_members(*, classroom: Classroom, source_id: int, target_id: int) -> Me
             target.other_players.add(player)
     target.status = Membership.Status.APPROVED
     target.save(update_fields=["player", "status"])
+    _forbid_publication(classroom, [player.pk for player in players])
     return target
 
 
@@ -357,6 +374,7 @@ def join_classroom(
                 member.save(update_fields=["player", "joined_at"])
         except IntegrityError:  # a double submit joined this player a moment ago
             return membership_of(classroom=classroom, player=player), token
+    _forbid_publication(classroom, [player.pk])
     return member, token
 
 

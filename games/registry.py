@@ -94,6 +94,11 @@ class GameSpec:
     profile_stats: ProfileStats | None = None
     # (app_label, model_name) of the game's own admin change lists for staff.
     staff_models: tuple[tuple[str, str], ...] = ()
+    # Domain event "these players' results must leave every public table now"
+    # (consent withdrawn, stats reset, profile deleted, nickname hidden, a class
+    # that forbids publication gained them): player ids -> None. Called by the
+    # platform's services inside their transaction (``withdraw_public_data``).
+    withdraw_public_data: Callable[[list[int]], None] | None = None
     # Demo data for a class: (classroom, rng) -> None (``make run``'s demo loader).
     demo: Callable[[Any, random.Random], None] | None = None
     # Sort position on the home page and the class page.
@@ -155,6 +160,22 @@ def validate_slug(value: str) -> None:
         raise ValidationError(
             _("Unknown game: %(game)s"), code="unknown_game", params={"game": value}
         )
+
+
+def withdraw_public_data(player_ids) -> None:
+    """Tell every game that these players may no longer appear in public output.
+
+    An explicit call from the service that decided it (accounts: consent, reset,
+    deletion, moderation; classrooms: a class that forbids publication gains a
+    member or switches publication off) -- not a model signal, so nothing
+    happens behind a plain ``save()`` and no game imports the platform's models
+    to find out."""
+    ids = sorted({int(pk) for pk in player_ids if pk is not None})
+    if not ids:
+        return
+    for spec in games():
+        if spec.withdraw_public_data is not None:
+            spec.withdraw_public_data(ids)
 
 
 def profile_stats(results: QuerySet, **kwargs) -> dict[str, dict]:

@@ -13,7 +13,3 @@ class PokerConfig(AppConfig):
         from .game import SPEC
 
         registry.register(SPEC)
-        # Public tables drop a player at once when they may no longer appear.
-        from .receivers import connect
-
-        connect()

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.registry import ClassLaunch, GameSpec, ProfileStats
 
-from . import demo, stats
+from . import demo, services, stats
 from .forms import RoomSettingsForm
 from .room_games import DuelGame, GroupGame
 
@@ -37,6 +37,7 @@ SPEC = GameSpec(
     ),
     profile_stats=ProfileStats(compute=stats.profile_stats, template="poker/_profile_stats.html"),
     staff_models=(("poker", "leaderboardentry"),),
+    withdraw_public_data=services.withdraw_players,
     demo=demo.played_group_games,
     order=10,
 )

@@ -512,12 +512,8 @@ def cleanup_abandoned_games(*, now: float) -> dict[str, int]:
     return {"ended": ended, "deleted": deleted}
 
 
-def withdraw_class_members(*, classroom_id: int) -> None:
-    """A class forbids publication: none of its members stays on a public table."""
-    from classrooms.models import Membership
-
-    members = Membership.objects.filter(classroom_id=classroom_id)
-    player_ids = set(members.exclude(player=None).values_list("player_id", flat=True))
-    player_ids |= set(members.values_list("other_players", flat=True)) - {None}
+def withdraw_players(player_ids: list[int]) -> None:
+    """The platform's domain event (``GameSpec.withdraw_public_data``): these
+    players leave every public poker table now."""
     for player in PlayerProfile.objects.filter(pk__in=player_ids):
         withdraw_public_data(player=player)

@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from accounts import consent, selectors, services
 from accounts.models import Browser, PlayerProfile, PublicationConsent
-from accounts.signals import public_data_withdrawn
 from classrooms.models import Classroom, Membership
 from games.models import GameRecord, GameResult
 
@@ -50,20 +49,15 @@ def test_without_an_answer_nothing_may_be_published(player_client):
     assert not selectors.has_publication_consent(None)
 
 
-def test_withdrawing_consent_tells_public_tables_at_once(player_client):
+def test_withdrawing_consent_tells_public_tables_at_once(player_client, monkeypatch):
+    from games import registry as game_registry
+
     client, player = player_client
     heard = []
-
-    def listener(sender, player, **kwargs):
-        heard.append(player.pk)
-
-    public_data_withdrawn.connect(listener)
-    try:
-        client.post("/accounts/player/consent/", {"consent": "yes"})
-        assert heard == []
-        client.post("/accounts/player/consent/", {"consent": "no"})
-    finally:
-        public_data_withdrawn.disconnect(listener)
+    monkeypatch.setattr(game_registry, "withdraw_public_data", heard.extend)
+    client.post("/accounts/player/consent/", {"consent": "yes"})
+    assert heard == []
+    client.post("/accounts/player/consent/", {"consent": "no"})
     assert heard == [player.pk]
     assert not selectors.has_publication_consent(player)
     assert PublicationConsent.objects.count() == 2

@@ -6,6 +6,7 @@ import pytest
 
 from accounts import services as accounts_services
 from accounts.models import PlayerProfile
+from classrooms import services as classroom_services
 from classrooms.models import Classroom, Membership
 from games.models import GameResult
 from games.poker import selectors, services
@@ -254,7 +255,9 @@ def test_one_forbidding_class_is_enough_and_joining_it_removes_entries():
     Membership.objects.create(classroom=_classroom(public=True), player=pupil, roster_name="J.")
     play_ranked(pupil, start=at("2026-11-29 10:00"))
     assert LeaderboardEntry.objects.filter(player=pupil).count() == 4
-    Membership.objects.create(classroom=_classroom(public=False), player=pupil, roster_name="J.")
+    classroom_services.join_classroom(
+        classroom=_classroom(public=False), player=pupil, typed_name="J."
+    )
     assert not LeaderboardEntry.objects.exists()
 
 
@@ -264,8 +267,9 @@ def test_switching_class_publication_off_removes_its_members_entries():
     Membership.objects.create(classroom=classroom, player=pupil, roster_name="J.")
     play_ranked(pupil, start=at("2026-11-29 10:00"))
     assert LeaderboardEntry.objects.exists()
-    classroom.public_publication = False
-    classroom.save()
+    classroom_services.update_classroom(
+        classroom=classroom, name="7.B", school_year="", subject="", public_publication=False
+    )
     assert not LeaderboardEntry.objects.exists()
 
 
@@ -344,13 +348,70 @@ def test_the_top_100_and_the_rank_count_read_the_ranking_index():
 @pytest.mark.parametrize("side", ["member", "profile"])
 def test_a_profile_merged_into_a_member_of_a_forbidding_class_leaves_the_boards(side):
     pupil, second_device = player("Pupil"), player("Tablet")
-    membership = Membership.objects.create(
-        classroom=_classroom(public=False), player=pupil, roster_name="J."
+    classroom = _classroom(public=False)
+    membership = Membership.objects.create(classroom=classroom, player=pupil, roster_name="J.")
+    duplicate = Membership.objects.create(
+        classroom=classroom, player=None, roster_name="J. (tablet)"
     )
     play_ranked(second_device, start=at("2026-11-29 10:00"))
     assert LeaderboardEntry.objects.filter(player=second_device).exists()
+    # The tablet's profile reaches the class through the teacher's merge, as the
+    # member's second profile or as the duplicate entry folded into the member.
     if side == "member":
-        membership.other_players.add(second_device)
+        duplicate.player = second_device
+        duplicate.save()
+        source, target = duplicate, membership
     else:
-        second_device.merged_memberships.add(membership)
+        membership.player, duplicate.player = None, pupil
+        membership.save()
+        duplicate.save()
+        membership.other_players.add(second_device)
+        source, target = membership, duplicate
+    classroom_services.merge_members(classroom=classroom, source_id=source.pk, target_id=target.pk)
+    assert not LeaderboardEntry.objects.exists()
+
+
+def test_staff_switching_publication_off_in_the_admin_removes_the_members_entries(admin_client):
+    pupil = player("Pupil")
+    classroom = _classroom(public=True)
+    Membership.objects.create(classroom=classroom, player=pupil, roster_name="J.")
+    play_ranked(pupil, start=at("2026-11-29 10:00"))
+    assert LeaderboardEntry.objects.exists()
+    url = f"/admin/classrooms/classroom/{classroom.pk}/change/"
+    page = admin_client.get(url)
+    data = {}
+    for name, value in page.context["adminform"].form.initial.items():
+        data[name] = "" if value is None else value
+    data.update(
+        {
+            "name": classroom.name,
+            "teacher": classroom.teacher_id,
+            "join_code": classroom.join_code,
+            "join_enabled": "on",
+            "created_at_0": classroom.created_at.strftime("%Y-%m-%d"),
+            "created_at_1": classroom.created_at.strftime("%H:%M:%S"),
+        }
+    )
+    data.pop("created_at", None)
+    data.pop("public_publication", None)  # unticked
+    for formset in page.context["inline_admin_formsets"]:
+        management = formset.formset.management_form
+        for field in ("TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS"):
+            data[management.add_prefix(field)] = management.initial.get(field, 0)
+        for form in formset.formset.initial_forms:
+            for field_name, field in form.fields.items():
+                value = form.initial.get(field_name, field.initial)
+                if value is None:
+                    continue
+                if isinstance(value, list):
+                    value = [getattr(item, "pk", item) for item in value]
+                if hasattr(value, "strftime"):  # split date and time widgets
+                    data[form.add_prefix(field_name) + "_0"] = value.strftime("%Y-%m-%d")
+                    data[form.add_prefix(field_name) + "_1"] = value.strftime("%H:%M:%S")
+                    continue
+                data[form.add_prefix(field_name)] = getattr(value, "pk", value)
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    classroom.refresh_from_db()
+    assert not classroom.public_publication
     assert not LeaderboardEntry.objects.exists()
