@@ -28,10 +28,14 @@ def compose() -> dict:
     return yaml.safe_load(COMPOSE.read_text())
 
 
+def k8s_documents_of(path: Path) -> list[dict]:
+    return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
 def k8s_documents() -> list[dict]:
     docs = []
     for path in sorted(K8S_DIR.glob("*.yaml")):
-        docs.extend(doc for doc in yaml.safe_load_all(path.read_text()) if doc)
+        docs.extend(k8s_documents_of(path))
     return docs
 
 
