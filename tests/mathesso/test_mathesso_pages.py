@@ -105,6 +105,19 @@ def test_each_variant_has_a_rules_page_showing_every_tile(client, variant):
     assert "style=" not in page
 
 
+def test_the_rules_page_draws_the_two_black_twelves_differently(client):
+    # Seed 000: „Následující černé kartičky 12 jsou různé, nejedná se tedy o pár".
+    page = client.get(reverse("mathesso:rules", args=["pico"])).content.decode()
+
+    def pair_svg(face_id: str) -> str:
+        item = re.search(rf'data-face="{face_id}">(.*?)</li>', page, re.S).group(1)
+        return re.sub(r'id="[^"]*"|url\(#[^)]*\)|aria-label="[^"]*"', "", item)
+
+    assert pair_svg("zero:12a").count('class="mt-dot"') == 2  # one dot on each tile
+    assert pair_svg("zero:12b").count('class="mt-dot"') == 4
+    assert pair_svg("zero:12a") != pair_svg("zero:12b")
+
+
 def test_the_rules_page_computes_the_seeds_scoring_examples(client):
     page = client.get(reverse("mathesso:rules", args=["standart"])).content.decode()
     scores = re.findall(r'data-testid="scoring-example">.*?<strong>(\d+)</strong>', page, re.S)

@@ -5,12 +5,9 @@
 // quick response (a flip shows its face immediately) and then asks for a fresh
 // snapshot, which brings the live scores. A face-down tile has no face in
 // anything the server sends, so there is nothing here to hide.
+import { gettext, interpolate } from "../js/kit/i18n.js";
 import { whenRoomReady } from "../js/kit/socket.js";
 import { faceSvg, lookOf } from "./tiles.js";
-
-const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
-const interpolate = (text, values) =>
-  text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
 
 const ZOOMS = [1, 1.5, 2, 3];
 const LEAVE_MS = 700;
@@ -131,7 +128,9 @@ if (root && live) {
       tileKeys[tile.id] = key;
       button.replaceChildren();
       if (tile.face && (tile.up || leaving.has(tile.id))) {
-        const look = lookOf(catalogue, tile.face, tile.bw);
+        // The server sends what a face-up tile shows (its picture); a tile just
+        // taken keeps fading out with the catalogue's picture of its face.
+        const look = tile.picture || lookOf(catalogue, tile.face, tile.bw);
         button.append(faceSvg(look, tileLabel(tile)));
         button.dataset.face = tile.face;
       } else {
@@ -308,7 +307,7 @@ if (root && live) {
       against = upTiles.reverse().find((t) => ["mult", "square"].includes(t.group)) || null;
     }
     if (against && ["mult", "square"].includes(against.group)) {
-      const look = lookOf(catalogue, against.face, against.bw);
+      const look = against.picture || lookOf(catalogue, against.face, against.bw);
       for (const digit of look ? look.digits : []) {
         for (const colour of digit.colours) colours.add(colour.toLowerCase());
       }
@@ -467,7 +466,7 @@ if (root && live) {
         case "flipped":
           ours = true;
           notice = "";
-          Object.assign(tile, { up: true, face: event.face, group: event.group, value: event.value });
+          Object.assign(tile, { up: true, face: event.face, group: event.group, value: event.value, picture: event.picture });
           if (view.phase === "play" && view.turn) view.turn.flips.push(event.tile);
           if (event.player === me) {
             // Until the snapshot arrives: an order flip is done; one flip may end the turn.
@@ -486,6 +485,7 @@ if (root && live) {
               delete t.group;
               delete t.value;
             }
+            delete t.picture;
           }
           view.shown = view.shown.filter((id) => !event.tiles.includes(id));
           break;

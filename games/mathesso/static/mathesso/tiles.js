@@ -1,14 +1,9 @@
-// Drawing a Mathesso tile's coloured side as SVG from the catalogue's `look` data.
+// Drawing a Mathesso tile's coloured side as SVG from its picture: the `picture`
+// the server sends with a face-up tile, or a face's `look` in the catalogue (both
+// are games/mathesso/rules/tiles.py `Picture.to_json`, so they draw alike).
 // The same picture as games/mathesso/presentation.py draws for the rules page;
 // SVG attributes, never style="", so the strict CSP holds.
-const NS = "http://www.w3.org/2000/svg";
-
-function el(name, attrs = {}, text = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== null) node.textContent = String(text);
-  return node;
-}
+import { svgEl as el } from "../js/kit/dom.js";
 
 let counter = 0;
 
@@ -65,6 +60,11 @@ export function faceSvg(look, label) {
     text.append(el("tspan", { fill }, digit.digit));
   });
   svg.append(text);
+  // Dots under a zero's 0 tell the two black 12s apart (they do not pair).
+  const dots = look.dots || 0;
+  for (let i = 0; i < dots; i += 1) {
+    svg.append(el("circle", { class: "mt-dot", cx: 50 + (i - (dots - 1) / 2) * 16, cy: 88, r: 5, fill: "#ffffff" }));
+  }
   if (look.hint) svg.append(el("text", { x: 82, y: 92, "text-anchor": "middle", "font-size": 16, fill: "#111111" }, look.hint));
   if (look.design) svg.append(el("text", { x: 14, y: 20, "text-anchor": "middle", "font-size": 14, fill: "#111111" }, "I".repeat(look.design)));
   return svg;
