@@ -166,6 +166,14 @@ def face_svg(look: dict, uid: str, *, label: str = "") -> SafeString:
             mark_safe("".join(spans)),
         )
     )
+    dots = look.get("dots") or 0
+    for index in range(dots):  # tells the two black 12s apart: they do not pair
+        parts.append(
+            format_html(
+                '<circle class="mt-dot" cx="{}" cy="88" r="5" fill="#ffffff"/>',
+                50 + (index - (dots - 1) / 2) * 16,
+            )
+        )
     if look.get("hint"):
         parts.append(
             format_html(
