@@ -183,7 +183,7 @@ class Model:
         self.compiled = _COMPILED[table]
         self.fine = fine or {}
         self.coarse = coarse or {}
-        self._cache: dict[tuple, float] = {}
+        self._cache: dict[tuple, float] = {}  # a pure function's memo
 
     def line_value(
         self,
@@ -196,13 +196,23 @@ class Model:
         if None not in line:
             points = _line_points(self.compiled, *line)
             return float(points + bonus) if points else 0.0
+        memo_key = (bonus, *line, empty_cells, *remaining)
+        cache = self._cache
+        value = cache.get(memo_key)
+        if value is not None:
+            return value
         fine, coarse = line_keys(self.table, line, remaining, empty_cells)
         found = self.fine.get(fine) or self.coarse.get(coarse)
         if found is None:
             points = _line_points(self.compiled, *line)
-            return float(points + bonus) if points else 0.0
-        mean, scoring = found
-        return mean + bonus * scoring
+            value = float(points + bonus) if points else 0.0
+        else:
+            mean, scoring = found
+            value = mean + bonus * scoring
+        if len(cache) > 500_000:
+            cache.clear()
+        cache[memo_key] = value
+        return value
 
 
 def _load_models() -> dict[str, Model]:
