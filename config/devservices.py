@@ -19,7 +19,10 @@ runs as a dedicated system user ``matika-pg``.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import importlib.util
+import json
 import os
 import pwd
 import shutil
@@ -29,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -68,6 +72,63 @@ def pick_port(preferred: int, what: str) -> int:
     port = free_port()
     log(f"port {preferred} is busy (another `make run`?); {what} uses {port} instead")
     return port
+
+
+def bind_socket(preferred: int, what: str, host: str = "127.0.0.1") -> socket.socket:
+    """A listening socket on ``preferred``, or on a free port when that is taken.
+
+    Binding *is* the check, so two starts at once cannot both pick the same
+    port (a connect test followed by a later bind could). The server gets the
+    socket itself (uvicorn ``--fd``)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, preferred))
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            sock.close()
+            raise
+        sock.bind((host, 0))
+        log(f"port {preferred} is busy (another `make run`?); {what} uses {sock.getsockname()[1]}")
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+BIND_ATTEMPTS = 5
+
+
+def _address_in_use(text: str) -> bool:
+    return "Address already in use" in text or "could not create any TCP/IP sockets" in text
+
+
+class RunLock:
+    """One ``make run`` per checkout: both would share ``.data`` (and its PostgreSQL)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.file = open(path, "a+")  # noqa: SIM115 - held for the life of the run
+
+    def acquire(self) -> bool:
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        self.file.seek(0)
+        self.file.truncate()
+        self.file.write(str(os.getpid()))
+        self.file.flush()
+        return True
+
+    def holder(self) -> str:
+        try:
+            return self.path.read_text().strip() or "?"
+        except OSError:
+            return "?"
+
+    def release(self) -> None:
+        self.file.close()
 
 
 def _postgres_bin() -> Path:
@@ -171,23 +232,35 @@ class Postgres:
             self.port = int(lines[3])
             log(f"PostgreSQL is already running for this data directory (:{self.port}); reusing it")
             return
-        result = self._run(
-            "pg_ctl",
-            "-D",
-            str(self.data_dir),
-            "-l",
-            str(self.data_dir / "server.log"),
-            "-w",
-            "-t",
-            "60",
-            "-o",
-            f"-p {self.port}",
-            "start",
-            check=False,
-        )
-        if result.returncode != 0:
-            log_text = (self.data_dir / "server.log").read_text(errors="replace")[-3000:]
-            raise RuntimeError(f"PostgreSQL did not start:\n{result.stdout}\n{log_text}")
+        server_log = self.data_dir / "server.log"
+        for attempt in range(BIND_ATTEMPTS):
+            seen = server_log.stat().st_size if server_log.exists() else 0
+            result = self._run(
+                "pg_ctl",
+                "-D",
+                str(self.data_dir),
+                "-l",
+                str(server_log),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                f"-p {self.port}",
+                "start",
+                check=False,
+            )
+            if result.returncode == 0:
+                return
+            with open(server_log, errors="replace") as log_file:
+                log_file.seek(seen)
+                log_text = log_file.read()
+            if not _address_in_use(log_text) or attempt == BIND_ATTEMPTS - 1:
+                raise RuntimeError(
+                    f"PostgreSQL did not start:\n{result.stdout}\n{log_text[-3000:]}"
+                )
+            # Someone bound the port after it was chosen (another start at once).
+            busy, self.port = self.port, free_port()
+            log(f"port {busy} was taken while PostgreSQL started; retrying on {self.port}")
 
     def ensure_database(self, name: str) -> None:
         import psycopg
@@ -215,6 +288,19 @@ class Redis:
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        for attempt in range(BIND_ATTEMPTS):
+            failure = self._start_once()
+            if failure is None:
+                return
+            if not _address_in_use(failure) or attempt == BIND_ATTEMPTS - 1:
+                raise RuntimeError("redis-server did not start: " + failure[-2000:])
+            busy, self.port = self.port, free_port()
+            log(f"port {busy} was taken while Redis started; retrying on {self.port}")
+
+    def _start_once(self) -> str | None:
+        """Start on ``self.port``: None when it answers, else the log of the failure."""
+        log_path = self.data_dir / "redis.log"
+        seen = log_path.stat().st_size if log_path.exists() else 0
         args = [
             _redis_server_bin(),
             "--bind",
@@ -234,13 +320,30 @@ class Redis:
         ]
         self.process = subprocess.Popen(args, start_new_session=True)
         deadline = time.monotonic() + 20
-        while not port_open(self.port):
+        while True:
             if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(
-                    "redis-server did not start: "
-                    + (self.data_dir / "redis.log").read_text(errors="replace")[-2000:]
-                )
+                self.stop()
+                with open(log_path, errors="replace") as log_file:
+                    log_file.seek(seen)
+                    return log_file.read() or "(no log)"
+            if port_open(self.port) and self._answers():
+                return None
             time.sleep(0.05)
+
+    def _answers(self) -> bool:
+        """It is *our* redis-server that answers on the port (not another program)."""
+        if self.process is None or self.process.poll() is not None:
+            return False
+        import redis
+
+        try:
+            client = redis.Redis(port=self.port, socket_timeout=1, socket_connect_timeout=1)
+            try:
+                return client.info("server").get("process_id") == self.process.pid
+            finally:
+                client.close()
+        except (redis.RedisError, OSError):
+            return False
 
     def url(self, db: int = 0) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
@@ -266,23 +369,70 @@ def _stop_children(children: list[subprocess.Popen]) -> None:
             child.kill()
 
 
-def _manage(*args: str, env: dict) -> None:
-    subprocess.run([sys.executable, "manage.py", *args], check=True, cwd=BASE_DIR, env=env)
+def _manage(*args: str, env: dict, capture: bool = False) -> str:
+    """Run a management command; with ``capture`` its output is also returned."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        check=True,
+        cwd=BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE if capture else None,
+        text=True,
+    )
+    if capture:
+        sys.stdout.write(result.stdout)
+        sys.stdout.flush()
+        return result.stdout
+    return ""
 
 
-def _wait_healthy(url: str, children: list[subprocess.Popen], timeout: float = 90) -> bool:
+def demo_login(load_demo_output: str) -> str | None:
+    """The "Demo login: ..." line that ``load_demo`` prints, if any."""
+    for line in load_demo_output.splitlines():
+        if "Demo login:" in line:
+            return line[line.index("Demo login:") :].strip()
+    return None
+
+
+def _readiness(url: str) -> dict | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        try:
+            return json.loads(error.read())
+        except ValueError:
+            return None
+    except (OSError, ValueError):
+        return None
+
+
+def _wait_ready(url: str, children: list[subprocess.Popen], timeout: float = 120) -> bool:
+    """Until ``/readyz`` is green with beat's heartbeat too: by then the worker and
+    beat have printed their banners, so what is printed next stays at the bottom."""
     deadline = time.monotonic() + timeout
+    ready_since = None
     while time.monotonic() < deadline:
         if any(child.poll() is not None for child in children):
             return False
-        try:
-            with urllib.request.urlopen(url, timeout=3) as response:
-                if response.status == 200:
-                    return True
-        except OSError:
-            pass
-        time.sleep(1)
+        body = _readiness(url)
+        if body and body.get("status") == "ok":
+            ready_since = ready_since or time.monotonic()
+            beat = body.get("checks", {}).get("beat", {})
+            # beat writes its heartbeat when it starts; do not wait forever for it
+            if beat.get("ok") or time.monotonic() - ready_since > 20:
+                return True
+        time.sleep(0.5)
     return False
+
+
+def summary(url: str, demo: str | None) -> list[str]:
+    rule = "-" * 64
+    lines = [rule, f"Matika is running at {url}"]
+    if demo:
+        lines.append(demo)
+    lines += [f"health: {url}readyz (liveness: {url}livez) -- Ctrl-C stops everything", rule]
+    return lines
 
 
 def run() -> int:
@@ -293,6 +443,14 @@ def run() -> int:
     started: list = []
     children: list[subprocess.Popen] = []
     stopping = False
+    lock = RunLock(data / "run.lock")
+    if not lock.acquire():
+        log(
+            f"another `make run` (pid {lock.holder()}) is using .data in this checkout; "
+            "stop it first (Ctrl-C there)"
+        )
+        lock.release()
+        return 1
 
     def request_stop(signum, frame) -> None:
         nonlocal stopping
@@ -300,6 +458,7 @@ def run() -> int:
 
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
+    web_socket = None
     try:
         if "DATABASE_URL" not in env:
             postgres = Postgres(
@@ -322,19 +481,22 @@ def run() -> int:
             started.append(redis)
             env["REDIS_URL"] = redis.url()
             log(f"Redis on 127.0.0.1:{redis.port} (data in .data/redis)")
-        _manage("migrate", "--noinput", env=env)
-        _manage("load_demo", env=env)
         host = env.get("HOST", "127.0.0.1")
-        port = str(pick_port(int(env.get("PORT", "8000")), "the web server"))
+        # Bound now, before the slow steps: nobody can take the port meanwhile.
+        web_socket = bind_socket(int(env.get("PORT", "8000")), "the web server", host)
+        port = web_socket.getsockname()[1]
+        _manage("migrate", "--noinput", env=env)
+        demo = demo_login(_manage("load_demo", env=env, capture=True))
         venv_bin = Path(sys.executable).parent
+        # Warnings and errors only by default: an INFO line per task every few
+        # seconds pushed the URL and the demo login off the screen at once.
+        celery_level = env.get("CELERY_LOG_LEVEL", "warning")
         commands = [
             [
                 str(venv_bin / "uvicorn"),
                 "config.asgi:application",
-                "--host",
-                host,
-                "--port",
-                port,
+                "--fd",
+                str(web_socket.fileno()),
                 "--ws",
                 "websockets-sansio",
             ],
@@ -344,7 +506,7 @@ def run() -> int:
                 "config",
                 "worker",
                 "-l",
-                "info",
+                celery_level,
                 "--concurrency",
                 "2",
             ],
@@ -354,7 +516,7 @@ def run() -> int:
                 "config",
                 "beat",
                 "-l",
-                "info",
+                celery_level,
                 "--scheduler",
                 "django_celery_beat.schedulers:DatabaseScheduler",
                 "--pidfile",
@@ -362,15 +524,27 @@ def run() -> int:
             ],
         ]
         data.mkdir(exist_ok=True)
-        for command in commands:
+        for index, command in enumerate(commands):
             children.append(
-                subprocess.Popen(command, cwd=BASE_DIR, env=env, start_new_session=True)
+                subprocess.Popen(
+                    command,
+                    cwd=BASE_DIR,
+                    env=env,
+                    start_new_session=True,
+                    pass_fds=(web_socket.fileno(),) if index == 0 else (),
+                )
             )
-        url = f"http://{host}:{port}/"
-        if _wait_healthy(url + "healthz", children):
-            log(f"Matika is running at {url}  (health: {url}healthz) — Ctrl-C stops everything")
+        web_socket.close()  # uvicorn has its own copy
+        shown = "127.0.0.1" if host == "0.0.0.0" else host
+        url = f"http://{shown}:{port}/"
+        if _wait_ready(f"http://127.0.0.1:{port}/readyz", children):
+            time.sleep(1)  # let the worker's "ready." line and beat's banner out first
+            for line in summary(url, demo):
+                log(line)
         else:
             log("some part did not come up; see the output above (still running what runs)")
+            if demo:
+                log(f"{url}  {demo}")
         while not stopping:
             if any(child.poll() is not None for child in children):
                 log("a process exited; stopping everything")
@@ -379,9 +553,12 @@ def run() -> int:
         return 0
     finally:
         log("stopping…")
+        if web_socket is not None:
+            web_socket.close()
         _stop_children(children)
         for service in reversed(started):
             service.stop()
+        lock.release()
         log("stopped")
 
 

@@ -22,6 +22,7 @@ and operators use it to prove the real-time path.
 """
 
 import asyncio
+import logging
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,7 @@ from django.views.decorators.cache import never_cache
 from config import celery as heartbeats
 
 ECHO_MAX_TEXT = 2000
+logger = logging.getLogger(__name__)
 
 # Separate from the loop's default executor, which serves the rooms' database
 # work: a stuck check can hold at most these threads, never the site's.
@@ -179,7 +181,19 @@ async def livez(request: HttpRequest) -> JsonResponse:
 @never_cache
 async def readyz(request: HttpRequest) -> JsonResponse:
     report = await readiness_report()
-    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+    healthy = report["status"] == "ok"
+    response = JsonResponse(report, status=200 if healthy else 503)
+    # A 503 here is an answer, not a server error: no "Service Unavailable"
+    # error line (and error report) per probe. A change of state is logged once.
+    response._has_been_logged = True
+    if _LAST.get("healthy", True) != healthy:
+        _LAST["healthy"] = healthy
+        failed = sorted(name for name, check in report["checks"].items() if not check["ok"])
+        if healthy:
+            logger.info("readiness: ok again")
+        else:
+            logger.warning("readiness: unavailable (%s)", ", ".join(failed))
+    return response
 
 
 healthz = readyz

@@ -12,3 +12,7 @@ STORAGES = {
 # whitenoise serves from the finders here; nothing is collected
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
+
+# A mistyped URL shows the project's 404 page, as in production; errors keep
+# Django's debug page with the traceback (config/devpages.py).
+MIDDLEWARE = [*MIDDLEWARE, "config.devpages.ProjectNotFoundPageMiddleware"]  # noqa: F405
