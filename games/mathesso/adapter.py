@@ -58,6 +58,25 @@ def clean_settings(settings: dict) -> dict:
     }
 
 
+def order_notice(ordering: dict, me: str | None) -> str:
+    """What the order procedure tells this viewer when players tied.
+
+    Seed step 3: „Pokud více hráčů objeví na barevné straně stejné číslo,
+    otočí tito hráči další kartičku s číslem 1 a postupují znovu podle kroku 2."
+    """
+    notices = []
+    for tie in ordering["again"]:
+        if me in tie["players"] and me in ordering["waiting"]:
+            text = _(
+                "Someone else found the same number as you (%(value)s): "
+                "flip another tile showing 1."
+            )
+        else:
+            text = _("Players with the same number (%(value)s) flip another tile showing 1.")
+        notices.append(text % {"value": tie["value"]})
+    return " ".join(notices)
+
+
 def _ranks(scores: dict[str, int], gone: list[str] = ()) -> dict[str, int]:
     """Competition ranking: equal scores share a rank (1, 1, 3); players who left
     the table rank after everyone who stayed."""
@@ -136,6 +155,8 @@ class MathessoTable(RoomGame):
                     p: rules.score_breakdown(game.faces_of(p), game.points) for p in game.seats
                 },
             }
+        if shown["ordering"] and shown["ordering"]["again"]:
+            shown["ordering"]["notice"] = order_notice(shown["ordering"], me)
         shown["ended"] = bool(state.get("ended"))
         return shown
 

@@ -145,22 +145,34 @@ def test_order_flips_are_shown_to_everybody_while_the_order_is_decided():
     v = view(state, "bob")
     assert v["tiles"][tile]["face"] == "mult:1x5"
     assert v["tiles"][tile]["picture"] == events[0]["picture"]
-    assert v["ordering"] == {"waiting": ["bob"], "draws": {"ann": [tile]}}
+    assert v["ordering"] == {"waiting": ["bob"], "draws": {"ann": [tile]}, "again": []}
     assert view(state, "ann")["actions"] == []
 
 
 def test_players_who_tie_flip_another_one_tile():
+    # Seed 000, step 3: „Pokud více hráčů objeví na barevné straně stejné číslo,
+    # otočí tito hráči další kartičku s číslem 1 a postupují znovu podle kroku 2."
     state = new_game(["ann", "bob", "cy"], "pico", seed=4)
     state, events = decide_order(state, {"ann": "square:1", "bob": "fib:1", "cy": "mult:1x2"})
-    assert events[-1] == {"type": "order_tie", "players": ["ann", "bob"]}
+    assert events[-1] == {
+        "type": "order_tie",
+        "players": ["ann", "bob"],
+        "groups": [{"players": ["ann", "bob"], "value": 1}],
+    }
     assert state.phase == "order"
+    # Everyone is told who flips again, and on which number they tied.
+    for who in ("ann", "bob", "cy", None):
+        ordering = view(state, who)["ordering"]
+        assert ordering["waiting"] == ["ann", "bob"]
+        assert ordering["again"] == [{"players": ["ann", "bob"], "value": 1}]
     assert legal_actions(state, "cy") == []
     assert_illegal(state, flip("cy", one_tile(state, "mult:1x8")), "not_your_turn")
     # The tiles already flipped stay face up and cannot be flipped again.
     assert_illegal(state, flip("ann", ids_of(state, "mult:1x2", 1)[0]), "already_flipped")
-    state, events = play(
-        state, flip("bob", one_tile(state, "mult:1x7")), flip("ann", one_tile(state, "mult:1x9"))
-    )
+    state, _ = play(state, flip("bob", one_tile(state, "mult:1x7")))
+    # Bob has flipped again; Ann still has to, and the tie is still theirs.
+    assert view(state, "ann")["ordering"]["again"] == [{"players": ["ann", "bob"], "value": 1}]
+    state, events = play(state, flip("ann", one_tile(state, "mult:1x9")))
     assert state.order == ["bob", "ann", "cy"]  # the tie decides only between the tied
     assert len(events[-2]["tiles"]) == 5  # every order tile goes back face down
 
@@ -171,8 +183,22 @@ def test_ties_go_on_until_broken():
     assert events[-1]["type"] == "order_tie"
     state, events = decide_order(state, {"ann": "square:1", "bob": "fib:1"})
     assert events[-1]["type"] == "order_tie"
+    assert view(state)["ordering"]["again"] == [{"players": ["ann", "bob"], "value": 1}]
     state, events = decide_order(state, {"ann": "mult:1x3", "bob": "mult:1x2"})
     assert state.order == ["bob", "ann"]
+
+
+def test_three_players_who_tie_all_flip_again():
+    players = ["ann", "bob", "cy", "dan"]
+    state = new_game(players, "pico", seed=8)
+    faces = {"ann": "square:1", "bob": "fib:1", "cy": "square:1", "dan": "mult:1x2"}
+    state, events = decide_order(state, faces)
+    assert events[-1]["groups"] == [{"players": ["ann", "bob", "cy"], "value": 1}]
+    assert view(state, "dan")["ordering"]["waiting"] == ["ann", "bob", "cy"]
+    state, _ = decide_order(state, {"ann": "mult:1x3", "bob": "fib:1"})
+    assert view(state)["ordering"]["again"] == [{"players": ["ann", "bob", "cy"], "value": 1}]
+    state, _ = decide_order(state, {"cy": "mult:1x4"})
+    assert state.order == ["bob", "ann", "cy", "dan"]
 
 
 def test_ties_are_broken_by_lot_when_the_one_tiles_run_out():

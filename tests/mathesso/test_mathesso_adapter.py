@@ -220,3 +220,34 @@ def test_a_sheldon_offers_the_extra_turn_in_the_view_and_end_turn_keeps_it():
     assert [e["type"] for e in declined.public][0] == "extra_turn_declined"
     after = TABLE.view(declined.state, player_id=1, role="host", seat_state={})
     assert after["players"][0]["extra_turns"] == 1 and after["turn"]["offer"] is False
+
+
+def test_players_who_flip_the_same_number_are_told_to_flip_again():
+    # Seed 000, step 3: „Pokud více hráčů objeví na barevné straně stejné číslo,
+    # otočí tito hráči další kartičku s číslem 1 a postupují znovu podle kroku 2."
+    state = start(1, 2, 3, spectator=4)
+    ones = {t["face"]: i for i, t in enumerate(state["tiles"]) if t["bw"] == 1}
+    state = move(state, "1", {"type": "flip", "tile": ones["square:1"]}).state
+    state = move(state, "2", {"type": "flip", "tile": ones["fib:1"]}).state
+    outcome = move(state, "3", {"type": "flip", "tile": ones["mult:1x2"]})
+    state = outcome.state
+    tie = outcome.public[-1]
+    assert tie["type"] == "order_tie" and tie["groups"] == [{"players": ["1", "2"], "value": 1}]
+
+    def notice(viewer: int | None) -> str:
+        shown = TABLE.view(state, player_id=viewer, role="player", seat_state={})
+        return shown["ordering"]["notice"]
+
+    for tied in (1, 2):
+        assert notice(tied) == (
+            "Someone else found the same number as you (1): flip another tile showing 1."
+        )
+    for other in (3, 4, None):
+        assert notice(other) == "Players with the same number (1) flip another tile showing 1."
+    # One tied player has flipped again: the other is still told to.
+    state = move(state, "1", {"type": "flip", "tile": ones["mult:1x3"]}).state
+    assert notice(2).startswith("Someone else found the same number as you (1)")
+    assert notice(1).startswith("Players with the same number (1)")
+    state = move(state, "2", {"type": "flip", "tile": ones["mult:1x4"]}).state
+    assert TABLE.view(state, player_id=1, role="player", seat_state={})["ordering"] is None
+    assert state["order"] == ["1", "2", "3"]

@@ -382,8 +382,10 @@ def _settle_order(s: GameState, events: list[Event]) -> None:
     if ties:
         tied = [p for group in ties for p in group]
         if len(_order_ones(s)) >= len(tied):
+            # Seed step 3: „Pokud více hráčů objeví na barevné straně stejné číslo,
+            # otočí tito hráči další kartičku s číslem 1 a postupují znovu podle kroku 2."
             s.waiting = tied
-            events.append({"type": "order_tie", "players": tied})
+            events.append({"type": "order_tie", "players": tied, "groups": _again(s)})
             return
         flips_so_far = sum(len(ids) for ids in s.draws.values())
         rng = random.Random(f"mathesso-lots:{s.seed}:{flips_so_far}")
@@ -399,6 +401,26 @@ def _settle_order(s: GameState, events: list[Event]) -> None:
     s.phase = PLAY
     s.current = 0
     events.append({"type": "turn_started", "player": s.player, "round": s.round, "extra": False})
+
+
+def _again(s: GameState) -> list[dict[str, Any]]:
+    """The players who flip another "1" tile because they tied, by tie.
+
+    Each entry is `{"players", "value"}`: players (in seat order) who found the
+    same coloured number `value` and are breaking that tie now. A player still
+    to flip again has one draw fewer than a partner who already has.
+    """
+    groups: list[dict[str, Any]] = []
+    seen: set[tuple[int, ...]] = set()
+    for p in s.waiting:
+        n = len(s.draws.get(p, []))
+        if not n or _order_key(s, p)[:n] in seen:
+            continue
+        key = _order_key(s, p)[:n]
+        seen.add(key)
+        players = [q for q in s.active if q in s.draws and _order_key(s, q)[:n] == key]
+        groups.append({"players": players, "value": key[-1]})
+    return groups
 
 
 def _turn_back(s: GameState, events: list[Event]) -> None:
@@ -620,7 +642,11 @@ def view(state: GameState, player: str | None = None) -> dict[str, Any]:
         "tiles": tiles,
         "players": players,
         "ordering": (
-            {"waiting": list(state.waiting), "draws": {p: list(t) for p, t in state.draws.items()}}
+            {
+                "waiting": list(state.waiting),
+                "draws": {p: list(t) for p, t in state.draws.items()},
+                "again": _again(state),
+            }
             if state.phase == ORDER
             else None
         ),

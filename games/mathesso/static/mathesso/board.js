@@ -243,12 +243,15 @@ if (root && live) {
     if (view.phase === "over" || view.ended) return gettext("The game is over.");
     if (view.phase === "order") {
       const waiting = view.ordering.waiting;
+      // After a tie the server says who flips again (seed step 3), in our language.
+      const again = view.ordering.notice || "";
       if (waiting.includes(me)) {
-        return gettext("Flip a tile showing 1: the lowest coloured number starts.");
+        return again || gettext("Flip a tile showing 1: the lowest coloured number starts.");
       }
-      return interpolate(gettext("Waiting for the order flips of: %(names)s"), {
+      const names = interpolate(gettext("Waiting for the order flips of: %(names)s"), {
         names: waiting.map(displayName).join(", "),
       });
+      return again ? `${again} ${names}` : names;
     }
     const turn = view.turn;
     const round = interpolate(gettext("Round %(n)s."), { n: view.round });
