@@ -160,9 +160,10 @@ def test_the_worker_refreshes_its_heartbeat_from_its_timer():
     assert started == [(10.0, heartbeats.write_worker_heartbeat, ("w2@test",))]
 
 
-def start_server(database_url: str) -> tuple[subprocess.Popen, str]:
+def start_server(database_url: str, extra_env: dict | None = None) -> tuple[subprocess.Popen, str]:
     env = _server_env()
     env["DATABASE_URL"] = database_url
+    env.update(extra_env or {})
     port = _free_port()
     process = subprocess.Popen(
         [
