@@ -2,11 +2,8 @@
 // Games put their board into [data-room-board] and get the socket with
 // `whenRoomReady()` from ./socket.js (one WebSocket per page).
 import { confirmDialog } from "../kit/dialog.js";
+import { gettext, interpolate } from "../kit/i18n.js";
 import { RoomSocket } from "../kit/socket.js";
-
-const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
-const interpolate = (text, values) =>
-  text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
 
 const root = document.querySelector("[data-room-live]");
 

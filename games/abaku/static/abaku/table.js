@@ -3,11 +3,9 @@
 // every step (private ones carry the own rack); the engine's public events feed the log.
 // The score of a move is always computed by the server (the preview view), never here.
 import { confirmDialog } from "../js/kit/dialog.js";
+import { el } from "../js/kit/dom.js";
+import { gettext, interpolate as t } from "../js/kit/i18n.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
-
-const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
-const t = (text, values = {}) =>
-  text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
 
 const SIZE = 15;
 const JOKER = 10;
@@ -46,15 +44,6 @@ const LEVEL_NAMES = {
 };
 
 const root = document.querySelector("[data-abaku-table]");
-
-function el(tag, { className, text, attrs } = {}, children = []) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  if (attrs) for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-}
 
 if (root) {
   const $ = (name) => root.querySelector(`[data-ab-${name}]`);

@@ -1,24 +1,12 @@
 // The Matematici table inside a room page: deck choice, the game screen, the log.
 // State comes only from the server: the snapshot's `view` and the private `view`
 // events after every step; public `log` events carry the new log lines.
+import { el } from "../js/kit/dom.js";
+import { gettext, interpolate as t } from "../js/kit/i18n.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
-
-const gettext = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
-const interpolate = (text, values) =>
-  text.replace(/%\((\w+)\)s/g, (match, name) => (name in values ? String(values[name]) : match));
-const t = (text, values = {}) => interpolate(text, values);
 
 const root = document.querySelector("[data-theorems-table]");
 const dataBlock = document.getElementById("theorems-data");
-
-function el(tag, { className, text, attrs } = {}, children = []) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  if (attrs) for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-}
 
 if (root && dataBlock) {
   const data = JSON.parse(dataBlock.textContent);
