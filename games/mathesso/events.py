@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field, StrictInt
 
-from games.rooms.schemas import by_type, event, message
+from games.rooms.schemas import Shape, by_type, event, message
 
 MESSAGES = by_type(
     message(
@@ -22,6 +22,25 @@ MESSAGES = by_type(
 )
 
 _PLAYER = (str, Field(description="the player's profile id"))
+
+
+class Digit(Shape):
+    digit: str
+    colours: list[str] = Field(description="one colour, or two halves")
+
+
+class Picture(Shape):
+    """What a tile's coloured side shows, exactly as it is drawn (`tiles.Picture`)."""
+
+    value: int
+    digits: list[Digit]
+    background: str
+    background_hex: list[str]
+    behind: int | None = Field(description="a zero's translucent number behind the 0")
+    dots: int = Field(description="marks under a zero's 0")
+    hint: str | None = Field(description="a factorial's small n!")
+    design: int | None = Field(description="CJV design I or II")
+
 
 EVENTS = by_type(
     event("game_started", "The table is laid out.", variant=(str, ...)),
@@ -45,6 +64,7 @@ EVENTS = by_type(
         face=(str, ...),
         group=(str, ...),
         value=(int, ...),
+        picture=(Picture, Field(default=None, description="what to draw")),
     ),
     event("extra_turn_offered", "The player may take an extra turn.", player=_PLAYER),
     event("extra_turn_taken", "The player took the extra turn.", player=_PLAYER),

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from psycopg.types.json import Jsonb
 
 from accounts.models import PlayerProfile
-from games.rooms import registry
+from games.rooms import protocol, registry
 from games.rooms.delivery import announce_later
 from games.rooms.errors import RoomError
 from games.rooms.lifecycle import end_room, kick, leave_room, set_locked, start_room
@@ -156,6 +156,8 @@ def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict
     """
     now = now or timezone.now()
     adapter = registry.get(*_game_of(room_id))
+    # Only the fields the protocol defines go on to the game and into the log.
+    message = protocol.parse_message(adapter, message)
     if message["type"] in adapter.seat_message_types:
         return _submit_seat_move(room_id, adapter, player, client_id, message, now)
     # The row lock also serialises the same id sent twice at the same moment.

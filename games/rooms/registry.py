@@ -211,6 +211,12 @@ def register(game: str, mode: str, adapter: RoomGame) -> None:
         raise ValueError(f"{game}/{mode} claims reserved message types: {sorted(clash)}")
     if adapter.message_types & adapter.seat_message_types:
         raise ValueError(f"{game}/{mode}: a message type is both room-wide and per-seat")
+    accepted, typed = adapter.message_types | adapter.seat_message_types, set(adapter.messages)
+    if adapter.messages and typed != accepted:
+        raise ValueError(
+            f"{game}/{mode}: `messages` must hold one schema per message type; no schema:"
+            f" {sorted(accepted - typed)}, no such type: {sorted(typed - accepted)}"
+        )
     _REGISTRY[(game, mode)] = adapter
 
 

@@ -114,7 +114,7 @@ class ResultLine(Shape):
 
 
 class RoomInfo(Shape):
-    """The room in a ``sync`` snapshot."""
+    """The room in a `sync` snapshot."""
 
     code: str
     game: str
@@ -131,7 +131,7 @@ class RoomInfo(Shape):
 
 
 class You(Shape):
-    """The receiving player in a ``sync`` snapshot."""
+    """The receiving player in a `sync` snapshot."""
 
     player_id: int
     role: Role

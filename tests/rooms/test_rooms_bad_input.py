@@ -42,7 +42,7 @@ def _raw(socket, text):
         (json.dumps({"id": "a", "type": "add", "n": 1, "pad": "x" * 5000}), "too_large"),
         (json.dumps({"id": "a", "type": "add", "n": 1, "room": "ZZZZZZ"}), "wrong_room"),
         (json.dumps({"id": "a", "type": "add", "n": 99}), "bad_number"),
-        (json.dumps({"id": "a", "type": "add", "n": "1"}), "bad_number"),
+        (json.dumps({"id": "a", "type": "add", "n": "1"}), "bad_message"),  # schema: n is a number
         (json.dumps({"id": "a", "type": "kick", "player_id": "x"}), "bad_message"),
     ],
 )

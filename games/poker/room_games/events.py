@@ -2,7 +2,7 @@
 
 Attached to the adapters (``GroupGame.messages``/``events``, ``DuelGame...``);
 see ``games/rooms/schemas.py`` for how the runtime and the tests use them.
-Cells are 0-24 row by row; cards and values are 1-13 (14 is the joker card).
+Cells are 0-24 row by row; cards and values are 1-13 (card 0 is the joker).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ DRAWN = event(
     "drawn",
     "The next card of the shared sequence.",
     index=(int, ...),
-    card=(int, Field(description="1-13, 14 for the joker")),
+    card=(int, Field(description="1-13, 0 for the joker")),
     at=(float, Field(description="server time, seconds since the epoch")),
     closed=(bool, Field(description="the sequence is complete")),
 )
