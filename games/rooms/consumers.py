@@ -8,8 +8,10 @@ layer delivers. The protocol is written down in docs/protocol.md.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import math
 import time
 
 from channels.consumer import get_handler_name
@@ -17,6 +19,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core import signing
+from django.db import InterfaceError, OperationalError
 from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -37,6 +40,84 @@ RATE_PER_SECOND = 10.0
 # A client that keeps flooding or sending garbage after this many refusals is cut off.
 ABUSE_LIMIT = 100
 ENVELOPE_ERRORS = {"rate_limited", "bad_json", "bad_message", "bad_id", "too_large"}
+# Deeper messages are refused: no game needs more, and every later step (the
+# schema check, PostgreSQL's jsonb, json.dumps) would recurse through them.
+MAX_DEPTH = 16
+# Integers a browser represents exactly (and every id column can hold).
+MAX_SAFE_INTEGER = 2**53 - 1
+# While PostgreSQL (or Redis) is unreachable, a new socket waits this long for it.
+ADMIT_PATIENCE_S = 60.0
+CLOSE_TRY_AGAIN = 1013  # "try again later": the client reconnects with backoff
+
+
+class Refused(ValueError):
+    """A frame refused before any service sees it, with a stable code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses to inf
+        raise ValueError("not a finite number")
+    return value
+
+
+def _safe_int(text: str) -> int:
+    if len(text) > 17:  # longer than any safe integer: refuse before converting
+        raise ValueError("integer too large")
+    value = int(text)
+    if abs(value) > MAX_SAFE_INTEGER:
+        raise ValueError("integer too large")
+    return value
+
+
+def _loads(text: str):
+    """Strict JSON: no NaN/Infinity (Python accepts them, PostgreSQL does not), no
+    infinite floats, only safe integers; raises ValueError or RecursionError."""
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_safe_int)
+
+
+def _bad_text(value: str) -> bool:
+    """NUL (PostgreSQL's jsonb cannot store it) or a lone surrogate (not UTF-8)."""
+    if "\x00" in value:
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def parse_frame(text: str):
+    """The message in a text frame, or Refused (``bad_json``, ``bad_message``); never
+    raises anything else, whatever the frame holds."""
+    try:
+        message = _loads(text)
+    except (ValueError, RecursionError):
+        raise Refused("bad_json", _("This message is not valid JSON.")) from None
+    stack = [(message, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise Refused("bad_message", _("This message is nested too deeply."))
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str) and _bad_text(key):
+                    raise Refused(
+                        "bad_message", _("This message contains a character we cannot store.")
+                    )
+                stack.append((item, depth + 1))
+        elif isinstance(value, str) and _bad_text(value):
+            raise Refused("bad_message", _("This message contains a character we cannot store."))
+    return message
 
 
 def _peek_id(text_data: str | None) -> str | None:
@@ -44,13 +125,29 @@ def _peek_id(text_data: str | None) -> str | None:
     if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
         return None
     try:
-        message = json.loads(text_data)
-    except ValueError:
+        message = parse_frame(text_data)
+    except Refused:
         return None
     message_id = message.get("id") if isinstance(message, dict) else None
     if isinstance(message_id, str) and 0 < len(message_id) <= MAX_ID_LENGTH:
         return message_id
     return None
+
+
+def _unavailable(exc: BaseException) -> bool:
+    """PostgreSQL or Redis cannot be reached (restart, failover, exhausted pool)."""
+    if isinstance(exc, OperationalError | InterfaceError | ConnectionError | TimeoutError):
+        return True
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:  # pragma: no cover - channels_redis brings redis
+        return False
+    return isinstance(exc, RedisConnectionError | RedisTimeoutError)
+
+
+def _unavailable_text() -> str:
+    return _("The game cannot be reached for a moment. Try again.")
 
 
 CLOSE_REFUSED = 4403
@@ -120,6 +217,7 @@ def _admit(code: str, cookies: dict[str, str]) -> tuple[Room, PlayerProfile]:
 class RoomConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     player: PlayerProfile | None = None
+    admission: asyncio.Task | None = None  # retrying admission while services are away
 
     async def connect(self) -> None:
         # Accept first so a refusal can say why (a rejected handshake cannot).
@@ -129,23 +227,56 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.tokens = float(RATE_BURST)
         self.refill_at = time.monotonic()
         self.refusals = 0
+        self.cookies = cookies
+        self.admission = None
+        if not await self._enter():
+            with translation.override(self.language):
+                await self._unavailable_error(None)
+            self.admission = asyncio.create_task(self._enter_when_back())
+
+    async def _enter(self) -> bool:
+        """Admit the player, join the groups, send the snapshot.
+
+        False when PostgreSQL or Redis cannot be reached right now (the caller
+        tries again later); a refusal is sent and the socket closed (True).
+        """
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
-            room, player = await self._db(_admit, code, cookies)
+            room, player = await self._db(_admit, code, self.cookies)
+            self.groups_joined = [
+                delivery.room_group(room.pk),
+                delivery.player_group(room.pk, player.pk),
+            ]
+            for group in self.groups_joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+            # Joined the groups before reading: nothing committed after this read is missed.
+            snapshot = await self._db(selectors.snapshot, room_id=room.pk, player=player)
         except RoomError as error:
             await self._send({"type": "error", "id": None, **error.as_dict()})
             await self.close(code=CLOSE_REFUSED)
-            return
-        self.room_id, self.player, self.code = room.pk, player, room.code
+            return True
+        except Exception as exc:
+            if not _unavailable(exc):
+                raise
+            logger.warning("room %s: cannot admit now (%s)", code, type(exc).__name__)
+            return False
+        self.player, self.code = player, room.code
         self.adapter = registry.get(room.game, room.mode)
-        self.groups_joined = [
-            delivery.room_group(room.pk),
-            delivery.player_group(room.pk, player.pk),
-        ]
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        # Joined the groups before reading: nothing committed after this read is missed.
-        await self._send(await self._db(selectors.snapshot, room_id=room.pk, player=player))
+        self.room_id = room.pk  # from here on, messages are handled
+        await self._send(snapshot)
+        return True
+
+    async def _enter_when_back(self) -> None:
+        """Try to admit again with backoff while the services are away; then give up
+        with "try again later" so the client reconnects on its own schedule."""
+        deadline = time.monotonic() + ADMIT_PATIENCE_S
+        delay = 0.5
+        while time.monotonic() < deadline:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+            if await self._enter():
+                return
+        await self.close(code=CLOSE_TRY_AGAIN)
 
     async def dispatch(self, message: dict) -> None:
         """Like Channels' dispatch, minus closing old database connections per message.
@@ -161,8 +292,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
+        admission = getattr(self, "admission", None)
+        if admission is not None:
+            admission.cancel()
         for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception as exc:  # Redis away: the membership expires by itself
+                if not _unavailable(exc):
+                    raise
 
     async def _db(self, function, *args, **kwargs):
         """Run a read in a worker thread (see ``_db_write``)."""
@@ -197,14 +335,23 @@ class RoomConsumer(AsyncWebsocketConsumer):
         for group, message in outbox:
             try:
                 await self.channel_layer.group_send(group, message)
-            except Exception:  # stored anyway; clients recover with sync
-                logger.exception("room broadcast to %s failed", group)
+            except Exception as exc:  # stored anyway; clients recover with sync
+                if not _unavailable(exc):
+                    logger.exception("room broadcast to %s failed", group)
+                else:
+                    logger.warning("room broadcast to %s failed (%s)", group, type(exc).__name__)
 
     async def _send(self, message: dict) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     async def _error(self, message_id, code: str, text: str) -> None:
-        await self._send({"type": "error", "id": message_id, "code": code, "message": text})
+        error = {"type": "error", "id": message_id, "code": code, "message": text}
+        if code == "unavailable":
+            error["retry"] = True  # nothing happened; send the same message again later
+        await self._send(error)
+
+    async def _unavailable_error(self, message_id) -> None:
+        await self._error(message_id, "unavailable", _unavailable_text())
 
     def _allowed(self) -> bool:
         now = time.monotonic()
@@ -217,9 +364,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.room_id is None:
+            if self.admission is not None and not self.admission.done():
+                # Still waiting for the database: say so, and answer pings.
+                with translation.override(self.language):
+                    await self._waiting(text_data)
             return
         with translation.override(self.language):
-            refusal = await self._check(text_data, bytes_data)
+            try:
+                refusal = await self._check(text_data, bytes_data)
+            except Exception:  # a bug must not cost the player the socket
+                logger.exception("room %s: a frame failed", self.room_id)
+                refusal = (
+                    _peek_id(text_data),
+                    "server_error",
+                    _("Something went wrong. Nothing was changed."),
+                )
         if refusal is None:
             return
         message_id, code, text = refusal
@@ -227,6 +386,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._error(message_id, code, text)
         if self.refusals >= ABUSE_LIMIT:
             await self.close(code=CLOSE_ABUSIVE)
+
+    async def _waiting(self, text_data: str | None) -> None:
+        try:
+            message = parse_frame(text_data) if text_data is not None else None
+        except Refused:
+            message = None
+        if isinstance(message, dict) and message.get("type") == "ping":
+            message_id = message.get("id")
+            await self._send(
+                {"type": "pong", "id": message_id if isinstance(message_id, str) else None}
+            )
+        elif self._allowed():
+            await self._unavailable_error(_peek_id(text_data))
 
     async def _check(self, text_data, bytes_data) -> tuple | None:
         """Handle one frame; return (id, code, message) when it is refused."""
@@ -238,9 +410,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if len(text_data.encode()) > MAX_MESSAGE_BYTES:
             return None, "too_large", _("This message is too long.")
         try:
-            message = json.loads(text_data)
-        except ValueError:
-            return None, "bad_json", _("This message is not valid JSON.")
+            message = parse_frame(text_data)
+        except Refused as refused:
+            return None, refused.code, refused.message
         if not isinstance(message, dict):
             return None, "bad_message", _("A message must be a JSON object.")
         kind, message_id = message.get("type"), message.get("id")
@@ -256,7 +428,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if "room" in message and message["room"] != self.code:
             return message_id, "wrong_room", _("This message is for another room.")
         if kind == "sync":
-            snapshot = await self._db(selectors.snapshot, room_id=self.room_id, player=self.player)
+            try:
+                snapshot = await self._db(
+                    selectors.snapshot, room_id=self.room_id, player=self.player
+                )
+            except Exception as exc:
+                if not _unavailable(exc):
+                    raise
+                logger.warning("room %s: sync unavailable (%s)", self.room_id, type(exc).__name__)
+                return message_id, "unavailable", _unavailable_text()
             await self._send({**snapshot, "id": message_id})
             return None
         known = (
@@ -275,7 +455,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
             )
         except RoomError as error:
             return message_id, error.code, error.message
-        except Exception:
+        except Exception as exc:
+            if _unavailable(exc):
+                logger.warning(
+                    "room %s: %r unavailable (%s)", self.room_id, kind, type(exc).__name__
+                )
+                return message_id, "unavailable", _unavailable_text()
             logger.exception("room %s: message %r failed", self.room_id, kind)
             return message_id, "server_error", _("Something went wrong. Nothing was changed.")
         await self._send(answer)  # the sender first, then everybody
