@@ -223,3 +223,41 @@ def test_postgresql_down_gives_503_not_500_even_with_an_identity_cookie(outage):
         _stop(process)
         if silent is not None:
             silent.close()
+
+
+# --- container health checks for the Celery processes (config/healthcheck.py) ----------
+
+
+def test_worker_and_beat_health_checks_read_the_heartbeats(settings):
+    from config import healthcheck
+
+    settings.REDIS_URL = empty_redis_db()
+    assert healthcheck.check("worker", "celery@box") == (False, "celery@box: no heartbeat")
+    heartbeats.write_worker_heartbeat("celery@box")
+    assert healthcheck.check("worker", "celery@box")[0] is True
+    assert healthcheck.check("worker", "celery@other")[0] is False
+    assert healthcheck.check("worker", "celery@box", now=time.time() + 31)[0] is False
+    assert healthcheck.check("beat")[0] is False
+    heartbeats.write_beat_heartbeat()
+    assert healthcheck.check("beat")[0] is True
+    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):
+        healthy, message = healthcheck.check("worker", "celery@box")
+    assert not healthy and "Redis unavailable" in message
+
+
+@pytest.mark.live
+def test_the_worker_health_check_command_sees_the_real_worker(
+    transactional_db, celery_worker_process
+):
+    import os
+
+    name = f"test-{os.getpid()}@{socket.gethostname()}"
+    env = _server_env()
+    command = [sys.executable, "-m", "config.healthcheck", "worker"]
+    alive = subprocess.run([*command, name], cwd=BASE_DIR, env=env, capture_output=True, text=True)
+    assert alive.returncode == 0, alive.stdout + alive.stderr
+    other = subprocess.run(
+        [*command, "celery@no-such-host"], cwd=BASE_DIR, env=env, capture_output=True, text=True
+    )
+    assert other.returncode == 1
+    assert "no heartbeat" in other.stdout
