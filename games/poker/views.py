@@ -28,6 +28,7 @@ from django.views.decorators.http import (
 from accounts import consent
 from accounts import selectors as accounts_selectors
 
+from . import offline as offline_assets
 from . import selectors, services
 from .errors import PokerError
 from .periods import PERIODS
@@ -216,51 +217,21 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return response
 
 
-OFFLINE_PAGES = ("index", "play", "scoresheet", "picker", "rules", "print_board", "offline")
-OFFLINE_STATIC = (
-    "css/main.css",
-    "poker/poker.css",
-    "js/theme.js",
-    "js/base.js",
-    "js/kit/dialog.js",
-    "icons/favicon.svg",
-    "poker/icon.svg",
-    "poker/icon-192.png",
-    "poker/index.js",
-    "poker/tables.js",
-    "poker/scoring.js",
-    "poker/preview.js",
-    "poker/deck.js",
-    "poker/game.js",
-    "poker/common.js",
-    "poker/board.js",
-    "poker/play.js",
-    "poker/scoresheet.js",
-    "poker/picker.js",
-    "poker/app.js",
-    "poker/print.js",
-)
-
-
 @require_GET
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     """Rendered (not a static file) so its scope is /poker/ and it lists the
-    hashed static URLs of this deployment."""
+    hashed static URLs of this deployment -- exactly what the offline pages
+    load, followed through their module imports (games/poker/offline.py)."""
+    pages, assets = offline_assets.precache(request)
     context = {
-        "pages": [reverse(f"poker:{name}") for name in OFFLINE_PAGES],
-        "assets": [static(path) for path in OFFLINE_STATIC]
-        + [reverse("javascript-catalog"), reverse("games_css")],
+        "pages": pages,
+        "assets": assets,
         "offline_url": reverse("poker:offline"),
-        "version": _sw_version(),
+        # Changes with the deployment's hashed static names, so clients refresh the cache.
+        "version": hashlib.sha256("|".join(assets).encode()).hexdigest()[:12],
     }
     return render(request, "poker/sw.js", context, content_type="text/javascript")
-
-
-def _sw_version() -> str:
-    """Changes with the deployment's hashed static names, so clients refresh the cache."""
-    names = "|".join(static(path) for path in OFFLINE_STATIC)
-    return hashlib.sha256(names.encode()).hexdigest()[:12]
 
 
 # --- the JSON API ---------------------------------------------------------------

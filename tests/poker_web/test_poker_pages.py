@@ -86,12 +86,17 @@ def test_manifest_and_service_worker_are_served_under_poker(client):
 
 
 def test_every_file_the_service_worker_caches_exists(client):
+    import json
+    import re
+
     from django.contrib.staticfiles import finders
 
-    from games.poker.views import OFFLINE_STATIC
-
-    for path in OFFLINE_STATIC:
-        assert finders.find(path), path
+    body = client.get("/poker/sw.js").content.decode()
+    assets = re.search(r"const ASSETS = (\[.*?\]);", body).group(1)
+    static_paths = [a for a in json.loads(assets) if a.startswith("/static/")]
+    assert static_paths
+    for path in static_paths:
+        assert finders.find(path.removeprefix("/static/")), path
 
 
 def test_stats_count_incomplete_hard_boards_for_best_score_only():

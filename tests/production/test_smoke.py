@@ -83,22 +83,6 @@ class Stack:
         return lines
 
 
-def _wait_for(predicate, what: str, processes: list[subprocess.Popen], timeout: float = 60):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if predicate():
-                return
-        except OSError:
-            pass
-        for process in processes:
-            if process.poll() is not None:
-                pytest.fail(f"{what}: a process exited with {process.returncode}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what}: not ready after {timeout} s")
-        time.sleep(0.2)
-
-
 def _stop_group(process: subprocess.Popen) -> None:
     if process.poll() is not None:
         return
@@ -159,35 +143,37 @@ def _production_env(static_root: Path, https_port: int) -> dict:
     return env
 
 
-@pytest.fixture(scope="module")
-def stack(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Stack]:
-    nginx = _nginx_binary()
-    if nginx is None:
-        reason = "NO NGINX: the production smoke test needs it (apt-get install -y nginx)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    directory = tmp_path_factory.mktemp("prod")
-    for sub in ("acme", "tmp"):
-        (directory / sub).mkdir()
-    cafile = _self_signed_certificate(directory / "certs")
+class _PortTaken(Exception):
+    """Another process on this shared machine took a port between choice and bind."""
+
+
+def _wait_for(predicate, what: str, processes: list[subprocess.Popen], logs=(), timeout=60):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if predicate():
+                return
+        except OSError:
+            pass
+        for process in processes:
+            if process.poll() is not None:
+                text = " ".join(Path(log).read_text(errors="replace") for log in logs)
+                if "Address already in use" in text:
+                    raise _PortTaken(what)
+                pytest.fail(f"{what}: a process exited with {process.returncode}: {text[-2000:]}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not ready after {timeout} s")
+        time.sleep(0.2)
+
+
+def _start(nginx: str, directory: Path, static_root: Path, cafile: Path, django_db_blocker):
+    """uvicorn with the shipped CMD and nginx with the shipped site, on fresh ports."""
     https_port, http_port, app_port = _free_port(), _free_port(), _free_port()
     with django_db_blocker.unblock():
-        env = _production_env(directory / "static", https_port)
-
-    collected = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput"],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert collected.returncode == 0, collected.stdout + collected.stderr
-
+        env = _production_env(static_root, https_port)
     argv = shipped.with_host_and_port(shipped.dockerfile_cmd(), "127.0.0.1", app_port)
     assert argv[0] == "uvicorn"
-    app_log = directory / "app.log"
+    app_log = directory / f"app-{app_port}.log"
     with app_log.open("wb") as log:
         app = subprocess.Popen(
             [sys.executable, "-m", *argv],
@@ -206,17 +192,13 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Stac
             directory=directory,
         )
     )
-    test_conf = subprocess.run(
-        [nginx, "-t", "-c", str(conf), "-p", str(directory), "-e", str(directory / "error.log")],
-        capture_output=True,
-        text=True,
-    )
+    error_log = directory / "error.log"
+    error_log.write_text("")
+    nginx_args = [nginx, "-c", str(conf), "-p", str(directory), "-e", str(error_log)]
+    test_conf = subprocess.run([*nginx_args, "-t"], capture_output=True, text=True)
     assert test_conf.returncode == 0, test_conf.stderr
     proxy = subprocess.Popen(
-        [nginx, "-c", str(conf), "-p", str(directory), "-e", str(directory / "error.log")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
+        nginx_args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
     )
     result = Stack(https_port, http_port, app_port, str(cafile), app_log, directory)
     try:
@@ -226,18 +208,58 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Stac
             connection.request("GET", "/livez")
             return connection.getresponse().status == 200
 
-        _wait_for(app_up, "uvicorn (shipped flags)", [app, proxy])
+        _wait_for(app_up, "uvicorn (shipped flags)", [app], logs=[app_log])
 
         def proxy_up() -> bool:
             connection = result.https()
             connection.request("GET", "/livez")
             return connection.getresponse().status == 200
 
-        _wait_for(proxy_up, "nginx with TLS", [app, proxy], timeout=20)
-        yield result
-    finally:
+        _wait_for(proxy_up, "nginx with TLS", [app, proxy], logs=[error_log], timeout=20)
+    except BaseException:
         _stop_group(proxy)
         _stop_group(app)
+        raise
+    return result, [proxy, app]
+
+
+@pytest.fixture(scope="module")
+def stack(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Stack]:
+    nginx = _nginx_binary()
+    if nginx is None:
+        reason = "NO NGINX: the production smoke test needs it (apt-get install -y nginx)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    directory = tmp_path_factory.mktemp("prod")
+    for sub in ("acme", "tmp"):
+        (directory / sub).mkdir()
+    cafile = _self_signed_certificate(directory / "certs")
+    static_root = directory / "static"
+    with django_db_blocker.unblock():
+        env = _production_env(static_root, 443)
+    collected = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+
+    for attempt in range(3):
+        try:
+            result, processes = _start(nginx, directory, static_root, cafile, django_db_blocker)
+            break
+        except _PortTaken:
+            if attempt == 2:
+                raise
+    try:
+        yield result
+    finally:
+        for process in processes:
+            _stop_group(process)
 
 
 class Browser:
@@ -515,3 +537,26 @@ def test_a_poker_group_game_over_websockets_through_nginx(transactional_db, stac
     finally:
         host_socket.ws.close()
         pupil_socket.ws.close()
+
+
+def test_the_service_worker_precaches_hashed_files_and_every_module_they_import(stack):
+    """Issue 22 §1: with the production storage every module the offline pages
+    load, directly or through imports, is hashed and in the worker's list."""
+    response, body = _get(stack, "/poker/sw.js")
+    assert response.status == 200
+    pages = json.loads(re.search(r"const PAGES = (\[.*?\]);", body).group(1))
+    assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", body).group(1))
+    static_assets = [a for a in assets if a.startswith("/static/")]
+    assert len(static_assets) > 15
+    for asset in static_assets:
+        assert re.search(r"\.[0-9a-f]{12}\.\w+$", asset), f"{asset} is not hashed"
+    for asset in assets:
+        response, text = _get(stack, asset)
+        assert response.status == 200, asset
+        if asset.endswith(".js"):
+            for relative in re.findall(r"""\bfrom\s*["'](\.{1,2}/[^"']+)["']""", text):
+                target = os.path.normpath(os.path.join(os.path.dirname(asset), relative))
+                assert target in assets, f"{asset} imports {target}, not precached"
+    for page in pages:
+        response, _ = _get(stack, page)
+        assert response.status == 200, page
