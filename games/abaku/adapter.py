@@ -28,13 +28,23 @@ from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo, duration_s
 
 from . import events
-from .rules import LAYOUTS, LEVELS, GameState, IllegalMove, apply, new_game, robot_action, view
+from .rules import (
+    DEFAULT_LEVEL,
+    LAYOUTS,
+    LEVELS,
+    OLD_LEVELS,
+    GameState,
+    IllegalMove,
+    apply,
+    new_game,
+    robot_action,
+    view,
+)
 from .rules.game import ACTIVE, end_game, remove_player
 
 PLAYING, FINISHED, ENDED = "playing", "finished", "ended"
 PLAYING_ROLES = ("host", "player")
 DEFAULT_TABLE_SIZE = 2
-DEFAULT_LEVEL = "greedy"
 DEFAULT_ROBOT_DELAY_MS = 700
 MAX_ROBOT_DELAY_MS = 5000
 TURN_SECONDS_CHOICES = (None, 30, 60, 120, 180, 300)
@@ -92,6 +102,9 @@ def clean_settings(settings: dict, *, solo: bool = False) -> dict:
             raise RoomError("bad_table_size", _("Practise alone or against one robot."))
         raise RoomError("bad_table_size", _("A table has 2 to 4 seats."))
     level = settings.get("robot_level", DEFAULT_LEVEL)
+    # the robot levels and their order live in the rules (robot.py); ids stored
+    # before the four levels (issue 19) map to the level they play now
+    level = OLD_LEVELS.get(level, level) if isinstance(level, str) else level
     if level not in LEVELS:
         raise RoomError("bad_robot_level", _("Choose one of the robot levels."))
     turn_seconds = settings.get("turn_seconds", None if solo else DEFAULT_TURN_SECONDS)

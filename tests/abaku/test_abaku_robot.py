@@ -4,10 +4,13 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.abaku.rules import (
+    DEFAULT_LEVEL,
+    JOKER,
     LEVELS,
     Board,
     GameState,
@@ -16,7 +19,15 @@ from games.abaku.rules import (
     choose_move,
     evaluate_move,
     new_game,
+    percentile_move,
+    resolve_level,
     robot_action,
+)
+from games.abaku.rules.robot import (
+    EASY_PERCENTILES,
+    MEDIUM_PERCENTILES,
+    endgame_move,
+    unseen_stones,
 )
 
 from .abaku_helpers import random_position
@@ -96,5 +107,92 @@ def test_robot_games_end_consistently(seed: int, levels: list[str], rack_size: i
 
 
 def test_full_size_duel_ends_with_the_greedy_robot_ahead() -> None:
-    state = play_out(["greedy", "beginner"], seed=4, rack_size=5)
+    state = play_out(["greedy", "easy"], seed=4, rack_size=5)
     assert state.result["winners"] == [0]
+
+
+# --- the four levels (issue 19) ---------------------------------------------------
+
+
+def test_four_levels_easiest_first_and_a_first_game_gets_level_1() -> None:
+    assert LEVELS == ("easy", "medium", "greedy", "strong")
+    assert DEFAULT_LEVEL == LEVELS[0]
+
+
+def test_old_level_ids_still_play() -> None:
+    assert resolve_level("beginner") == "easy"
+    assert resolve_level("greedy") == "greedy"
+    board = random_position(3, 4)
+    assert choose_move(board, [1, 2, 3, 4, 6], "beginner", random.Random(1)) is not None
+    with pytest.raises(ValueError):
+        resolve_level("genius")
+
+
+def test_percentile_move_takes_the_move_at_that_rank_by_score() -> None:
+    board = random_position(5, 5)
+    moves = all_moves(board, [1, 2, 3, 4, 6])
+    scores = sorted(m.score for m in moves)
+    rng = random.Random(0)
+    assert percentile_move(moves, 0.0, rng).score == scores[0]
+    assert percentile_move(moves, 1.0, rng).score == scores[-1]
+    assert percentile_move(moves, 0.5, rng).score == scores[len(scores) // 2]
+    assert percentile_move(moves, 0.9, rng).score == scores[int(0.9 * len(scores))]
+
+
+def _rank(moves, move) -> tuple[float, float]:  # noqa: ANN001
+    """Shares of the moves scoring below and at most the move's score."""
+    below = sum(m.score < move.score for m in moves) / len(moves)
+    at_most = sum(m.score <= move.score for m in moves) / len(moves)
+    return below, at_most
+
+
+@pytest.mark.parametrize(
+    ("level", "shares"), [("easy", EASY_PERCENTILES), ("medium", MEDIUM_PERCENTILES)]
+)
+def test_easy_and_medium_play_inside_their_percentile_range(level: str, shares) -> None:  # noqa: ANN001
+    board = random_position(7, 6)
+    rack = [1, 2, 3, 5, 8]
+    moves = all_moves(board, rack)
+    for seed in range(8):
+        move = choose_move(board, rack, level, random.Random(seed))
+        below, at_most = _rank(moves, move)
+        assert below <= shares[1] and at_most >= shares[0]
+
+
+def test_the_levels_climb_on_one_position() -> None:
+    board = random_position(9, 6)
+    rack = [1, 2, 4, 6, 9]
+    best = max(m.score for m in all_moves(board, rack))
+    easy = [choose_move(board, rack, "easy", random.Random(k)).score for k in range(5)]
+    medium = [choose_move(board, rack, "medium", random.Random(k)).score for k in range(5)]
+    greedy = choose_move(board, rack, "greedy", random.Random(0)).score
+    assert max(easy) <= min(medium) and max(medium) <= greedy == best
+
+
+def test_unseen_stones_are_the_set_minus_the_board_and_the_own_rack() -> None:
+    board = Board.empty("plain").place([(7, 7, 2), (7, 8, 4, True)])
+    unseen = unseen_stones(board, [1, 1, JOKER])
+    assert unseen[2] == 13 and unseen[4] == 12 and unseen[1] == 12 and JOKER not in unseen
+    assert sum(unseen.values()) == 102 - 2 - 3
+
+
+def test_strong_robot_goes_out_in_the_endgame_when_the_leftovers_are_worth_it() -> None:
+    """Bag empty: going out wins the opponent's leftovers twice over (the closer
+    gains them, the opponent loses them), so the strong robot takes a lower-scoring
+    move that empties its rack over a higher one that keeps a stone."""
+    board = random_position(2, 3, "plain")
+    rack = [1, 9]
+    moves = sorted(all_moves(board, rack), key=lambda m: -m.score)
+    outs = [m for m in moves if len(m.placements) == 2]
+    assert outs and moves[0].score > max(m.score for m in outs)  # greedy keeps a stone
+    theirs = [9, 9, 8, 7, 7]  # 40 points left with the opponent
+    move = endgame_move(board, rack, moves, theirs)
+    assert len(move.placements) == 2
+
+
+def test_strong_robot_uses_the_endgame_only_when_the_unseen_stones_are_one_rack() -> None:
+    board = random_position(2, 5)
+    rack = [1, 2, 3, 4, 6]
+    # bag "empty" but 90-odd stones unseen: not a real endgame, so it plays as mid-game
+    move = choose_move(board, rack, "strong", random.Random(1), bag_count=0, opponent_racks=[5])
+    assert evaluate_move(board, move.placements).score == move.score

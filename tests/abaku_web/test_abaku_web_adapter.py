@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games.abaku.adapter import AbakuSolo, AbakuTable
-from games.abaku.rules import GameState, all_moves
+from games.abaku.rules import LEVELS, GameState, all_moves
 from games.rooms.errors import RoomError
 from games.rooms.registry import SeatInfo
 
@@ -69,9 +69,9 @@ def test_solo_settings_allow_one_or_two_seats_and_never_a_clock():
 
 
 def test_robots_fill_the_empty_seats_of_a_table():
-    _, outcome = start(settings={"table_size": 4, "robot_level": "beginner"}, ids=(1, 2))
+    _, outcome = start(settings={"table_size": 4, "robot_level": "medium"}, ids=(1, 2))
     table = outcome.state["seats"]
-    assert [s["robot"] for s in table] == [None, None, "beginner", "beginner"]
+    assert [s["robot"] for s in table] == [None, None, "medium", "medium"]
     assert len(outcome.state["game"]["players"]) == 4
 
 
@@ -229,4 +229,17 @@ def test_a_class_table_with_more_people_than_its_size_seats_them_all_without_rob
 
 def test_a_lone_student_at_a_class_table_gets_a_robot():
     _, outcome = start(settings={}, ids=(1,))
-    assert [s["robot"] for s in outcome.state["seats"]] == [None, "greedy"]
+    # a first game preselects level 1 (issue 19)
+    assert [s["robot"] for s in outcome.state["seats"]] == [None, LEVELS[0]] == [None, "easy"]
+
+
+def test_the_four_robot_levels_come_from_the_rules_and_old_ids_still_work():
+    assert LEVELS == ("easy", "medium", "greedy", "strong")
+    for level in LEVELS:
+        assert AbakuTable().clean_settings({"robot_level": level})["robot_level"] == level
+    # "beginner" was stored by rooms before the four levels: it plays level 1 now
+    assert AbakuTable().clean_settings({"robot_level": "beginner"})["robot_level"] == "easy"
+    with pytest.raises(RoomError):
+        AbakuTable().clean_settings({"robot_level": "hltoun"})
+    with pytest.raises(RoomError):
+        AbakuTable().clean_settings({"robot_level": ["easy"]})

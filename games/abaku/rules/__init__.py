@@ -10,13 +10,23 @@ from .examples import OPERATIONS, Reading, all_readings, read_example
 from .game import GameState, Player, apply, new_game, view
 from .movegen import Move, all_moves
 from .moves import Example, MoveResult, evaluate_move
-from .robot import LEVELS, choose_move, robot_action
+from .robot import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    OLD_LEVELS,
+    choose_move,
+    percentile_move,
+    resolve_level,
+    robot_action,
+)
 
 __all__ = [
     "CENTRE",
+    "DEFAULT_LEVEL",
     "JOKER",
     "LEVELS",
     "LAYOUTS",
+    "OLD_LEVELS",
     "OPERATIONS",
     "RACK_SIZE",
     "STONE_SET",
@@ -36,7 +46,9 @@ __all__ = [
     "choose_move",
     "evaluate_move",
     "new_game",
+    "percentile_move",
     "read_example",
+    "resolve_level",
     "robot_action",
     "view",
 ]

@@ -1,10 +1,22 @@
-"""Robot opponents (spec section 6): beginner, greedy and strong.
+"""Robot opponents (spec section 6): four levels a child can climb.
 
-All three choose among :func:`all_moves`, so they also make the first move.
-``beginner`` plays a random legal move; ``greedy`` the highest-scoring one (the
-true best, since the move list is complete); ``strong`` weighs the best moves
-by what they leave on the rack and whether they open an example ×3 square to
-the opponent.
+The level ids and their order live here only (``LEVELS``, easiest first;
+``DEFAULT_LEVEL`` for a first game). All levels choose among :func:`all_moves`,
+so they also make the first move.
+
+* ``easy`` (level 1) plays a move from the lower-middle of the position's legal
+  moves by score (a random percentile between ``EASY_PERCENTILES``): a player
+  who always takes the median-scoring move beats it most of the time.
+* ``medium`` (level 2) plays from the upper range (``MEDIUM_PERCENTILES``): a
+  player who always takes the 90th-percentile move beats it most of the time.
+* ``greedy`` (level 3) plays the highest-scoring move (the true best, the move
+  list is complete).
+* ``strong`` (level 4) is greedy with judgement: among the best-scoring moves it
+  weighs the stones it keeps (rack leave), and once the bag is empty against one
+  opponent it looks one reply ahead, since the closer gains the opponent's
+  leftover stones and the opponent loses them (an endgame look-ahead).
+
+Measured in ``bench/abaku_robot_levels.py`` / ``bench/RESULTS-abaku.md``.
 """
 
 from __future__ import annotations
@@ -15,16 +27,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from .board import Board
-from .data import BOARD_SIZE, JOKER, LAYOUTS
+from .data import JOKER, STONE_SET
 from .errors import IllegalMove
-from .game import GameState
+from .game import ACTIVE, GameState, stone_value
 from .movegen import Move, all_moves
 
-LEVELS = ("beginner", "greedy", "strong")
+LEVELS: tuple[str, ...] = ("easy", "medium", "greedy", "strong")
+DEFAULT_LEVEL = LEVELS[0]
+# Ids stored by rooms before the four levels (issue 19) and the level each
+# plays now, so running rooms and saved settings keep working.
+OLD_LEVELS: dict[str, str] = {"beginner": "easy"}
 
-# How much keeping a stone is worth to the strong robot, in points. Jokers fit
-# anywhere; 1 and 2 fit into many examples (1×n=n, n:1=n, 2²=4); 0 only lives
-# inside numbers; big digits make long results. Tuned by robot-vs-robot games.
+# The share of legal moves (ordered by score) scoring below the move played is
+# drawn uniformly from these ranges.
+EASY_PERCENTILES = (0.2, 0.6)
+MEDIUM_PERCENTILES = (0.6, 0.88)
+
+# What keeping a stone is worth to the strong robot, in points, relative to a
+# stone drawn at random. Jokers fit anywhere; 0 only lives inside numbers.
 LEAVE_VALUE = {
     JOKER: 6.0,
     0: -2.0,
@@ -39,27 +59,65 @@ LEAVE_VALUE = {
     9: -1.0,
 }
 DUPLICATE_PENALTY = 1.5
-OPENED_TRIPLE_PENALTY = 6.0
+LEAVE_WEIGHT = 1.0
 STRONG_CANDIDATES = 40
+# Endgame look-ahead: how many of the best moves (plus every move that empties
+# the rack) are answered with the opponent's best reply.
+ENDGAME_CANDIDATES = 8
 
 
-def choose_move(board: Board, rack: Sequence[int], level: str, rng: random.Random) -> Move | None:
-    """The move the robot of ``level`` plays, or ``None`` if it has none."""
+def resolve_level(level: str) -> str:
+    """The level id ``level`` names now (old stored ids are mapped)."""
+    level = OLD_LEVELS.get(level, level)
     if level not in LEVELS:
         raise ValueError(f"unknown robot level {level!r}")
+    return level
+
+
+def choose_move(
+    board: Board,
+    rack: Sequence[int],
+    level: str,
+    rng: random.Random,
+    *,
+    bag_count: int | None = None,
+    opponent_racks: Sequence[int] = (),
+) -> Move | None:
+    """The move the robot of ``level`` plays, or ``None`` if it has none.
+
+    ``bag_count`` (stones left in the bag) and ``opponent_racks`` (how many
+    stones each active opponent holds: public) let the strong robot see the
+    endgame; without them it plays as in mid-game. The robot never looks at
+    hidden stones: with the bag empty and one opponent, the stones it has not
+    seen are exactly that opponent's rack.
+    """
+    level = resolve_level(level)
     moves = all_moves(board, rack)
     if not moves:
         return None
-    if level == "beginner":
-        return rng.choice(moves)
+    if level == "easy":
+        return percentile_move(moves, rng.uniform(*EASY_PERCENTILES), rng)
+    if level == "medium":
+        return percentile_move(moves, rng.uniform(*MEDIUM_PERCENTILES), rng)
     if level == "greedy":
         best = max(m.score for m in moves)
         return rng.choice([m for m in moves if m.score == best])
     moves.sort(key=lambda m: -m.score)
+    if bag_count == 0 and len(opponent_racks) == 1:
+        theirs = list(unseen_stones(board, rack).elements())
+        if len(theirs) == opponent_racks[0]:
+            return endgame_move(board, rack, moves, theirs)
     candidates = moves[:STRONG_CANDIDATES]
-    open_before = _open_triples(board)
-    values = [_strong_value(board, rack, m, open_before) for m in candidates]
+    values = [m.score + LEAVE_WEIGHT * _leave_value(_leave(rack, m)) for m in candidates]
     return candidates[values.index(max(values))]
+
+
+def percentile_move(moves: Sequence[Move], share: float, rng: random.Random) -> Move:
+    """A move whose score is at the ``share`` percentile of ``moves`` (0 the
+    lowest, 1 the best), one of the equally scoring ones at random."""
+    scores = sorted(m.score for m in moves)
+    target = scores[min(len(scores) - 1, int(share * len(scores)))]
+    return rng.choice([m for m in moves if m.score == target])
 
 
 def robot_action(state: GameState, level: str, rng: random.Random) -> dict[str, Any]:
@@ -73,7 +131,12 @@ def robot_action(state: GameState, level: str, rng: random.Random) -> dict[str, 
         raise IllegalMove("game_over", "the game has ended")
     seat = state.turn
     rack = state.players[seat].rack
-    move = choose_move(state.board, rack, level, rng)
+    opponent_racks = [
+        len(p.rack) for s, p in enumerate(state.players) if s != seat and p.status == ACTIVE
+    ]
+    move = choose_move(
+        state.board, rack, level, rng, bag_count=len(state.bag), opponent_racks=opponent_racks
+    )
     if move is not None:
         return {"type": "place", "player": seat, "placements": [list(p) for p in move.placements]}
     idle = 0
@@ -89,8 +152,24 @@ def robot_action(state: GameState, level: str, rng: random.Random) -> dict[str, 
     return {"type": "skip", "player": seat}
 
 
+def unseen_stones(board: Board, rack: Sequence[int]) -> Counter[int]:
+    """Stones the player with ``rack`` has not seen: in the bag or on other racks."""
+    unseen = Counter(STONE_SET)
+    for _, _, stone in board.stones():
+        unseen[JOKER if stone.joker else stone.digit] -= 1
+    unseen.subtract(rack)
+    return +unseen
+
+
 def _worst_stones(rack: Sequence[int], count: int) -> list[int]:
     return sorted(rack, key=lambda k: LEAVE_VALUE[k])[:count]
+
+
+def _leave(rack: Sequence[int], move: Move) -> list[int]:
+    leave = list(rack)
+    for p in move.placements:
+        leave.remove(JOKER if p.joker else p.digit)
+    return leave
 
 
 def _leave_value(leave: Sequence[int]) -> float:
@@ -100,29 +179,42 @@ def _leave_value(leave: Sequence[int]) -> float:
     )
 
 
-def _strong_value(board: Board, rack: Sequence[int], move: Move, open_before: set) -> float:
-    leave = list(rack)
-    for p in move.placements:
-        leave.remove(JOKER if p.joker else p.digit)
-    opened = _open_triples(board.place(move.placements)) - open_before
-    return move.score + _leave_value(leave) - OPENED_TRIPLE_PENALTY * len(opened)
+def _rack_points(rack: Sequence[int]) -> int:
+    return sum(stone_value(k) for k in rack)
 
 
-def _open_triples(board: Board) -> set[tuple[int, int]]:
-    """Free example ×3 squares a stone reaches in a straight empty line of at
-    most three squares: the next player can easily build an example over them."""
-    layout = LAYOUTS[board.layout]
-    found = set()
-    for r in range(BOARD_SIZE):
-        for c in range(BOARD_SIZE):
-            if layout[r][c] != "T" or board.stone(r, c) is not None:
-                continue
-            for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-                for k in range(1, 4):
-                    rr, cc = r + dr * k, c + dc * k
-                    if not (0 <= rr < BOARD_SIZE and 0 <= cc < BOARD_SIZE):
-                        break
-                    if board.stone(rr, cc) is not None:
-                        found.add((r, c))
-                        break
-    return found
+def endgame_move(
+    board: Board, rack: Sequence[int], moves: Sequence[Move], theirs: Sequence[int]
+) -> Move:
+    """The strong robot's move with the bag empty and one opponent holding
+    ``theirs``: maximise the points of the move minus the opponent's best answer,
+    counting the end adjustment whenever a move empties a rack (the closer gains
+    the other's leftovers and the other loses them: twice their value).
+
+    ``moves`` are the legal moves, best-scoring first; the best ones and the best
+    move that empties the rack are looked at.
+    """
+    theirs = list(theirs)
+    their_points = _rack_points(theirs)
+    outs = [m for m in moves if len(m.placements) == len(rack)]
+    if outs:
+        # going out ends the game: nothing to answer
+        best_out = max(outs, key=lambda m: m.score)
+        out_value = best_out.score + 2 * their_points
+    else:
+        best_out, out_value = None, None
+    candidates = [m for m in moves[:ENDGAME_CANDIDATES] if m is not best_out]
+    best, best_value = best_out, out_value
+    for move in candidates:
+        left = _leave(rack, move)
+        after = board.place(move.placements)
+        replies = all_moves(after, theirs)
+        reply = 0
+        for r in replies:
+            value = r.score + (2 * _rack_points(left) if len(r.placements) == len(theirs) else 0)
+            reply = max(reply, value)
+        value = move.score - reply
+        if best_value is None or value > best_value:
+            best, best_value = move, value
+    assert best is not None
+    return best
