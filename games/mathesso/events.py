@@ -29,6 +29,11 @@ class Digit(Shape):
     colours: list[str] = Field(description="one colour, or two halves")
 
 
+class Tie(Shape):
+    players: list[str] = Field(description="in seat order")
+    value: int = Field(description="the coloured number they all found")
+
+
 class Picture(Shape):
     """What a tile's coloured side shows, exactly as it is drawn (`tiles.Picture`)."""
 
@@ -51,7 +56,12 @@ EVENTS = by_type(
         round=(int, ...),
         extra=(bool, Field(default=False, description="an extra turn")),
     ),
-    event("order_tie", "Deciding the order: these players flip again.", players=(list[str], ...)),
+    event(
+        "order_tie",
+        "Deciding the order: these players flip another 1 tile, tie by tie.",
+        players=(list[str], ...),
+        groups=(list[Tie], ...),
+    ),
     event("order_lots", "A tie the lot decided, in this order.", players=(list[str], ...)),
     event("order_decided", "The order of play.", order=(list[str], ...)),
     event("turned_back", "These tiles are face down again.", tiles=(list[int], ...)),
