@@ -41,11 +41,17 @@ def beat_heartbeat_seconds() -> float:
     return float(getattr(settings, "HEALTH_BEAT_HEARTBEAT_SECONDS", 30))
 
 
-def _redis():
-    import redis
+def heartbeat_redis_url() -> str:
+    """Where heartbeats live: ``HEALTH_REDIS_URL`` (the broker's Redis by default)."""
     from django.conf import settings
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
+    return getattr(settings, "HEALTH_REDIS_URL", None) or settings.REDIS_URL
+
+
+def _redis():
+    import redis
+
+    return redis.Redis.from_url(heartbeat_redis_url(), socket_connect_timeout=2, socket_timeout=2)
 
 
 def write_worker_heartbeat(hostname: str) -> None:

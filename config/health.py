@@ -81,33 +81,56 @@ def check_database(timeout: float | None = None) -> dict:
         return _failure(exc)
 
 
-def _redis_client(timeout: float) -> redis.Redis:
-    key = (settings.REDIS_URL, timeout)
+def _redis_client(url: str, timeout: float) -> redis.Redis:
+    key = (url, timeout)
     client = _REDIS_CLIENTS.get(key)
     if client is None:
-        client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_connect_timeout=timeout, socket_timeout=timeout
-        )
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
         _REDIS_CLIENTS[key] = client
     return client
 
 
+def redis_urls() -> dict[str, str]:
+    """Each Redis the site uses, by role (several roles may share one URL)."""
+    broker = getattr(settings, "CELERY_BROKER_URL", "") or ""
+    roles = {
+        "heartbeats": heartbeats.heartbeat_redis_url(),
+        "channels": getattr(settings, "CHANNELS_REDIS_URL", None) or settings.REDIS_URL,
+        "cache": getattr(settings, "CACHE_REDIS_URL", None) or settings.REDIS_URL,
+    }
+    if broker.startswith(("redis://", "rediss://")):
+        roles["broker"] = broker
+    return roles
+
+
 def check_redis_and_celery(timeout: float | None = None) -> dict:
-    """Redis ``PING``, then the Celery heartbeats from the same Redis."""
+    """``PING`` on every Redis the site uses, then the Celery heartbeats."""
     timeout = check_timeout() if timeout is None else timeout
+    down = {"ok": False, "error": "redis_down"}
+    pinged: set[str] = set()
+    redis_check: dict = {"ok": True}
+    heartbeat_client = None
+    for role, url in redis_urls().items():
+        if url in pinged:
+            continue
+        pinged.add(url)
+        try:
+            client = _redis_client(url, timeout)
+            client.ping()
+        except Exception as exc:
+            redis_check = {**_failure(exc), "role": role}
+            if role == "heartbeats":
+                return {"redis": redis_check, "celery": down, "beat": dict(down)}
+            continue
+        if role == "heartbeats":
+            heartbeat_client = client
     try:
-        client = _redis_client(timeout)
-        client.ping()
+        seen = heartbeats.read_heartbeats(heartbeat_client)
     except Exception as exc:
-        down = {"ok": False, "error": "redis_down"}
-        return {"redis": _failure(exc), "celery": down, "beat": dict(down)}
-    try:
-        seen = heartbeats.read_heartbeats(client)
-    except Exception as exc:
-        return {"redis": {"ok": True}, "celery": _failure(exc), "beat": _failure(exc)}
+        return {"redis": redis_check, "celery": _failure(exc), "beat": _failure(exc)}
     beat_ok = seen["beat_age_s"] is not None
     return {
-        "redis": {"ok": True},
+        "redis": redis_check,
         "celery": {
             "ok": seen["workers"] > 0,
             "workers": seen["workers"],

@@ -21,14 +21,13 @@ import time
 def check(what: str, hostname: str | None = None, now: float | None = None) -> tuple[bool, str]:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
     import redis
-    from django.conf import settings
 
     from config import celery as heartbeats
 
     now = time.time() if now is None else now
     try:
         client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=3, socket_connect_timeout=3
+            heartbeats.heartbeat_redis_url(), socket_timeout=3, socket_connect_timeout=3
         )
         if what == "worker":
             name = hostname or f"celery@{socket.gethostname()}"

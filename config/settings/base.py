@@ -176,6 +176,13 @@ HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "1"))
 HEALTH_HEARTBEAT_SECONDS = float(os.environ.get("HEALTH_HEARTBEAT_SECONDS", "10"))
 HEALTH_BEAT_HEARTBEAT_SECONDS = float(os.environ.get("HEALTH_BEAT_HEARTBEAT_SECONDS", "30"))
 HEALTH_REQUIRE_BEAT = env_bool("HEALTH_REQUIRE_BEAT", False)
+# Heartbeats live in the broker's Redis (every worker reaches it) unless
+# HEALTH_REDIS_URL names another; /readyz pings every Redis role's URL.
+HEALTH_REDIS_URL = os.environ.get("HEALTH_REDIS_URL") or (
+    CELERY_BROKER_URL
+    if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+    else CACHE_REDIS_URL
+)
 CELERY_BEAT_SCHEDULE = {
     "health-beat-heartbeat": {
         "task": "health.beat_heartbeat",

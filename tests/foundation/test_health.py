@@ -80,9 +80,22 @@ def test_a_hundred_concurrent_probes_all_answer(
     assert get(asgi_server + "/readyz")[0] == 200
 
 
+DEAD_REDIS = "redis://127.0.0.1:1/0"
+ALL_REDIS_ROLES = {
+    name: DEAD_REDIS
+    for name in (
+        "REDIS_URL",
+        "HEALTH_REDIS_URL",
+        "CHANNELS_REDIS_URL",
+        "CACHE_REDIS_URL",
+        "CELERY_BROKER_URL",
+    )
+}
+
+
 @pytest.mark.django_db
 def test_readiness_reports_503_when_redis_is_unreachable(client):
-    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):
+    with override_settings(**ALL_REDIS_ROLES):
         response = client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
@@ -93,16 +106,30 @@ def test_readiness_reports_503_when_redis_is_unreachable(client):
     assert client.get("/livez").status_code == 200
 
 
+@pytest.mark.django_db
+def test_every_redis_role_is_checked(client, settings):
+    settings.HEALTH_REDIS_URL = empty_redis_db()
+    heartbeats.write_worker_heartbeat("w1@test")
+    assert client.get("/readyz").status_code == 200
+    settings.CACHE_REDIS_URL = DEAD_REDIS  # the cache's own Redis is down
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    checks = response.json()["checks"]
+    assert checks["redis"]["ok"] is False
+    assert checks["redis"]["role"] == "cache"
+    assert checks["celery"]["ok"] is True  # heartbeats are elsewhere and still read
+
+
 def empty_redis_db() -> str:
     """The test Redis, another database number: no heartbeats there yet."""
-    url = django_settings.REDIS_URL.rsplit("/", 1)[0] + "/13"
+    url = django_settings.HEALTH_REDIS_URL.rsplit("/", 1)[0] + "/13"
     redis.Redis.from_url(url).flushdb()
     return url
 
 
 @pytest.mark.django_db
 def test_without_a_worker_heartbeat_readiness_is_503_and_says_why(client):
-    with override_settings(REDIS_URL=empty_redis_db()):
+    with override_settings(HEALTH_REDIS_URL=empty_redis_db()):
         response = client.get("/readyz")
         assert response.status_code == 503
         celery = response.json()["checks"]["celery"]
@@ -119,9 +146,9 @@ def test_without_a_worker_heartbeat_readiness_is_503_and_says_why(client):
 
 
 def test_a_heartbeat_older_than_three_intervals_is_dead(settings):
-    settings.REDIS_URL = empty_redis_db()
+    settings.HEALTH_REDIS_URL = empty_redis_db()
     settings.HEALTH_HEARTBEAT_SECONDS = 10
-    client = redis.Redis.from_url(settings.REDIS_URL)
+    client = redis.Redis.from_url(settings.HEALTH_REDIS_URL)
     heartbeats.write_worker_heartbeat("w1@test")
     now = time.time()
     assert heartbeats.read_heartbeats(client, now=now + 29)["workers"] == 1
@@ -130,7 +157,7 @@ def test_a_heartbeat_older_than_three_intervals_is_dead(settings):
 
 @pytest.mark.django_db
 def test_the_beat_task_writes_the_beat_heartbeat_and_beat_can_be_required(client, settings):
-    settings.REDIS_URL = empty_redis_db()
+    settings.HEALTH_REDIS_URL = empty_redis_db()
     heartbeats.write_worker_heartbeat("w1@test")
     settings.HEALTH_REQUIRE_BEAT = True
     assert client.get("/readyz").status_code == 503
@@ -231,7 +258,7 @@ def test_postgresql_down_gives_503_not_500_even_with_an_identity_cookie(outage):
 def test_worker_and_beat_health_checks_read_the_heartbeats(settings):
     from config import healthcheck
 
-    settings.REDIS_URL = empty_redis_db()
+    settings.HEALTH_REDIS_URL = empty_redis_db()
     assert healthcheck.check("worker", "celery@box") == (False, "celery@box: no heartbeat")
     heartbeats.write_worker_heartbeat("celery@box")
     assert healthcheck.check("worker", "celery@box")[0] is True
@@ -240,7 +267,7 @@ def test_worker_and_beat_health_checks_read_the_heartbeats(settings):
     assert healthcheck.check("beat")[0] is False
     heartbeats.write_beat_heartbeat()
     assert healthcheck.check("beat")[0] is True
-    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):
+    with override_settings(HEALTH_REDIS_URL=DEAD_REDIS):
         healthy, message = healthcheck.check("worker", "celery@box")
     assert not healthy and "Redis unavailable" in message
 
