@@ -1,0 +1,217 @@
+"""The rooms runtime while PostgreSQL or Redis is out of reach.
+
+Issue 22 (section 5): "While PostgreSQL restarts, sync and connect raise
+OperationalError out of the consumer ... the server should answer a retryable
+error code and keep the socket."
+
+What is simulated, honestly: the test's PostgreSQL keeps running (the test
+process needs it), but the test database stops accepting connections
+(``ALTER DATABASE ... ALLOW_CONNECTIONS false``) and every server connection to
+it is terminated (``pg_terminate_backend``) -- to the server this looks like a
+PostgreSQL restart that takes as long as the test wants. Redis is a private
+``redis-server`` for this module's ASGI process, really stopped and started
+again on the same port.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+from django.db import connection
+
+from config.devservices import _redis_server_bin, free_port, port_open
+from games.rooms import services
+from games.rooms.models import Room, RoomEvent
+from tests.conftest import _server_env, _stop
+from tests.rooms.conftest import _start_server, _wait_up
+from tests.rooms.testgame import GAME
+
+pytestmark = [pytest.mark.live]
+
+
+class RedisServer:
+    """A throwaway redis-server on a fixed port, which a test may stop and start."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="matika-redis-")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [_redis_server_bin(), "--port", str(self.port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no", "--dir", self.dir],
+            stdout=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while not port_open(self.port):
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            _stop(self.process)
+            self.process = None
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[RedisServer]:
+    redis = RedisServer()
+    redis.start()
+    yield redis
+    redis.stop()
+
+
+@pytest.fixture(scope="module")
+def fragile_server(django_db_setup, django_db_blocker, redis_server) -> Iterator[str]:
+    """An ASGI process of its own: short database timeouts, its own Redis."""
+    with django_db_blocker.unblock():
+        env = _server_env()
+    env.update(
+        DB_POOL_TIMEOUT="2",
+        DB_CONNECT_TIMEOUT="2",
+        REDIS_URL=redis_server.url,
+        CHANNELS_REDIS_URL=redis_server.url,
+        CACHE_REDIS_URL=redis_server.url,
+    )
+    process, url = _start_server(env)
+    _wait_up(process, url)
+    yield url
+    _stop(process)
+
+
+def _admin(sql: str, params=()) -> None:
+    """Run one statement from the maintenance database (the test database's own
+    connections cannot switch its connections off)."""
+    settings = connection.settings_dict
+    with psycopg.connect(
+        host=settings["HOST"],
+        port=settings["PORT"],
+        user=settings["USER"],
+        password=settings["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
+    ) as admin:
+        admin.execute(sql, params)
+
+
+@contextmanager
+def database_away() -> Iterator[None]:
+    """No new connections to the test database; every other one is cut (the test
+    process keeps its own, which it needs to check what was stored)."""
+    name = connection.settings_dict["NAME"]
+    quoted = connection.ops.quote_name(name)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        mine = cursor.fetchone()[0]
+    _admin(f"ALTER DATABASE {quoted} ALLOW_CONNECTIONS false")
+    try:
+        _admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> %s",
+            [name, mine],
+        )
+        yield
+    finally:
+        _admin(f"ALTER DATABASE {quoted} ALLOW_CONNECTIONS true")
+
+
+@pytest.fixture
+def running(transactional_db, make_player):
+    host, guest = make_player("Host"), make_player("Guest")
+    room = services.create_room(game=GAME, mode="duel", host=host.profile, settings={})
+    services.join_room(room=room, player=guest.profile)
+    services.start_room(room=room, actor=host.profile)
+    return room, host, guest
+
+
+def _answer(socket, timeout: float = 20) -> dict:
+    return socket.recv_until(
+        lambda m: m["type"] in ("error", "ack", "sync", "pong"), timeout=timeout
+    )
+
+
+def _retryable(answer: dict) -> bool:
+    return answer["type"] == "error" and answer["code"] == "unavailable" and answer["retry"]
+
+
+def test_database_away_gives_retryable_errors_and_keeps_the_socket(
+    running, fragile_server, open_socket
+):
+    room, host, guest = running
+    playing = open_socket(fragile_server, room.code, guest)
+    assert playing.recv()["type"] == "sync"
+    with database_away():
+        playing.send({"id": "move-1", "type": "add", "n": 3})
+        assert _retryable(_answer(playing))
+        playing.send({"id": "sync-1", "type": "sync"})
+        answer = _answer(playing)
+        assert _retryable(answer) and answer["id"] == "sync-1"
+        # A socket opened during the outage is kept and told to wait.
+        joining = open_socket(fragile_server, room.code, host)
+        first = joining.recv(timeout=20)
+        assert _retryable(first) and first["id"] is None
+        joining.ws.send(json.dumps({"type": "ping"}))
+        assert _answer(joining)["type"] == "pong"
+        playing.ws.send(json.dumps({"type": "ping"}))
+        assert _answer(playing)["type"] == "pong"
+    # Back: the same message id is applied once, the waiting socket gets its snapshot.
+    assert playing.request({"id": "move-1", "type": "add", "n": 3})["type"] == "ack"
+    assert playing.request({"id": "move-1", "type": "add", "n": 3})["type"] == "ack"
+    snapshot = joining.recv_until(lambda m: m["type"] == "sync", timeout=30)
+    assert snapshot["view"]["total"] == 3
+    assert playing.request({"type": "sync"})["view"]["total"] == 3
+    assert Room.objects.get(pk=room.pk).state["total"] == 3
+    assert RoomEvent.objects.filter(room=room, kind="move").count() == 1
+
+
+def test_redis_restart_keeps_the_sockets_and_delivery_resumes(
+    running, fragile_server, open_socket, redis_server
+):
+    room, host, guest = running
+    guest_socket = open_socket(fragile_server, room.code, guest)
+    host_socket = open_socket(fragile_server, room.code, host)
+    guest_socket.recv()
+    host_socket.recv()
+    redis_server.stop()
+    try:
+        # The move is stored (PostgreSQL is up); only its broadcast may be lost.
+        answer = guest_socket.request({"id": "during", "type": "add", "n": 2})
+        assert answer["type"] in ("ack", "error")
+        if answer["type"] == "error":
+            assert answer["code"] == "unavailable"
+    finally:
+        redis_server.start()
+    # The sockets survived; a sync catches up with whatever was missed...
+    assert guest_socket.request({"type": "sync"})["type"] == "sync"
+    host_view = host_socket.request({"type": "sync"})["view"]
+    assert host_view["total"] in (0, 2)
+    # ...and new steps reach the other player again once the layer has reconnected.
+    deadline = time.monotonic() + 30
+    number = 0
+    while True:
+        number += 1
+        assert guest_socket.request({"id": f"after-{number}", "type": "add", "n": 1})["type"] == (
+            "ack"
+        )
+        try:
+            host_socket.recv_until(
+                lambda m: (
+                    m["type"] == "event" and any(e.get("type") == "added" for e in m["events"])
+                ),
+                timeout=2,
+            )
+            break
+        except TimeoutError:
+            assert time.monotonic() < deadline, "delivery did not resume after Redis came back"
