@@ -10,6 +10,7 @@ urlpatterns = [
     path("join/", views.join, name="join"),
     path("join/<str:code>/", views.join_class, name="join_class"),
     path("<int:pk>/", views.detail, name="detail"),
+    path("<int:pk>/back/", views.back, name="back"),
     path("<int:pk>/status.json", views.status, name="status"),
     path("<int:pk>/edit/", views.edit, name="edit"),
     path("<int:pk>/qr/", views.qr_page, name="qr"),

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -124,6 +125,22 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         return _teacher_page(request, classroom)
     membership = selectors.student_membership(request.player, pk)
     return _student_page(request, membership)
+
+
+def back(request: HttpRequest, pk: int) -> HttpResponse:
+    """The class page for its teachers and members, else ``next`` (a path of this
+    site): where a room of the class sends a player who left it."""
+    is_teacher = selectors.classes_for_teacher(request.user).filter(pk=pk).exists()
+    is_member = (
+        request.player is not None
+        and selectors.memberships_for_player(request.player).filter(classroom_id=pk).exists()
+    )
+    if is_teacher or is_member:
+        return redirect("classrooms:detail", pk=pk)
+    target = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("home")
+    return redirect(target)
 
 
 def _teacher_signature(classroom: Classroom) -> str:

@@ -10,7 +10,6 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import PlayerProfile
 from games import registry
 
 
@@ -49,7 +48,7 @@ class GameResult(models.Model):
         GameRecord, verbose_name=_("played game"), on_delete=models.CASCADE, related_name="results"
     )
     player = models.ForeignKey(
-        PlayerProfile,
+        "accounts.PlayerProfile",
         verbose_name=_("player"),
         null=True,
         blank=True,

@@ -25,8 +25,6 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from games.rooms import registry as rooms_registry
-
 if TYPE_CHECKING:
     from django import forms
     from django.db.models import QuerySet
@@ -121,22 +119,19 @@ _GAMES: dict[str, GameSpec] = {}
 
 
 def register(spec: GameSpec) -> None:
-    """Add a game (from its ``AppConfig.ready``); registers its room adapters too."""
+    """Add a game (from its ``AppConfig.ready``). The rooms runtime reads its
+    ``rooms`` from here (``games.rooms.registry``); this module imports nothing
+    above it."""
     if spec.slug in _GAMES and _GAMES[spec.slug] is not spec:
         raise ValueError(f"game {spec.slug!r} is registered twice")
     if not spec.slug.isidentifier() or len(spec.slug) > 16:
         raise ValueError(f"game slug {spec.slug!r} must be an identifier of at most 16 characters")
     _GAMES[spec.slug] = spec
-    for mode, adapter in spec.rooms.items():
-        rooms_registry.register(spec.slug, mode, adapter)
 
 
 def unregister(slug: str) -> None:
     """Remove a game (tests that add a fake game clean up with this)."""
-    spec = _GAMES.pop(slug, None)
-    if spec is not None:
-        for mode in spec.rooms:
-            rooms_registry.unregister(slug, mode)
+    _GAMES.pop(slug, None)
 
 
 def games() -> list[GameSpec]:

@@ -72,7 +72,7 @@ def parse_message(adapter: RoomGame, message: dict) -> dict:
 def event_schemas(adapter: RoomGame | None, kind: str) -> list[type[BaseModel]]:
     """The schemas an event ``type`` may follow: the runtime's and the game's.
 
-    Both may exist for one name (Abaku's ``started`` lists the seats; the
+    Both may exist for one name (a game's ``started`` may list the seats; the
     runtime's ``started`` right before it carries nothing).
     """
     found = [schemas.EVENTS.get(kind)]

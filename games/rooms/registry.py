@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from django.utils.translation import gettext as _
 
+from games import registry as game_registry
 from games.rooms.errors import RoomError
 
 if TYPE_CHECKING:
@@ -205,7 +206,8 @@ class RoomGame:
 _REGISTRY: dict[tuple[str, str], RoomGame] = {}
 
 
-def register(game: str, mode: str, adapter: RoomGame) -> None:
+def check(game: str, mode: str, adapter: RoomGame) -> None:
+    """Refuse an adapter that claims the runtime's messages or mixes its own up."""
     clash = (adapter.message_types | adapter.seat_message_types) & RESERVED_TYPES
     if clash:
         raise ValueError(f"{game}/{mode} claims reserved message types: {sorted(clash)}")
@@ -217,6 +219,12 @@ def register(game: str, mode: str, adapter: RoomGame) -> None:
             f"{game}/{mode}: `messages` must hold one schema per message type; no schema:"
             f" {sorted(accepted - typed)}, no such type: {sorted(typed - accepted)}"
         )
+
+
+def register(game: str, mode: str, adapter: RoomGame) -> None:
+    """Add an adapter by hand (the runtime's own tests); games declare theirs in
+    their ``GameSpec.rooms`` instead, which this registry reads."""
+    check(game, mode, adapter)
     _REGISTRY[(game, mode)] = adapter
 
 
@@ -224,12 +232,37 @@ def unregister(game: str, mode: str) -> None:
     _REGISTRY.pop((game, mode), None)
 
 
+_checked: set[tuple[str, str, int]] = set()
+
+
+def _adapters() -> dict[tuple[str, str], RoomGame]:
+    """Hand-registered adapters and every registered game's ``rooms``; a game's
+    adapter is checked the first time the runtime meets it."""
+    adapters = dict(_REGISTRY)
+    for spec in game_registry.games():
+        for mode, adapter in spec.rooms.items():
+            key = (spec.slug, mode)
+            if key in adapters:
+                continue
+            if (spec.slug, mode, id(adapter)) not in _checked:
+                check(spec.slug, mode, adapter)
+                _checked.add((spec.slug, mode, id(adapter)))
+            adapters[key] = adapter
+    return adapters
+
+
 def get(game: str, mode: str) -> RoomGame:
-    try:
-        return _REGISTRY[(game, mode)]
-    except KeyError:
-        raise RoomError("unknown_game", _("This game or mode does not exist.")) from None
+    adapter = _REGISTRY.get((game, mode))
+    if adapter is None:
+        spec = game_registry.get(game)
+        adapter = spec.rooms.get(mode) if spec else None
+        if adapter is not None and (game, mode, id(adapter)) not in _checked:
+            check(game, mode, adapter)
+            _checked.add((game, mode, id(adapter)))
+    if adapter is None:
+        raise RoomError("unknown_game", _("This game or mode does not exist."))
+    return adapter
 
 
 def registered() -> list[tuple[str, str]]:
-    return sorted(_REGISTRY)
+    return sorted(_adapters())

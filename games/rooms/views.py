@@ -7,6 +7,7 @@ over the WebSocket (consumers.py).
 from __future__ import annotations
 
 import io
+from urllib.parse import urlencode
 
 import segno
 from django.contrib import messages
@@ -22,7 +23,6 @@ from django.views.decorators.http import require_POST
 from accounts import identity, nicknames
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
-from classrooms import selectors as classroom_selectors
 from games import registry as game_registry
 from games.rooms import registry, selectors, services
 from games.rooms.errors import RoomError
@@ -161,18 +161,16 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _after_leaving_url(request: HttpRequest, room: Room) -> str:
-    """The class page when the room belongs to the leaver's class, else the game's hub."""
-    if room.classroom_id is not None and (
-        classroom_selectors.memberships_for_player(request.player)
-        .filter(classroom_id=room.classroom_id)
-        .exists()
-        or classroom_selectors.classes_for_teacher(request.user)
-        .filter(pk=room.classroom_id)
-        .exists()
-    ):
-        return reverse("classrooms:detail", kwargs={"pk": room.classroom_id})
+    """The class page when the room belongs to the leaver's class, else the game's hub.
+
+    Whether the leaver belongs to the class is the classrooms' decision: a class
+    room sends them through ``classrooms:back``, which falls back to the hub."""
     spec = game_registry.get(room.game)
-    return spec.url if spec else reverse("home")
+    hub = spec.url if spec else reverse("home")
+    if room.classroom_id is None:
+        return hub
+    back = reverse("classrooms:back", kwargs={"pk": room.classroom_id})
+    return f"{back}?{urlencode({'next': hub})}"
 
 
 def left(request: HttpRequest, code: str) -> HttpResponse:

@@ -64,3 +64,12 @@ def test_the_rules_engines_import_without_django():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_every_registered_game_has_valid_room_adapters():
+    from games import registry as game_registry
+    from games.rooms import registry as rooms_registry
+
+    declared = {(spec.slug, mode) for spec in game_registry.games() for mode in spec.rooms}
+    assert declared <= set(rooms_registry.registered())  # each one passed the checks
+    assert {slug for slug, _mode in declared} == set(GAMES)

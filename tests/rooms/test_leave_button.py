@@ -118,9 +118,27 @@ def test_a_class_room_sends_its_student_back_to_the_class_page(make_player):
     )
     services.join_room(room=room, player=student.profile)
     submit(room, student, {"type": "leave"})
-    response = browser_of(student).get(f"/rooms/{room.code}/left/")
-    assert response.url == f"/classes/{classroom.pk}/"
+    browser = browser_of(student)
+    response = browser.get(f"/rooms/{room.code}/left/")
+    assert response.url.startswith(f"/classes/{classroom.pk}/back/?next=")
     assert flashes(response) == [f"You left room {room.code}."]
+    assert browser.get(response.url).url == f"/classes/{classroom.pk}/"
+
+
+@pytest.mark.django_db
+def test_a_class_room_sends_a_guest_who_is_not_in_the_class_to_the_game(make_player):
+    classroom = factories.make_class()
+    host, guest = make_player("Teacher"), make_player("Guest")
+    room = services.create_room(
+        game=GAME, mode="duel", host=host.profile, settings={}, classroom=classroom
+    )
+    services.join_room(room=room, player=guest.profile)
+    submit(room, guest, {"type": "leave"})
+    browser = browser_of(guest)
+    back = browser.get(f"/rooms/{room.code}/left/").url
+    assert browser.get(back).url == "/"  # the test game has no hub: home
+    evil = f"/classes/{classroom.pk}/back/?next=https://evil.example/"
+    assert browser.get(evil).url == "/"
 
 
 @pytest.mark.django_db
