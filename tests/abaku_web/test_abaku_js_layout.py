@@ -1,29 +1,35 @@
-"""The board client's copy of the premium layout is the engine's (data.py)."""
+"""The board client reads the engine's premium layout (data.py) through the
+generated ``static/abaku/data.js``; it keeps no copy of its own."""
 
 import re
 from pathlib import Path
 
+from games.abaku import jsdata
 from games.abaku.rules.data import LAYOUTS, PREMIUMS
 
-TABLE_JS = Path(__file__).resolve().parents[2] / "games" / "abaku" / "static" / "abaku" / "table.js"
+STATIC = Path(__file__).resolve().parents[2] / "games" / "abaku" / "static" / "abaku"
+TABLE_JS = STATIC / "table.js"
 
 
-def _js_layouts() -> dict[str, list[str]]:
+def test_the_generated_data_module_is_up_to_date() -> None:
+    assert jsdata.JS_FILE == STATIC / "data.js"
+    assert jsdata.JS_FILE.read_text(encoding="utf-8") == jsdata.render(), (
+        "stale: run `python -m games.abaku.jsdata` and commit the result"
+    )
+
+
+def test_the_data_module_holds_every_layout_of_the_engine() -> None:
+    source = jsdata.JS_FILE.read_text(encoding="utf-8")
+    for rows in LAYOUTS.values():
+        for row in rows:
+            assert f'"{row}"' in source
+
+
+def test_the_board_client_imports_the_layout_and_keeps_no_copy() -> None:
     source = TABLE_JS.read_text(encoding="utf-8")
-    block = re.search(r"const LAYOUTS = \{(.*?)\n\};", source, re.S)
-    assert block, "games/abaku/static/abaku/table.js no longer defines LAYOUTS"
-    layouts = {}
-    for name, rows in re.findall(r"(\w+): \[(.*?)\]", block.group(1), re.S):
-        layouts[name] = re.findall(r'"([^"]*)"', rows)
-    return layouts
-
-
-def test_js_premium_layout_is_the_engines() -> None:
-    js = _js_layouts()
-    assert js["standard"] == list(LAYOUTS["standard"])
-    # layouts the client does not list are drawn without premiums: only "plain" may be missing
-    for name in set(LAYOUTS) - set(js):
-        assert set("".join(LAYOUTS[name])) == {"."}
+    assert re.search(r'import \{[^}]*\bLAYOUTS\b[^}]*\} from "\./data\.js"', source)
+    assert "const LAYOUTS" not in source
+    assert not re.search(r'"[.dtDT*]{15}"', source)
 
 
 def test_js_styles_every_premium_letter() -> None:

@@ -6,29 +6,8 @@ import { confirmDialog } from "../js/kit/dialog.js";
 import { el } from "../js/kit/dom.js";
 import { gettext, interpolate as t } from "../js/kit/i18n.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
+import { JOKER, LAYOUTS, SIZE } from "./data.js";
 
-const SIZE = 15;
-const JOKER = 10;
-// The premium layout (same letters as the engine's data: d/t digit ×2/×3, D/T example ×2/×3, * centre).
-const LAYOUTS = {
-  standard: [
-    "T..t...T...d..T",
-    "..d...d.d...t..",
-    ".t...D.......d.",
-    "d...D..d..D...t",
-    "...D.......D...",
-    ".....t...t..D..",
-    ".d....d.d....d.",
-    "T..d...*...d..T",
-    ".d....d.d....d.",
-    "..D..t...t.....",
-    "...D.......D...",
-    "t...D..d..D...d",
-    ".d.......D...t.",
-    "..t...d.d...d..",
-    "T..d...T...t..T",
-  ],
-};
 const PREMIUM_CLASS = { d: "ab-d2", t: "ab-d3", D: "ab-e2", T: "ab-e3", "*": "ab-centre" };
 const PREMIUM_LABEL = {
   d: () => gettext("digit ×2"),
