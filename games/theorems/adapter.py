@@ -40,10 +40,10 @@ from .rules import (
     GameState,
     IllegalMove,
     apply,
-    choose_action,
     end_game,
     new_game,
     remove_player,
+    robot_action,
     validate_deck,
     view,
 )
@@ -253,7 +253,7 @@ class TheoremsTable(RoomGame):
         if due is None or now < due:
             return None
         game = GameState.from_dict(state["game"])
-        game = apply(game, choose_action(game, rng))
+        game = apply(game, robot_action(game, rng))  # the planning robot (rules.robot)
         return self._after(state, game, now)
 
     def next_deadline(self, state: dict) -> datetime | None:

@@ -65,14 +65,16 @@ def assert_consistent(state: GameState, cards: Counter) -> None:
         assert state.queue == [] and state.decision is None
 
 
-def play_out(state: GameState, rng: random.Random, robots: list[bool]) -> GameState:
+def play_out(
+    state: GameState, rng: random.Random, robots: list[bool], robot=choose_action
+) -> GameState:
     cards = all_cards(state)
     assert_consistent(state, cards)
     for _ in range(MAX_STEPS):
         if state.status == "finished":
             return state
         seat = state.to_act
-        action = choose_action(state, rng) if robots[seat] else rng.choice(legal_actions(state))
+        action = robot(state, rng) if robots[seat] else rng.choice(legal_actions(state))
         before = canonical(state.to_dict())
         new = apply(state, action)
         assert canonical(state.to_dict()) == before, "apply mutated its input"

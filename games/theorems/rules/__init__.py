@@ -15,14 +15,16 @@ from .engine import (
     view,
 )
 from .errors import IllegalMove
-from .robot import choose_action
+from .robot import DEFAULT_ROBOT, ROBOTS, choose_action, robot_action
 from .state import FINISHED, RUNNING, GameState
 
 __all__ = [
     "CATALOGUE",
+    "DEFAULT_ROBOT",
     "FIELDS",
     "FINISHED",
     "KIND_NAMES",
+    "ROBOTS",
     "RUNNING",
     "STARTER_DECKS",
     "Card",
@@ -36,6 +38,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "remove_player",
+    "robot_action",
     "validate_deck",
     "view",
 ]

@@ -1,6 +1,9 @@
-"""A simple robot for empty seats: it scores every legal action with a few rules of
+"""The robots for empty seats, by name (``ROBOTS``; ``robot_action``).
+
+``simple`` (``choose_action``) scores every legal action with a few rules of
 thumb (prove what is close, do not bore yourself to death, keep theorems coming)
-and picks the best, breaking ties with the given ``rng``."""
+and picks the best, breaking ties with the given ``rng``. ``planner``
+(``planner.plan_action``, the default) plans proofs; see ``planner.py``."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 from . import derived
 from .catalogue import CATALOGUE
 from .engine import Action, legal_actions
+from .planner import plan_action
 from .state import GameState
 
 
@@ -130,3 +134,15 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
         raise ValueError("no legal action: the game has finished")
     best = max(_score(state, action) for action in actions)
     return rng.choice([action for action in actions if _score(state, action) == best])
+
+
+# The robots a seat can hold, by name; DEFAULT_ROBOT fills empty seats. The simple
+# robot above stays for comparison (bench/theorems_robot_bench.py) and as an
+# easier opponent.
+ROBOTS = {"simple": choose_action, "planner": plan_action}
+DEFAULT_ROBOT = "planner"
+
+
+def robot_action(state: GameState, rng: random.Random, robot: str = DEFAULT_ROBOT) -> Action:
+    """The action of the named robot (the planning robot unless told otherwise)."""
+    return ROBOTS[robot](state, rng)
