@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from django import forms
     from django.db.models import QuerySet
 
-    from games.rooms.registry import RoomGame
-
 
 @dataclass(frozen=True)
 class ClassLaunch:
@@ -84,8 +82,9 @@ class GameSpec:
     index_url: str
     # URL modules mounted at ``<slug>/``.
     urls: tuple[str, ...] = ()
-    # Rooms adapters by mode; registered with the rooms runtime.
-    rooms: Mapping[str, RoomGame] = field(default_factory=dict)
+    # Rooms adapters by mode (``games.rooms.registry.RoomGame`` instances; typed
+    # loosely so this bottom layer imports nothing of the runtime above it).
+    rooms: Mapping[str, Any] = field(default_factory=dict)
     # A short human name per mode (room headers), e.g. {"group": _("group game")}.
     mode_names: Mapping[str, Promise] = field(default_factory=dict)
     class_launch: ClassLaunch | None = None
