@@ -29,6 +29,15 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
 JSON_FORMAT = "%(levelname)s %(name)s %(message)s %(request_id)s %(process)d"
 
 
+class DropColourMessage:
+    """Uvicorn attaches an ANSI-coloured copy of each message (``color_message``);
+    in a JSON line it is noise, so it is removed before formatting."""
+
+    def filter(self, record) -> bool:
+        record.__dict__.pop("color_message", None)
+        return True
+
+
 def build_logging(
     *,
     json_lines: bool,
@@ -54,13 +63,14 @@ def build_logging(
                 "()": "django_guid.log_filters.CorrelationId",
                 "correlation_id_field": "request_id",
             },
+            "drop_colour": {"()": "config.logging_setup.DropColourMessage"},
         },
         "formatters": {"default": formatter},
         "handlers": {
             "console": {
                 "class": "logging.StreamHandler",
                 "formatter": "default",
-                "filters": ["request_id"],
+                "filters": ["request_id", "drop_colour"],
             },
         },
         "root": {"handlers": ["console"], "level": level},
