@@ -102,6 +102,20 @@ def _stage(empty_cells: int) -> int:
     return empty_cells // 4
 
 
+def _relevant_values(table: str, line: Sequence[int | None]) -> tuple[int, ...]:
+    """The values whose unseen copies (capped at the line's empty cells) decide
+    ``line_keys`` of this line, whatever the rest of the deck holds."""
+    filled = {v for v in line if v is not None}
+    relevant = set(filled)
+    if filled and len(filled) == sum(v is not None for v in line):
+        low, high = min(filled), max(filled)
+        if high - low <= 4:
+            relevant.update(range(max(MIN_VALUE, high - 4), min(MAX_VALUE, low + 4) + 1))
+    if table == "matematico" and filled <= {1, 10, 11, 12, 13}:
+        relevant.update((1, 10, 11, 12, 13))
+    return tuple(sorted(relevant))
+
+
 def line_keys(
     table: str, line: Sequence[int | None], remaining: Sequence[int], empty_cells: int
 ) -> tuple[str, str]:
@@ -184,6 +198,7 @@ class Model:
         self.fine = fine or {}
         self.coarse = coarse or {}
         self._cache: dict[tuple, float] = {}  # a pure function's memo
+        self._relevant: dict[tuple, tuple[int, ...]] = {}
 
     def line_value(
         self,
@@ -196,7 +211,17 @@ class Model:
         if None not in line:
             points = _line_points(self.compiled, *line)
             return float(points + bonus) if points else 0.0
-        memo_key = (bonus, *line, empty_cells, *remaining)
+        filled = tuple(line)
+        relevant = self._relevant.get(filled)
+        if relevant is None:
+            relevant = self._relevant[filled] = _relevant_values(self.table, line)
+        empties = 5 - len(line) + line.count(None)
+        memo_key = (
+            bonus,
+            filled,
+            empty_cells // 4,
+            tuple([min(remaining[v], empties) for v in relevant]),
+        )
         cache = self._cache
         value = cache.get(memo_key)
         if value is not None:
