@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.rooms import registry
 from games.rooms.models import ProcessedMessage, Room
-from games.rooms.steps import append, locked_room, tick_if_due
+from games.rooms.steps import FINISH_FIELDS, MOVE_FIELDS, append, locked_room, tick_if_due
 
 EXPIRY_BATCH = 100
 PROCESSED_IDS_KEPT = timedelta(days=1)
@@ -63,8 +63,12 @@ def tick_room(*, room_id: int, now: datetime | None = None) -> int | None:
     room = locked_room(room_id)
     if room.status != Room.Status.RUNNING:
         return None
+    deadline_before = room.next_tick_at
     seq = tick_if_due(room, registry.get(room.game, room.mode), now)
-    room.save()
+    if seq is not None:
+        room.save(update_fields=MOVE_FIELDS + FINISH_FIELDS)
+    elif room.next_tick_at != deadline_before:  # nothing happened, only a new deadline
+        room.save(update_fields=["next_tick_at"])
     return seq
 
 

@@ -146,33 +146,76 @@ def _lock_for_intent(room_id: int, player: PlayerProfile, client_id: str) -> Roo
         raise RoomError("unknown_room", _("There is no room with this code.")) from None
 
 
-@transaction.atomic
 def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict, now=None) -> dict:
     """Apply one client message exactly once and return the answer for its sender.
 
     A message id seen before is answered with the stored answer and nothing is
     applied again. Refused messages raise RoomError and store nothing (a retry
-    of a refused message is judged afresh).
+    of a refused message is judged afresh). A ``tick`` that finds nothing due
+    writes nothing either (see ``_idle_tick``).
     """
     now = now or timezone.now()
     adapter = registry.get(*_game_of(room_id))
     # Only the fields the protocol defines go on to the game and into the log.
     message = protocol.parse_message(adapter, message)
-    if message["type"] in adapter.seat_message_types:
-        return _submit_seat_move(room_id, adapter, player, client_id, message, now)
+    if message["type"] == "tick":
+        idle = _idle_tick(room_id, player, client_id, now)
+        if idle is not None:
+            return idle
+    with transaction.atomic():
+        if message["type"] in adapter.seat_message_types:
+            return _submit_seat_move(room_id, adapter, player, client_id, message, now)
+        return _submit_room_intent(room_id, player, client_id, message, now)
+
+
+def _submit_room_intent(
+    room_id: int, player: PlayerProfile, client_id: str, message: dict, now: datetime
+) -> dict:
     # The row lock also serialises the same id sent twice at the same moment.
     room = _lock_for_intent(room_id, player, client_id)
     if room.previous_answer is not None:
         return room.previous_answer
+    deadline_before = room.next_tick_at
     try:
         seq = _room_intent(room, player, message, now)
     except _RefusedAfterTick as refused:
         return {"type": "error", "id": client_id, **refused.error.as_dict()}
     if message["type"] == "tick":
+        if seq is None:  # the game had nothing to do after all: at most a new deadline
+            if room.next_tick_at != deadline_before:
+                room.save(update_fields=["next_tick_at"])
+            return {"type": "ack", "id": client_id, "seq": None}
         room.save(update_fields=MOVE_FIELDS + FINISH_FIELDS)
     response = {"type": "ack", "id": client_id, "seq": seq}
     _remember(room_id, player, client_id, response)
     return response
+
+
+def _idle_tick(room_id: int, player: PlayerProfile, client_id: str, now: datetime) -> dict | None:
+    """The answer to a tick when nothing is due, from one plain read; None when due.
+
+    Open tables ask every few hundred milliseconds, so an idle tick takes no
+    lock, opens no transaction and stores nothing: not the room row, not its
+    answer. Not remembering it is safe: a tick only evaluates time, so the
+    same id judged again later at worst finds a deadline passed by then and
+    applies it -- which is what a tick is for. A repeated id that did apply a
+    step still gets that stored answer.
+    """
+    answered = ProcessedMessage.objects.filter(room_id=room_id, player=player, client_id=client_id)
+    row = (
+        Room.objects.filter(pk=room_id)
+        .annotate(previous_answer=Subquery(answered.values("response")[:1]))
+        .values_list("status", "next_tick_at", "previous_answer")
+        .first()
+    )
+    if row is None:
+        raise RoomError("unknown_room", _("There is no room with this code."))
+    status, deadline, previous_answer = row
+    if previous_answer is not None:
+        return previous_answer
+    if status == Room.Status.RUNNING and deadline is not None and deadline <= now:
+        return None  # due: judged under the room's lock
+    return {"type": "ack", "id": client_id, "seq": None}
 
 
 # --- per-seat moves ------------------------------------------------------------------
