@@ -1,16 +1,8 @@
-// Small helpers shared by the poker pages: translations from Django's
-// JavaScript catalogue (with an identity fallback when it failed to load
-// offline), dialogs, time and randomness.
+// Small helpers shared by the poker pages: dialogs, time, randomness, storage,
+// the engine's messages and the joker flow. Translations come from the kit
+// (../js/kit/i18n.js).
 
-// Call sites use the name `gettext` so the translation tools extract them.
-export function gettext(text) {
-  return typeof window.gettext === "function" ? window.gettext(text) : text;
-}
-
-/** Fill named placeholders: tf(gettext("%(n)s left"), { n: 3 }). */
-export function tf(text, values) {
-  return text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
-}
+import { gettext, interpolate } from "../js/kit/i18n.js";
 
 /** Seconds since the epoch, the unit the engine uses. */
 export function nowSeconds() {
@@ -44,6 +36,20 @@ export function openDialog(dialog, { onCancel } = {}) {
 
 export function closeDialog(dialog) {
   if (dialog.open) dialog.close();
+}
+
+/** G (without Ctrl, Alt or Meta) draws the next number, unless a dialog is
+ * open or the focus is in a form field. */
+export function onDrawKey(draw) {
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "g" && event.key !== "G") return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (document.querySelector("dialog[open]")) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+    event.preventDefault();
+    draw();
+  });
 }
 
 export function readStorage(key, fallback = null) {
@@ -114,7 +120,7 @@ export function openJokerDialog(dialog, { title, text, keep }, source) {
 
 /** After a joker's value is chosen: say so and focus the best (or first) free cell. */
 export function jokerValueChosen(value, cells, setStatus) {
-  setStatus(tf(gettext("Joker as %(value)s: choose a cell."), { value }));
+  setStatus(interpolate(gettext("Joker as %(value)s: choose a cell."), { value }));
   const best = cells.find((cell) => cell.classList.contains("is-best"));
   const target = best || cells.find((cell) => !cell.disabled);
   if (target) target.focus();

@@ -1,7 +1,8 @@
 // Number picker (výber čísel): a deck for games on paper. The deck in progress
 // lives in localStorage, so it survives closing the tab; only Reshuffle resets it.
 
-import { closeDialog, gettext, openDialog, randomSeed, readStorage, tf, writeStorage } from "./common.js";
+import { gettext, interpolate } from "../js/kit/i18n.js";
+import { closeDialog, openDialog, randomSeed, readStorage, writeStorage } from "./common.js";
 import { JOKER, PyRandom, buildDeck, shuffle } from "./deck.js";
 import { DEFAULT_TABLE, getTable } from "./scoring.js";
 
@@ -41,7 +42,7 @@ if (root) {
     card.classList.toggle("is-joker", last === JOKER);
     card.setAttribute("aria-label", last === JOKER ? gettext("Joker") : card.textContent);
     document.getElementById("poker-picker-count").textContent = state.deck.length
-      ? tf(gettext("%(drawn)s drawn, %(left)s left"), { drawn: state.drawn.length, left: state.deck.length })
+      ? interpolate(gettext("%(drawn)s drawn, %(left)s left"), { drawn: state.drawn.length, left: state.deck.length })
       : gettext("The deck is empty. Reshuffle to start again.");
     drawButton.disabled = state.deck.length === 0;
     const history = document.getElementById("poker-history");

@@ -5,20 +5,20 @@
 // Ranked and daily games (root data-kind) are server-only: no browser fallback,
 // no score preview, and the publication question is asked before the first one.
 
-import { BoardView } from "./board.js";
+import { gettext, interpolate } from "../js/kit/i18n.js";
+import { buildBoard, paintBoard } from "./board.js";
 import {
   RULE_MESSAGES,
   cellAction,
   closeDialog,
-  gettext,
   jokerValueChosen,
   livePending,
   nowSeconds,
+  onDrawKey,
   openDialog,
   openJokerDialog,
   randomSeed,
   readStorage,
-  tf,
   writeStorage,
 } from "./common.js";
 import { JOKER, PyRandom, buildDeck, seededDeck, shuffle } from "./deck.js";
@@ -207,7 +207,7 @@ const NOT_RECORDED = {
 
 class PokerPlay {
   constructor() {
-    this.board = new BoardView($("poker-board"));
+    this.board = buildBoard($("poker-board"));
     this.view = null;
     this.driver = null;
     this.busy = false;
@@ -362,14 +362,7 @@ class PokerPlay {
       this.startAgain();
     });
     $("poker-new").addEventListener("click", () => this.startAgain());
-    document.addEventListener("keydown", (event) => {
-      if (event.key !== "g" && event.key !== "G") return;
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      if (document.querySelector("dialog[open]")) return;
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
-      event.preventDefault();
-      this.draw();
-    });
+    onDrawKey(() => this.draw());
     window.setInterval(() => this.tick(), 200);
   }
 
@@ -482,12 +475,12 @@ class PokerPlay {
   infoText() {
     const mode =
       this.view.mode === "hard"
-        ? tf(gettext("Hard game, %(seconds)s s per number"), { seconds: this.view.seconds_per_card })
+        ? interpolate(gettext("Hard game, %(seconds)s s per number"), { seconds: this.view.seconds_per_card })
         : gettext("Easy game");
     if (this.view.kind === "daily") {
       return this.view.replay
         ? gettext("Daily challenge replay · not recorded")
-        : tf(gettext("Daily challenge of %(day)s · recorded"), { day: this.view.day });
+        : interpolate(gettext("Daily challenge of %(day)s · recorded"), { day: this.view.day });
     }
     if (this.view.kind === "ranked") {
       const published =
@@ -557,7 +550,7 @@ class PokerPlay {
     if (payload.events && payload.events.length) this.setStatus("");
     for (const event of payload.events || []) {
       if (event.type === "forfeited") {
-        this.setStatus(tf(gettext("Time ran out: the number %(card)s was lost."), { card: event.card }));
+        this.setStatus(interpolate(gettext("Time ran out: the number %(card)s was lost."), { card: event.card }));
       } else if (event.type === "joker_expired") {
         this.setStatus(gettext("Time ran out: the joker was lost."));
       }
@@ -672,7 +665,7 @@ class PokerPlay {
     else hand.textContent = String(inHand);
     hand.setAttribute(
       "aria-label",
-      inHand === null ? gettext("No number in hand") : inHand === JOKER ? gettext("Joker in hand") : tf(gettext("In hand: %(value)s"), { value: inHand }),
+      inHand === null ? gettext("No number in hand") : inHand === JOKER ? gettext("Joker in hand") : interpolate(gettext("In hand: %(value)s"), { value: inHand }),
     );
     $("poker-kept-count").textContent = String(view.kept_jokers);
     $("poker-kept").disabled = view.kept_jokers === 0 || view.over;
@@ -688,7 +681,7 @@ class PokerPlay {
     const warning = $("poker-warning");
     warning.hidden = !view.jokers_at_risk || view.over;
     if (view.jokers_at_risk) {
-      warning.textContent = tf(gettext("Free cells: %(free)s, kept jokers: %(kept)s. Place your jokers now, or the extra ones are lost."),
+      warning.textContent = interpolate(gettext("Free cells: %(free)s, kept jokers: %(kept)s. Place your jokers now, or the extra ones are lost."),
         { free: view.free_cells, kept: view.kept_jokers },
       );
     }
@@ -700,26 +693,14 @@ class PokerPlay {
     const gains =
       value !== null && previewAllowed && this.showPreview && !view.over ? preview(view.cells, value, view.table) : {};
     this.renderDayRecord();
-    const best = new Set(bestCells(gains));
-    const canPlace = !view.over && (inHand !== null || this.pending !== null);
-    view.cells.forEach((cellValue, index) => {
-      const button = this.board.cell(index);
-      const joker = view.joker_cells.includes(index);
-      button.querySelector(".poker-value").textContent = cellValue === null ? "" : String(cellValue);
-      button.querySelector(".poker-gain").textContent = gains[index] ? `+${gains[index]}` : "";
-      button.classList.toggle("is-filled", cellValue !== null);
-      button.classList.toggle("is-joker", joker);
-      button.classList.toggle("is-best", best.has(index));
-      button.disabled = cellValue !== null || !canPlace;
-      const row = Math.floor(index / 5) + 1;
-      const column = (index % 5) + 1;
-      let label = tf(gettext("Row %(row)s, column %(column)s"), { row, column });
-      if (cellValue !== null) label += `: ${cellValue}${joker ? ` (${gettext("joker")})` : ""}`;
-      else if (gains[index]) label += `: ${gettext("empty")}, +${gains[index]}`;
-      else label += `: ${gettext("empty")}`;
-      button.setAttribute("aria-label", label);
+    paintBoard(this.board, {
+      cells: view.cells,
+      jokerCells: view.joker_cells,
+      gains,
+      best: bestCells(gains),
+      playable: !view.over && (inHand !== null || this.pending !== null),
+      lines: view.lines,
     });
-    this.board.renderLines(view.lines);
   }
 
   renderDayRecord() {
@@ -728,13 +709,13 @@ class PokerPlay {
     line.hidden = view.kind !== "daily";
     if (line.hidden) return;
     line.textContent = view.day_record
-      ? tf(gettext("Record of the day: %(score)s (%(nickname)s)"), view.day_record)
+      ? interpolate(gettext("Record of the day: %(score)s (%(nickname)s)"), view.day_record)
       : gettext("Nobody has set a record today yet.");
   }
 
   shareText(result) {
     const url = new URL(window.location.pathname, window.location.origin).href;
-    return tf(
+    return interpolate(
       gettext("Matika daily challenge %(day)s: %(score)s points, place %(rank)s of the day, streak %(streak)s. %(url)s"),
       { ...result, url },
     );
@@ -780,7 +761,7 @@ class PokerPlay {
     const empty = view.cells.filter((value) => value === null).length;
     $("poker-end-detail").textContent = view.completed
       ? gettext("All 25 cells are filled.")
-      : tf(gettext("%(empty)s cells stayed empty (%(lost)s numbers ran out of time)."), {
+      : interpolate(gettext("%(empty)s cells stayed empty (%(lost)s numbers ran out of time)."), {
           empty,
           lost: view.forfeited,
         });
@@ -811,7 +792,7 @@ class PokerPlay {
     $("poker-share-text").hidden = true;
     $("poker-share-status").textContent = "";
     if (showDaily) {
-      daily.textContent = tf(gettext("Place %(rank)s of the day · streak %(streak)s"), this.daily);
+      daily.textContent = interpolate(gettext("Place %(rank)s of the day · streak %(streak)s"), this.daily);
     }
     $("poker-again").textContent =
       view.kind === "daily" ? gettext("Replay the numbers") : gettext("Play again");

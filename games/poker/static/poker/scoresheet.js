@@ -1,8 +1,9 @@
 // Scoresheet (tabuľka): type a board played on paper; lines are scored live and
 // arrow keys move between cells. Nothing is recorded.
 
-import { BoardView } from "./board.js";
-import { gettext, readStorage, tf, writeStorage } from "./common.js";
+import { gettext, interpolate } from "../js/kit/i18n.js";
+import { buildBoard, paintBoard } from "./board.js";
+import { readStorage, writeStorage } from "./common.js";
 import { scoreBoard } from "./scoring.js";
 
 const STORAGE_KEY = "matika-poker-scoresheet";
@@ -17,7 +18,7 @@ function parse(text) {
 }
 
 if (root) {
-  const board = new BoardView(document.getElementById("poker-board"));
+  const board = buildBoard(document.getElementById("poker-board"));
   const select = document.getElementById("poker-sheet-table");
   const status = document.getElementById("poker-status");
   const saved = readStorage(STORAGE_KEY, null);
@@ -38,10 +39,10 @@ if (root) {
       cells.push(value);
     }
     const score = scoreBoard(cells, select.value);
-    board.renderLines(score.lines);
+    paintBoard(board, { lines: score.lines });
     document.getElementById("poker-total").textContent = String(score.total);
     status.textContent = invalid
-      ? tf(gettext("%(count)s cells hold something other than a number 1 to 13 and are not scored."), {
+      ? interpolate(gettext("%(count)s cells hold something other than a number 1 to 13 and are not scored."), {
           count: invalid,
         })
       : "";

@@ -3,10 +3,11 @@
 // (G or the button) once their own hand is empty; the result at the end.
 
 import { confirmDialog } from "../../js/kit/dialog.js";
+import { gettext, interpolate } from "../../js/kit/i18n.js";
 import { whenRoomReady } from "../../js/kit/socket.js";
-import { gettext, tf } from "../common.js";
-import { rankingItem } from "./board.js";
+import { onDrawKey } from "../common.js";
 import { RoomBoard } from "./play.js";
+import { rankingItem } from "./ranking.js";
 
 const root = document.getElementById("pr-root");
 
@@ -31,14 +32,7 @@ class DuelPage {
       }
     });
     this.q("duel-draw").addEventListener("click", () => this.draw());
-    document.addEventListener("keydown", (event) => {
-      if (event.key !== "g" && event.key !== "G") return;
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      if (document.querySelector("dialog[open]")) return;
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
-      event.preventDefault();
-      this.draw();
-    });
+    onDrawKey(() => this.draw());
     const quit = this.q("quit");
     quit.addEventListener("click", async () => {
       if (!(await confirmDialog(quit.dataset.confirm))) return;
@@ -90,7 +84,7 @@ class DuelPage {
     this.q("opponent-name").textContent = other.nickname;
     const progress = this.view.progress ? this.view.progress[String(other.player_id)] : null;
     if (progress) {
-      this.q("opponent-score").textContent = tf(gettext("%(points)s points, %(filled)s of 25 cells"), {
+      this.q("opponent-score").textContent = interpolate(gettext("%(points)s points, %(filled)s of 25 cells"), {
         points: progress.score,
         filled: progress.filled,
       });

@@ -7,11 +7,13 @@
 // players ask now and then (that is also when the server notices that every
 // board is over and ends the game).
 
+import { el } from "../../js/kit/dom.js";
+import { gettext, interpolate } from "../../js/kit/i18n.js";
 import { whenRoomReady } from "../../js/kit/socket.js";
-import { gettext, tf } from "../common.js";
+import { onDrawKey } from "../common.js";
 import { JOKER } from "../deck.js";
-import { rankingItem } from "./board.js";
 import { RoomBoard } from "./play.js";
+import { rankingItem } from "./ranking.js";
 
 const root = document.getElementById("pr-root");
 const HOST_POLL_MS = 2000;
@@ -46,15 +48,7 @@ class GroupPage {
     });
     if (this.isHost) {
       this.q("draw").addEventListener("click", () => this.draw());
-      document.addEventListener("keydown", (event) => {
-        if (event.key !== "g" && event.key !== "G") return;
-        if (event.ctrlKey || event.metaKey || event.altKey) return;
-        if (document.querySelector("dialog[open]")) return;
-        const target = event.target;
-        if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
-        event.preventDefault();
-        this.draw();
-      });
+      onDrawKey(() => this.draw());
     }
   }
 
@@ -156,14 +150,9 @@ class GroupPage {
     current.classList.toggle("is-joker", last === JOKER);
     this.q("drawn").textContent = this.view.closed
       ? gettext("All numbers are out: no more will come.")
-      : tf(gettext("Numbers drawn: %(count)s"), { count: sequence.length });
+      : interpolate(gettext("Numbers drawn: %(count)s"), { count: sequence.length });
     this.q("history").replaceChildren(
-      ...sequence.map((card) => {
-        const item = document.createElement("li");
-        item.textContent = cardText(card);
-        if (card === JOKER) item.className = "is-joker";
-        return item;
-      }),
+      ...sequence.map((card) => el("li", { className: card === JOKER ? "is-joker" : undefined, text: cardText(card) })),
     );
   }
 
@@ -212,13 +201,13 @@ class GroupPage {
       this.q("waiting").hidden = true;
     } else {
       this.q("waiting").hidden = false;
-      this.q("waiting").textContent = tf(
+      this.q("waiting").textContent = interpolate(
         gettext("Your board is finished. Still playing: %(count)s of %(total)s."),
         { count: data.playing, total: data.total },
       );
     }
     if (!this.isHost || !data.ranking) return;
-    this.q("placed").textContent = tf(gettext("%(count)s of %(total)s have placed the number"), {
+    this.q("placed").textContent = interpolate(gettext("%(count)s of %(total)s have placed the number"), {
       count: data.placed_current,
       total: data.total,
     });
@@ -235,7 +224,7 @@ class GroupPage {
           entry.over
             ? gettext("finished")
             : entry.behind > 1
-              ? tf(gettext("%(count)s numbers behind"), { count: entry.behind })
+              ? interpolate(gettext("%(count)s numbers behind"), { count: entry.behind })
               : entry.behind === 1
                 ? gettext("placing")
                 : gettext("waiting"),

@@ -8,24 +8,22 @@
 // a "board" event (sent when time decided something the page may not have
 // applied) or a sync replaces the mirror, and a refusal asks for a sync.
 
-import { BoardView } from "../board.js";
+import { gettext, interpolate } from "../../js/kit/i18n.js";
+import { buildBoard, paintBoard } from "../board.js";
 import {
   RULE_MESSAGES,
   cellAction,
   closeDialog,
-  gettext,
   jokerValueChosen,
   livePending,
   nowSeconds,
   openJokerDialog,
   readStorage,
-  tf,
   writeStorage,
 } from "../common.js";
 import { JOKER } from "../deck.js";
 import { PokerGame } from "../game.js";
 import { bestCells, preview } from "../preview.js";
-import { buildBoard } from "./board.js";
 
 const PREVIEW_KEY = "matika-poker-preview";
 
@@ -37,8 +35,7 @@ export class RoomBoard extends EventTarget {
     this.q = (name) => root.querySelector(`[data-pr-${name}]`);
     this.section = this.q("play");
     this.dialog = root.querySelector("[data-pr-joker-dialog]");
-    const boardElement = buildBoard(this.q("board"));
-    this.board = new BoardView(boardElement);
+    this.board = buildBoard(this.q("board"));
     this.game = null;
     this.shared = null; // {sequence, dealt_at, closed, closed_at} when the page deals (group)
     this.offset = 0; // server clock minus browser clock, seconds
@@ -221,7 +218,7 @@ export class RoomBoard extends EventTarget {
       const events = this.game.advance(this.now());
       for (const event of events) {
         if (event.type === "forfeited") {
-          this.setStatus(tf(gettext("Time ran out: the number %(card)s was lost."), { card: event.card }));
+          this.setStatus(interpolate(gettext("Time ran out: the number %(card)s was lost."), { card: event.card }));
         } else if (event.type === "joker_expired") {
           this.setStatus(gettext("Time ran out: the joker was lost."));
         }
@@ -255,29 +252,25 @@ export class RoomBoard extends EventTarget {
     const waiting = game.over ? 0 : Math.max(0, game.sequence.length - game.handled - 1);
     const queue = this.q("queue");
     queue.hidden = waiting === 0;
-    queue.textContent = tf(gettext("+%(count)s waiting"), { count: waiting });
+    queue.textContent = interpolate(gettext("+%(count)s waiting"), { count: waiting });
     const kept = this.q("kept");
     this.q("kept-count").textContent = String(game.kept_jokers);
     kept.disabled = game.kept_jokers === 0 || game.over;
     kept.classList.toggle("is-active", Boolean(this.pending && this.pending.source === "kept"));
     const score = game.score();
     this.q("total").textContent = String(score.total);
-    this.board.renderLines(score.lines);
     this.q("warning").hidden = !game.jokersAtRisk || game.over;
     let value = null;
     if (this.pending) value = this.pending.value;
     else if (inHand !== null && inHand !== JOKER) value = inHand;
     const gains = this.showPreview && value !== null ? preview(game.cells, value, game.table) : {};
-    const best = new Set(bestCells(gains));
-    const canPlace = !game.over && (value !== null || inHand === JOKER);
-    this.board.cells.forEach((node, index) => {
-      const filled = game.cells[index];
-      node.querySelector(".poker-value").textContent = filled === null ? "" : String(filled);
-      node.querySelector(".poker-gain").textContent = gains[index] ? `+${gains[index]}` : "";
-      node.classList.toggle("is-filled", filled !== null);
-      node.classList.toggle("is-joker", game.joker_cells.includes(index));
-      node.classList.toggle("is-best", best.has(index));
-      node.disabled = filled !== null || !canPlace;
+    paintBoard(this.board, {
+      cells: game.cells,
+      jokerCells: game.joker_cells,
+      gains,
+      best: bestCells(gains),
+      playable: !game.over && (value !== null || inHand === JOKER),
+      lines: score.lines,
     });
     if (game.over) this.setStatusOnce("over", gettext("Your board is finished."));
     else if (inHand === null && game.kept_jokers === 0) this.setStatusOnce("wait", gettext("Wait for the next number."));

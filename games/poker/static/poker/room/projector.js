@@ -1,9 +1,13 @@
 // The host's projector screen: the current number big, the history, how many
-// have placed it, and the live ranking. G draws (the host's own connection).
+// have placed it, and the live ranking; at the end the winning boards. G draws
+// (the host's own connection).
 
+import { el } from "../../js/kit/dom.js";
+import { gettext, interpolate } from "../../js/kit/i18n.js";
 import { RoomSocket } from "../../js/kit/socket.js";
-import { gettext, tf } from "../common.js";
+import { onDrawKey } from "../common.js";
 import { JOKER } from "../deck.js";
+import { miniBoard } from "./ranking.js";
 
 const root = document.getElementById("pr-projector");
 const POLL_MS = 1500;
@@ -24,13 +28,7 @@ if (root) {
     const current = q("current");
     current.textContent = last === null ? "–" : cardText(last);
     current.classList.toggle("is-joker", last === JOKER);
-    q("history").replaceChildren(
-      ...sequence.map((card) => {
-        const item = document.createElement("li");
-        item.textContent = cardText(card);
-        return item;
-      }),
-    );
+    q("history").replaceChildren(...sequence.map((card) => el("li", { text: cardText(card) })));
     const texts = {
       lobby: gettext("Waiting for the host to start the game."),
       running: closed ? gettext("All numbers are out: no more will come.") : "",
@@ -44,7 +42,7 @@ if (root) {
     if (data.status) status = data.status;
     if (data.sequence) sequence = data.sequence;
     if (typeof data.total === "number") {
-      q("placed").textContent = tf(gettext("%(count)s of %(total)s have placed the number"), {
+      q("placed").textContent = interpolate(gettext("%(count)s of %(total)s have placed the number"), {
         count: data.placed_current,
         total: data.total,
       });
@@ -52,17 +50,15 @@ if (root) {
     if (data.ranking) {
       q("ranking").replaceChildren(
         ...data.ranking.slice(0, 50).map((entry) => {
-          const item = document.createElement("li");
-          const rank = document.createElement("span");
-          rank.className = "pr-rank";
-          rank.textContent = `${entry.rank}.`;
-          const name = document.createElement("span");
-          name.className = "pr-name";
-          name.textContent = entry.nickname;
-          const score = document.createElement("span");
-          score.className = "pr-score";
-          score.textContent = String(entry.score);
-          item.append(rank, " ", name, " ", score);
+          const item = el("li", {}, [
+            el("span", { className: "pr-rank", text: `${entry.rank}.` }),
+            " ",
+            el("span", { className: "pr-name", text: entry.nickname }),
+            " ",
+            el("span", { className: "pr-score", text: String(entry.score) }),
+          ]);
+          // The boards come with the final standings: the winners' boards are shown.
+          if (entry.rank === 1 && entry.cells) item.append(miniBoard(entry));
           return item;
         }),
       );
@@ -103,11 +99,8 @@ if (root) {
     render();
   });
 
-  document.addEventListener("keydown", (event) => {
-    if (event.key !== "g" && event.key !== "G") return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+  onDrawKey(() => {
     if (status !== "running" || closed) return;
-    event.preventDefault();
     socket.send({ type: "draw" }).catch((error) => {
       q("status").textContent = error.message || error.code;
     });

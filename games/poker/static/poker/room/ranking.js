@@ -1,0 +1,33 @@
+// The final ranking of a poker room (group game, duel): one row per player,
+// and the player's board to open, drawn by the one board painter (../board.js).
+
+import { el } from "../../js/kit/dom.js";
+import { gettext, interpolate } from "../../js/kit/i18n.js";
+import { buildBoard, paintBoard } from "../board.js";
+
+/** A small read-only board of a ranking entry ({cells, joker_cells, lines}). */
+export function miniBoard(entry) {
+  const holder = el("div", { className: "pr-mini" });
+  const board = buildBoard(holder);
+  paintBoard(board, { cells: entry.cells, jokerCells: entry.joker_cells || [], lines: entry.lines });
+  return holder;
+}
+
+/** One row of a final ranking: rank, name, points, filled, and the board to open. */
+export function rankingItem(entry, { me = null } = {}) {
+  const item = el("li", { className: "pr-final-item", attrs: { "data-player-id": entry.player_id } });
+  if (entry.player_id === me) item.classList.add("is-me");
+  const summary = el("summary", {}, [
+    el("span", { className: "pr-rank", text: `${entry.rank}.` }),
+    " ",
+    el("span", { className: "pr-name", text: entry.nickname }), // user input: text, never markup
+    " ",
+    el("span", { className: "pr-score", text: interpolate(gettext("%(points)s points"), { points: entry.score }) }),
+    " ",
+    el("span", { className: "pr-filled muted", text: interpolate(gettext("%(filled)s of 25 cells"), { filled: entry.filled }) }),
+  ]);
+  const details = el("details", {}, [summary]);
+  if (entry.cells) details.append(miniBoard(entry));
+  item.append(details);
+  return item;
+}
