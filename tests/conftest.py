@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 
+# Autouse: every room event a database test writes must match its schema.
+from tests.rooms.schema_check import room_events_match_their_schemas  # noqa: F401
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 

@@ -74,4 +74,7 @@ def room_events_match_their_schemas(request):
     yield
     problems = stored_problems(before)
     if problems:
-        pytest.fail("room events that do not match their schemas:\n" + "\n".join(problems[:20]))
+        pytest.fail(
+            "room events that do not match their schemas (declare new fields in the game's"
+            " events.py, then run python -m games.rooms.protocol_doc):\n" + "\n".join(problems[:20])
+        )
