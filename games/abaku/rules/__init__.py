@@ -10,6 +10,7 @@ from .examples import OPERATIONS, Reading, all_readings, read_example
 from .game import GameState, Player, apply, new_game, view
 from .movegen import Move, all_moves
 from .moves import Example, MoveResult, evaluate_move
+from .review import best_move, review
 from .robot import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -43,12 +44,14 @@ __all__ = [
     "all_moves",
     "all_readings",
     "apply",
+    "best_move",
     "choose_move",
     "evaluate_move",
     "new_game",
     "percentile_move",
     "read_example",
     "resolve_level",
+    "review",
     "robot_action",
     "view",
 ]
