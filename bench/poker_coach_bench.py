@@ -81,6 +81,7 @@ def play_greedy(seed: int, table: str) -> int:
 
 
 def play_coach(seed: int, table: str) -> dict:
+    model_for(table)  # load the values once per process, outside the timings
     game = PokerGame.new(table=table, deck=seeded_deck(seed, table), now=0.0)
     times: list[float] = []
     jokers = {"kept": 0, "used_in_hand": 0, "used_from_reserve": 0, "lost": 0}

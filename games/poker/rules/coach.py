@@ -52,7 +52,7 @@ VALUES_FILE = Path(__file__).with_name("coach_values.json")
 #: Tables whose combinations depend on the order of the cells in a line.
 POSITIONAL = frozenset({"contiguous"})
 #: How many of the best cells by the static value get the one-card look-ahead.
-LOOKAHEAD_CELLS = 4
+LOOKAHEAD_CELLS = 3
 
 _VALUES = tuple(range(MIN_VALUE, MAX_VALUE + 1))
 _LETTERS = "abcde"
@@ -444,12 +444,15 @@ def choose_joker(
         raise ValueError(f"the {table} table is played without jokers")
     remaining = _remaining(table, seen)
     free = board.count(None)
-    cell, value, expected = _choose_value_cell(model, board, remaining, _VALUES)
-    must_use = free <= kept + 1
-    if not must_use:
-        now = _Position(model, board, remaining).total()
-        if expected - now < JOKER_USE_GAIN:
+    if free > kept + 1:
+        # Keeping is free: use the joker now only for a large immediate gain
+        # of the static value (cheap; the look-ahead only picks where).
+        position = _Position(model, board, remaining)
+        base = position.line_values(free - 1)
+        best = max(max(position.deltas(v, base, free - 1).values()) for v in _VALUES)
+        if best < JOKER_USE_GAIN:
             return {"action": "keep"}
+    cell, value, _ = _choose_value_cell(model, board, remaining, _VALUES)
     return {"action": "use", "cell": cell, "value": value}
 
 
