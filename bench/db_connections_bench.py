@@ -19,6 +19,7 @@ highest count seen in each phase and the count at its end.
 
     .venv/bin/python bench/db_connections_bench.py                # pool (the settings)
     .venv/bin/python bench/db_connections_bench.py --persistent   # before: CONN_MAX_AGE=60
+    .venv/bin/python bench/db_connections_bench.py --overhead 3000  # cost per consumer DB call
 """
 
 from __future__ import annotations
@@ -163,6 +164,60 @@ async def scenario(args, rooms, address: str, sampler: Sampler) -> dict:
     return result
 
 
+OVERHEAD_CONFIGURATIONS = {
+    "pool, health checks on (the settings)": {"DB_POOL": "on"},
+    "pool, DB_HEALTH_CHECKS=off": {"DB_POOL": "on", "DB_HEALTH_CHECKS": "off"},
+    "no pool, CONN_MAX_AGE=60 (before)": {"DB_POOL": "off", "DB_CONN_MAX_AGE": "60"},
+    "no pool, CONN_MAX_AGE=0": {"DB_POOL": "off", "DB_CONN_MAX_AGE": "0"},
+}
+
+
+def overhead_child(calls: int) -> None:
+    """What each database call of the rooms consumer costs around its query:
+    Channels' DatabaseSyncToAsync closes old connections before and after, so
+    with CONN_MAX_AGE=0 every call takes a connection and gives it back."""
+    import django
+
+    django.setup()
+    from django.db import close_old_connections
+
+    from accounts.models import Browser
+
+    def call() -> None:
+        close_old_connections()
+        Browser.objects.filter(pk=0).exists()
+        close_old_connections()
+
+    for _ in range(200):  # warm up (pool filled, statements planned)
+        call()
+    began = time.perf_counter()
+    for _ in range(calls):
+        call()
+    per_call = (time.perf_counter() - began) / calls
+    print(json.dumps({"us_per_call": round(per_call * 1e6, 1)}))
+
+
+def overhead(calls: int, env: dict) -> list[dict]:
+    import subprocess
+
+    rows = []
+    for name, extra in OVERHEAD_CONFIGURATIONS.items():
+        child_env = {**env, **extra}
+        samples = []
+        for _ in range(3):
+            out = subprocess.run(
+                [sys.executable, __file__, "--overhead-child", str(calls)],
+                env=child_env,
+                cwd=BASE_DIR,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            samples.append(json.loads(out.strip().splitlines()[-1])["us_per_call"])
+        rows.append({"configuration": name, "us_per_call_min_of_3": min(samples)})
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=20)
@@ -176,7 +231,28 @@ def main() -> int:
         help="the configuration before the pool: DB_POOL=off, CONN_MAX_AGE=60",
     )
     parser.add_argument("--pool-max", type=int, default=0, help="DB_POOL_MAX_SIZE (default: 10)")
+    parser.add_argument(
+        "--overhead",
+        type=int,
+        default=0,
+        help="instead: time N consumer-style database calls per configuration",
+    )
+    parser.add_argument("--overhead-child", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.overhead_child:
+        overhead_child(args.overhead_child)
+        return 0
+    if args.overhead:
+        load_before = f"{os.getloadavg()[0]:.1f}"
+        with bench_services("matika-db-bench-") as (_workdir, env, _servers):
+            env["LOG_LEVEL"] = "WARNING"
+            rows = overhead(args.overhead, env)
+        print(json.dumps({"overhead": rows, "machine": machine(load_before)}, indent=2))
+        print("\n| configuration | µs per call (query + connection handling) |")
+        print("|---|---|")
+        for row in rows:
+            print(f"| {row['configuration']} | {row['us_per_call_min_of_3']} |")
+        return 0
     load_before = f"{os.getloadavg()[0]:.1f}"
     with bench_services("matika-db-bench-") as (_workdir, env, servers):
         if args.persistent:

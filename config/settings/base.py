@@ -102,13 +102,15 @@ TEMPLATES = [
 # OperationalError. DB_POOL=off restores plain connections kept DB_CONN_MAX_AGE
 # seconds (a WSGI server or a transaction-mode PgBouncer in front, say).
 # CONN_HEALTH_CHECKS makes the pool check a connection before lending it, so
-# connections broken by a PostgreSQL restart are replaced, not handed out.
+# connections broken by a PostgreSQL restart are replaced, not handed out (one
+# more round trip per borrow; DB_HEALTH_CHECKS=off saves it, see
+# bench/RESULTS-db.md).
 DB_POOL = env_bool("DB_POOL", True)
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:55432/matika"),
         conn_max_age=0 if DB_POOL else int(os.environ.get("DB_CONN_MAX_AGE", "0")),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DB_HEALTH_CHECKS", True),
     )
 }
 DATABASES["default"].setdefault("OPTIONS", {})
