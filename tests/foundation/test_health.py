@@ -293,3 +293,39 @@ def test_the_worker_health_check_command_sees_the_real_worker(
     )
     assert other.returncode == 1
     assert "no heartbeat" in other.stdout
+
+
+@pytest.mark.live
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_writes_its_heartbeat_when_ready_and_removes_it_when_it_stops():
+    name = f"heartbeat-{time.monotonic_ns()}@test"
+    client = redis.Redis.from_url(django_settings.HEALTH_REDIS_URL)
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "warning",
+            "--hostname",
+            name,
+            "--queues",
+            f"nothing-{name}",  # takes no tasks from the other tests' worker
+        ],
+        cwd=BASE_DIR,
+        env=_server_env(),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while client.zscore(heartbeats.WORKERS_KEY, name) is None:
+            assert worker.poll() is None, "the worker exited"
+            assert time.monotonic() < deadline, "no heartbeat within 60 s"
+            time.sleep(0.2)
+    finally:
+        _stop(worker)
+    assert client.zscore(heartbeats.WORKERS_KEY, name) is None
