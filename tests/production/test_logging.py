@@ -97,11 +97,13 @@ def test_beat_sends_due_tasks_without_an_info_line_each_time(transactional_db):
     from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
     every, _ = IntervalSchedule.objects.get_or_create(every=1, period="seconds")
+    # A queue of its own: a test worker that may run in this session must not drain it.
+    queue_name = "matika-logging-test"
     PeriodicTask.objects.create(
-        name="logging test tick", task="health.add", interval=every, args="[1, 2]"
+        name="logging test tick", task="health.add", interval=every, args="[1, 2]", queue=queue_name
     )
     queue = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    queue.delete("celery")
+    queue.delete(queue_name)
     env = _env(DATABASE_URL=_test_database_url(), REDIS_URL=settings.REDIS_URL)
     env.pop("CELERY_BROKER_URL", None)
     beat = subprocess.Popen(
@@ -127,13 +129,13 @@ def test_beat_sends_due_tasks_without_an_info_line_each_time(transactional_db):
     )
     try:
         deadline = time.monotonic() + 30
-        while queue.llen("celery") < 3 and time.monotonic() < deadline:
+        while queue.llen(queue_name) < 3 and time.monotonic() < deadline:
             time.sleep(0.2)
     finally:
         beat.terminate()
         output, _ = beat.communicate(timeout=20)
-    assert queue.llen("celery") >= 3, output  # the task really was sent, repeatedly
-    queue.delete("celery")
+    assert queue.llen(queue_name) >= 3, output  # the task really was sent, repeatedly
+    queue.delete(queue_name)
     assert "Sending due task" not in output
     for line in filter(None, output.splitlines()):
         if line.startswith("{"):
