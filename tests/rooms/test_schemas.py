@@ -398,3 +398,22 @@ def test_schema_models_are_pydantic_models_documented_by_their_docstring():
     for _game, _mode, adapter in project_games():
         for model in [*adapter.messages.values(), *adapter.events.values()]:
             assert issubclass(model, BaseModel) and model.__doc__
+
+
+def test_the_poker_group_board_sent_after_forfeits_matches_its_schema():
+    """Hard mode: a move after deadlines passed sends the stored board and what time
+    decided (the one private event of the group game; too slow for the live run)."""
+    from tests.poker_room.drivers import GroupDriver
+
+    driver = GroupDriver(1, difficulty="hard", seconds=5)
+    driver.state["deck"] = [3, 5, 0, 8, 9]
+    for moment in (0, 0.5, 1, 1.5):
+        driver.draw(moment)
+    private = driver.place(101, 7, 17)  # 3, 5 and the joker ran out; 8 is in hand
+    assert [e["type"] for e in private[0]["events"]][:3] == [
+        "forfeited",
+        "forfeited",
+        "joker_expired",
+    ]
+    assert protocol.event_problem(driver.adapter, private[0]) is None
+    assert protocol.event_problem(driver.adapter, {**private[0], "extra": 1}) is not None
