@@ -1,5 +1,7 @@
 // An accessible confirmation dialog built on <dialog>; resolves to true or false.
 // Labels come from the page's <html lang> so the dialog speaks the page language.
+import { el } from "./dom.js";
+
 const LABELS = {
   cs: { ok: "Ano", cancel: "Zrušit" },
   sk: { ok: "Áno", cancel: "Zrušiť" },
@@ -9,24 +11,12 @@ const LABELS = {
 export function confirmDialog(message) {
   const labels = LABELS[document.documentElement.lang] || LABELS.en;
   return new Promise((resolve) => {
-    const dialog = document.createElement("dialog");
-    dialog.className = "dialog";
-    dialog.setAttribute("aria-labelledby", "dialog-message");
-    const text = document.createElement("p");
-    text.id = "dialog-message";
-    text.textContent = message;
-    const actions = document.createElement("div");
-    actions.className = "dialog-actions";
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.className = "button secondary";
-    cancel.textContent = labels.cancel;
-    const ok = document.createElement("button");
-    ok.type = "button";
-    ok.className = "button danger";
-    ok.textContent = labels.ok;
-    actions.append(cancel, ok);
-    dialog.append(text, actions);
+    const cancel = el("button", { className: "button secondary", text: labels.cancel, attrs: { type: "button" } });
+    const ok = el("button", { className: "button danger", text: labels.ok, attrs: { type: "button" } });
+    const dialog = el("dialog", { className: "dialog", attrs: { "aria-labelledby": "dialog-message" } }, [
+      el("p", { text: message, attrs: { id: "dialog-message" } }),
+      el("div", { className: "dialog-actions" }, [cancel, ok]),
+    ]);
     document.body.append(dialog);
     const finish = (answer) => {
       dialog.close();
