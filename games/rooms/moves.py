@@ -30,6 +30,7 @@ from games.rooms.steps import (
     apply_outcome,
     refuse,
     require_live,
+    require_live_status,
     rng,
     tick_if_due,
 )
@@ -225,24 +226,41 @@ def _table(model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
-def _lock_room_shared(room_id: int) -> Room:
-    """FOR KEY SHARE: many per-seat moves at once, none during a room-wide change."""
-    sql = f"SELECT * FROM {_table(Room)} WHERE id = %s FOR KEY SHARE"
-    rooms = list(Room.objects.raw(sql, [room_id]))
-    if not rooms:
-        raise RoomError("unknown_room", _("There is no room with this code."))
-    return rooms[0]
+# A per-seat move reads what it needs and takes its locks in one round trip: two
+# statements in one query (client-side binding allows it), run in this order so
+# the room is always locked before the seat, as every room-wide intent does
+# (FOR KEY SHARE: many per-seat moves at once, none during a room-wide change).
+_SEAT_LOCKS_SQL = """
+SELECT status, state FROM {room} WHERE id = %(room)s FOR KEY SHARE;
+SELECT seat.id, seat.status, seat.role, seat.state, (
+    SELECT answer.response FROM {processed} answer
+    WHERE answer.room_id = seat.room_id AND answer.player_id = seat.player_id
+      AND answer.client_id = %(client_id)s
+    LIMIT 1
+) FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s FOR UPDATE
+"""
 
 
-def _lock_seat(room_id: int, player: PlayerProfile, client_id: str) -> Seat | None:
-    """Lock the sender's seat and read an earlier answer to this id in one round trip."""
-    answered = ProcessedMessage.objects.filter(room_id=room_id, player=player, client_id=client_id)
-    return (
-        Seat.objects.select_for_update(of=("self",))
-        .annotate(previous_answer=Subquery(answered.values("response")[:1]))
-        .filter(room_id=room_id, player=player)
-        .first()
-    )
+def _json(value):
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _lock_room_and_seat(room_id: int, player: PlayerProfile, client_id: str) -> tuple:
+    """(room status, room state, seat row or None): the seat row is (id, status,
+    role, state, earlier answer to this id), JSON decoded."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _sql("seat_locks", _SEAT_LOCKS_SQL),
+            {"room": room_id, "player": player.pk, "client_id": client_id},
+        )
+        room = cursor.fetchone()
+        if room is None:
+            raise RoomError("unknown_room", _("There is no room with this code."))
+        cursor.nextset()
+        seat = cursor.fetchone()
+    if seat is not None:
+        seat = (seat[0], seat[1], seat[2], _json(seat[3]), _json(seat[4]))
+    return room[0], _json(room[1]), seat
 
 
 # A per-seat step writes the seat's new state, the log entry and the remembered
@@ -276,19 +294,19 @@ VALUES (%(room)s, %(player)s, %(client_id)s,
         jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', NULL), %(now)s)
 RETURNING response
 """
-_SEAT_STEP_SQL: dict[bool, str] = {}
+_SQL: dict[str, str] = {}
 
 
-def _seat_step_sql(numbered: bool) -> str:
-    if numbered not in _SEAT_STEP_SQL:
-        template = _NUMBERED_SEAT_STEP_SQL if numbered else _UNNUMBERED_SEAT_STEP_SQL
-        _SEAT_STEP_SQL[numbered] = template.format(
+def _sql(name: str, template: str) -> str:
+    """A statement with the models' table names filled in (once per process)."""
+    if name not in _SQL:
+        _SQL[name] = template.format(
             seat=_table(Seat),
             room=_table(Room),
             event=_table(RoomEvent),
             processed=_table(ProcessedMessage),
         )
-    return _SEAT_STEP_SQL[numbered]
+    return _SQL[name]
 
 
 def _submit_seat_move(
@@ -299,20 +317,20 @@ def _submit_seat_move(
     message: dict,
     now: datetime,
 ) -> dict:
-    room = _lock_room_shared(room_id)
-    seat = _lock_seat(room_id, player, client_id)
-    if seat is None or seat.status != Seat.Status.JOINED:
+    status, state, seat = _lock_room_and_seat(room_id, player, client_id)
+    if seat is None or seat[1] != Seat.Status.JOINED:
         raise RoomError("not_in_room", _("You are not in this room."))
-    if seat.previous_answer is not None:
-        return seat.previous_answer
-    if room.status == Room.Status.LOBBY:
+    seat_id, _status, role, seat_state, previous_answer = seat
+    if previous_answer is not None:
+        return previous_answer
+    if status == Room.Status.LOBBY:
         raise RoomError("not_started", _("The game has not started yet."))
-    require_live(room)
-    if seat.role == Seat.Role.SPECTATOR:
+    require_live_status(status)
+    if role == Seat.Role.SPECTATOR:
         raise RoomError("spectator", _("Spectators cannot play."))
     try:
         outcome = adapter.apply_seat(
-            room.state, seat.state, player_id=player.pk, message=message, now=now
+            state, seat_state, player_id=player.pk, message=message, now=now
         )
     except RoomError:
         raise
@@ -321,9 +339,11 @@ def _submit_seat_move(
     private = {player.pk: outcome.private} if outcome.private else {}
     with connection.cursor() as cursor:
         cursor.execute(
-            _seat_step_sql(bool(outcome.public)),
+            _sql("numbered_step", _NUMBERED_SEAT_STEP_SQL)
+            if outcome.public
+            else _sql("unnumbered_step", _UNNUMBERED_SEAT_STEP_SQL),
             {
-                "seat": seat.pk,
+                "seat": seat_id,
                 "state": Jsonb(outcome.seat_state),
                 "room": room_id,
                 "player": player.pk,

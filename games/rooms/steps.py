@@ -41,9 +41,13 @@ def locked_room(room_id: int) -> Room:
 
 
 def require_live(room: Room) -> None:
-    if room.status == Room.Status.EXPIRED:
+    require_live_status(room.status)
+
+
+def require_live_status(status: str) -> None:
+    if status == Room.Status.EXPIRED:
         raise RoomError("room_expired", _("This room has expired."))
-    if room.status == Room.Status.FINISHED:
+    if status == Room.Status.FINISHED:
         raise RoomError("room_finished", _("This game is over."))
 
 
