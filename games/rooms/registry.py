@@ -167,8 +167,15 @@ class RoomGame:
     ) -> SeatOutcome:
         raise RoomError("unknown_type", _("This game does not accept that message."))
 
-    def view(self, state: dict, *, player_id: int | None, role: str, seat_state: dict) -> dict:
-        """What ``player_id`` may see (a spectator sees only public things)."""
+    def view(
+        self, state: dict, *, player_id: int | None, role: str, seat_state: dict, now: datetime
+    ) -> dict:
+        """What ``player_id`` may see (a spectator sees only public things) at ``now``.
+
+        The runtime passes the moment of the read, so a game whose view depends on
+        time (a clock, numbers that expired) computes it from ``now`` instead of
+        reading the clock itself.
+        """
         return {}
 
     def tick(self, state: dict, *, now: datetime, rng: random.Random) -> Outcome | None:
