@@ -13,7 +13,7 @@ import pytest
 from games.rooms import services
 from games.rooms.models import Room
 from tests.poker_room.live import rig_deck
-from tests.poker_room.test_poker_room_browser import _context
+from tests.poker_room.test_poker_room_browser import SHOTS, _context
 from tests.poker_room.test_poker_room_duel_browser import _place
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -69,6 +69,8 @@ def test_room_board_and_ranking_boards_name_every_cell_with_its_place_and_value(
     expect(mine).to_be_visible()
     mine.locator("summary").click()
     _expect_every_cell_named(expect, mine, "img")
+    if SHOTS:
+        page_a.screenshot(path=f"{SHOTS}/duel-final.png", full_page=True)
     names = _names(mine.locator(".poker-cell"))
     assert names[0].startswith(f"Row 1, column 1: {hand}")
     assert all(name.endswith(": empty") for name in names[1:])
@@ -107,5 +109,7 @@ def test_projector_shows_the_winning_board_with_named_cells_when_the_game_ends(
     _expect_every_cell_named(expect, winner, "img")
     expect(winner.get_by_role("img", name="Row 1, column 1: 7")).to_be_visible()
     expect(winner.get_by_role("img", name=re.compile(r": empty$"))).to_have_count(24)
+    if SHOTS:
+        projector.screenshot(path=f"{SHOTS}/projector-final.png", full_page=True)
     host_context.close()
     player_context.close()
