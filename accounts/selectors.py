@@ -11,6 +11,17 @@ from games import registry as game_registry
 from games.models import GameResult
 
 
+def account_player(user) -> PlayerProfile | None:
+    """A logged-in teacher's own player profile (it hosts their class games).
+
+    It comes from the session, never from the browser's identity cookie: it is
+    not listed among the browser's profiles, and logging out ends it."""
+    if user is None or not user.is_authenticated or not user.player_id:
+        return None
+    player = user.player
+    return player if player.is_active else None
+
+
 def current_consent(player: PlayerProfile) -> PublicationConsent | None:
     return player.consents.order_by("-created_at", "-pk").first()
 

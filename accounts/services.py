@@ -119,7 +119,11 @@ def continue_with_code(
     """Bring an existing profile to this browser by its profile code."""
     _check_code_rate(limit_key)
     normalised = identity.normalise_profile_code(code)
-    profile = PlayerProfile.objects.filter(code=normalised, is_active=True).first()
+    # A teacher's own profile is reached through the teacher's login only: its
+    # code never brings it to another browser.
+    profile = PlayerProfile.objects.filter(
+        code=normalised, is_active=True, user__isnull=True
+    ).first()
     if profile is None:
         raise AccountsError("unknown_code", _("No profile has this code. Check it and try again."))
     browser, token = _browser_for(browser_token)
@@ -127,6 +131,45 @@ def continue_with_code(
     browser.selected = profile
     browser.save(update_fields=["selected"])
     return profile, token
+
+
+@transaction.atomic
+def end_account_capabilities(*, browser: Browser | None, user) -> None:
+    """At logout: nothing the teacher's account gave this browser stays in it.
+
+    The teacher's own profile acts from the session only, but a browser may
+    still list it (before host rights came from the session, starting a class
+    game selected it in the browser): take it out and deselect it."""
+    player_id = getattr(user, "player_id", None)
+    if browser is None or player_id is None:
+        return
+    browser.profiles.remove(player_id)
+    if browser.selected_id == player_id:
+        browser.selected = browser.profiles.filter(is_active=True).first()
+        browser.save(update_fields=["selected"])
+
+
+@transaction.atomic
+def renew_profile_code(*, player: PlayerProfile) -> PlayerProfile:
+    """A new profile code: the old one no longer brings the profile anywhere."""
+    player = PlayerProfile.objects.select_for_update().get(pk=player.pk)
+    player.code = _unique_code()
+    player.save(update_fields=["code"])
+    return player
+
+
+@transaction.atomic
+def sign_out_other_browsers(*, player: PlayerProfile, browser: Browser) -> int:
+    """Take the profile out of every other browser that holds it; returns how many."""
+    others = list(
+        Browser.objects.select_for_update().filter(profiles=player).exclude(pk=browser.pk)
+    )
+    for other in others:
+        other.profiles.remove(player)
+        if other.selected_id == player.pk:
+            other.selected = other.profiles.filter(is_active=True).first()
+            other.save(update_fields=["selected"])
+    return len(others)
 
 
 def touch(*, browser: Browser) -> None:

@@ -12,7 +12,7 @@ urlpatterns = [
         auth_views.LoginView.as_view(template_name="accounts/login.html"),
         name="login",
     ),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(
@@ -60,6 +60,8 @@ urlpatterns = [
     path("player/switch/", views.switch_profile, name="switch_profile"),
     path("player/forget/", views.forget_profile, name="forget_profile"),
     path("player/continue/", views.continue_profile, name="continue_profile"),
+    path("player/code/renew/", views.renew_code, name="renew_code"),
+    path("player/sign-out-others/", views.sign_out_others, name="sign_out_others"),
     path("player/storage/", views.set_storage, name="set_storage"),
     path("player/suggest/", views.suggest_nickname, name="suggest_nickname"),
     path("player/consent/", views.set_consent, name="set_consent"),

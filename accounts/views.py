@@ -5,10 +5,11 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -206,6 +207,40 @@ def _require_player(request: HttpRequest) -> HttpResponse | None:
         messages.error(request, _("Choose a nickname first: there is no profile in this browser."))
         return redirect("accounts:profile")
     return None
+
+
+@require_POST
+def renew_code(request: HttpRequest) -> HttpResponse:
+    if (refused := _require_player(request)) is not None:
+        return refused
+    services.renew_profile_code(player=request.player)
+    messages.success(request, _("Your profile has a new code. The old one no longer works."))
+    return redirect("accounts:profile")
+
+
+@require_POST
+def sign_out_others(request: HttpRequest) -> HttpResponse:
+    if (refused := _require_player(request)) is not None:
+        return refused
+    count = services.sign_out_other_browsers(player=request.player, browser=request.browser)
+    messages.success(
+        request,
+        ngettext(
+            "Signed out of %(count)s other device.",
+            "Signed out of %(count)s other devices.",
+            count,
+        )
+        % {"count": count},
+    )
+    return redirect("accounts:profile")
+
+
+class LogoutView(auth_views.LogoutView):
+    """Logging out also takes out of this browser whatever the account gave it."""
+
+    def post(self, request, *args, **kwargs):
+        services.end_account_capabilities(browser=request.browser, user=request.user)
+        return super().post(request, *args, **kwargs)
 
 
 @require_POST

@@ -223,6 +223,7 @@ class ClassroomDetail(TeacherClassMixin, APIView):
                 school_year=data.get("school_year", classroom.school_year),
                 subject=data.get("subject", classroom.subject),
                 public_publication=data.get("public_publication", classroom.public_publication),
+                user=request.user,
             )
         if "join_enabled" in data:
             classroom = services.set_joining(classroom=classroom, enabled=data["join_enabled"])

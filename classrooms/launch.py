@@ -153,27 +153,26 @@ def start_group_game(
     classroom: Classroom,
     user: User,
     game: str,
-    browser_token: str | None,
     settings: dict | None = None,
-) -> tuple[Room, str]:
+) -> Room:
     """A host-controlled game for the whole class, hosted by the teacher's own
-    profile, which is selected in the teacher's browser (rooms know their host by it).
+    profile. That profile is known from the teacher's session (the rooms ask
+    ``accounts.selectors.account_player``), never put into the browser's identity
+    cookie, so host rights end when the teacher logs out.
     ``settings`` go to the game's adapter, which refuses bad ones (nothing is created).
-
-    Returns the room and the browser token the response must store.
     """
     chosen = _game(game)
     if not chosen.is_group:
         raise ClassroomError("unknown_game", _("This game cannot be started for a class."))
     _check_class(classroom)
-    host, token = services.select_teacher_player(user=user, browser_token=browser_token)
+    host = services.ensure_teacher_player(user=user)
     try:
         room = room_services.create_room(
             game=game, mode=chosen.mode, host=host, settings=settings or {}, classroom=classroom
         )
     except RoomError as error:
         raise ClassroomError(error.code, error.message) from error
-    return room, token
+    return room
 
 
 @transaction.atomic

@@ -25,10 +25,12 @@ from django.utils.translation import gettext as _
 from accounts import identity, nicknames
 from accounts import services as account_services
 from accounts.errors import AccountsError
-from accounts.models import Browser, PlayerProfile, User
+from accounts.models import PlayerProfile, User
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, CoTeacher, Membership
 from games import registry as game_registry
+from games.rooms import selectors as room_selectors
+from games.rooms import services as room_services
 
 # Class codes share the profile codes' alphabet: no 0/O or 1/I/L to misread.
 CLASS_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -123,10 +125,28 @@ def create_classroom(
 
 @transaction.atomic
 def update_classroom(
-    *, classroom: Classroom, name: str, school_year: str, subject: str, public_publication: bool
+    *,
+    classroom: Classroom,
+    name: str,
+    school_year: str,
+    subject: str,
+    public_publication: bool,
+    user: User | None = None,
 ) -> Classroom:
+    """Save the class's details. Only the class's owner may allow publication
+    (``user`` is the teacher asking; None: the system itself)."""
     fields = _clean_class_fields(name=name, school_year=school_year, subject=subject)
     classroom = _lock(classroom)
+    if (
+        public_publication
+        and not classroom.public_publication
+        and user is not None
+        and user.pk != classroom.teacher_id
+    ):
+        raise ClassroomError(
+            "owner_only",
+            _("Only the teacher who owns the class can allow publishing its results."),
+        )
     for key, value in fields.items():
         setattr(classroom, key, value)
     classroom.public_publication = public_publication
@@ -217,10 +237,21 @@ def invite_co_teacher(
 
 @transaction.atomic
 def remove_co_teacher(*, classroom: Classroom, co_teacher_id: int, user: User) -> None:
+    """The owner takes a colleague off the class. Their host rights over the
+    class's rooms end at once: the rooms they host are ended (a group game keeps
+    the results so far), and their session no longer makes them a teacher here."""
     _require_owner(classroom, user)
-    deleted, _rows = CoTeacher.objects.filter(classroom=classroom, pk=co_teacher_id).delete()
-    if not deleted:
+    invite = CoTeacher.objects.filter(classroom=classroom, pk=co_teacher_id).first()
+    if invite is None:
         raise ClassroomError("unknown_co_teacher", _("This co-teacher is not in the class."))
+    invite.delete()
+    colleague = User.objects.filter(email__iexact=invite.email).first()
+    if colleague is None or colleague.player_id is None:
+        return
+    for room in room_selectors.live_rooms_for_classroom(classroom).filter(
+        host_id=colleague.player_id
+    ):
+        room_services.end_room(room=room, actor=colleague.player)
 
 
 @transaction.atomic
@@ -420,23 +451,3 @@ def _unique_profile_code() -> str:
         code = identity.new_profile_code()
         if not PlayerProfile.objects.filter(code=code).exists():
             return code
-
-
-@transaction.atomic
-def select_teacher_player(*, user: User, browser_token: str | None) -> tuple[PlayerProfile, str]:
-    """The teacher's own profile, selected in this browser (creating either if needed):
-    rooms recognise their host by the browser's selected profile.
-
-    Returns the profile and the browser token the response must store.
-    """
-    player = ensure_teacher_player(user=user)
-    browser = None
-    if browser_token:
-        browser = Browser.objects.filter(token_hash=identity.hash_token(browser_token)).first()
-    if browser is None:
-        browser_token = identity.new_token()
-        browser = Browser.objects.create(token_hash=identity.hash_token(browser_token))
-    browser.profiles.add(player)
-    browser.selected = player
-    browser.save(update_fields=["selected"])
-    return player, browser_token

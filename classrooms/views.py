@@ -102,7 +102,9 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.update_classroom(classroom=classroom, **form.cleaned_data)
+            services.update_classroom(
+                classroom=classroom, user=request.user, **form.cleaned_data
+            )
         except ClassroomError as error:
             form.add_error(None, error.message)
         else:
@@ -349,21 +351,10 @@ def start_game(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         settings = form.settings() if form is not None else {}
         if request.POST.get("mode") == "group":
-            if not request.storage_enabled:
-                raise ClassroomError(
-                    "storage_off",
-                    _("Saving is switched off in this browser, so you cannot host a game."),
-                )
-            room, token = launch.start_group_game(
-                classroom=classroom,
-                user=request.user,
-                game=game,
-                browser_token=identity.read_token(request),
-                settings=settings,
+            room = launch.start_group_game(
+                classroom=classroom, user=request.user, game=game, settings=settings
             )
-            response = redirect("rooms:room", code=room.code)
-            identity.write_token(response, token)
-            return response
+            return redirect("rooms:room", code=room.code)
         try:
             size = int(request.POST.get("table_size", ""))
         except ValueError:

@@ -25,6 +25,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import identity
+from accounts import selectors as accounts_selectors
 from accounts.models import Browser, PlayerProfile
 from games.rooms import delivery, moves, registry, selectors
 from games.rooms.errors import RoomError
@@ -196,11 +197,15 @@ def _language(scope: dict, cookies: dict[str, str]) -> str:
     return settings.LANGUAGE_CODE
 
 
-def _admit(code: str, cookies: dict[str, str]) -> tuple[Room, PlayerProfile]:
-    player = player_from_cookies(cookies)
+def _admit(code: str, cookies: dict[str, str], user=None) -> tuple[Room, PlayerProfile]:
     room = selectors.room_by_code(code)
     if room is None:
         raise RoomError("unknown_room", _("There is no room with this code."))
+    player = selectors.acting_player(
+        room,
+        cookie_player=player_from_cookies(cookies),
+        account_player=accounts_selectors.account_player(user),
+    )
     if player is None:
         raise RoomError("no_identity", _("Choose a nickname on the join page first."))
     if room.status == Room.Status.EXPIRED:
@@ -242,7 +247,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
-            room, player = await self._db(_admit, code, self.cookies)
+            room, player = await self._db(_admit, code, self.cookies, self.scope.get("user"))
             self.groups_joined = [
                 delivery.room_group(room.pk),
                 delivery.player_group(room.pk, player.pk),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts import selectors as accounts_selectors
 from accounts.models import PlayerProfile
 from games.rooms import registry, steps
 from games.rooms.lifecycle import normalise_code
@@ -35,6 +36,33 @@ def seat_for(room: Room, player: PlayerProfile | None) -> Seat | None:
     if player is None:
         return None
     return Seat.objects.filter(room=room, player=player).first()
+
+
+def acting_player(
+    room: Room, *, cookie_player: PlayerProfile | None, account_player: PlayerProfile | None
+) -> PlayerProfile | None:
+    """Who acts in ``room`` for this browser.
+
+    A logged-in teacher's own profile (``account_player``, from the session)
+    acts where it hosts or holds a seat; it is never attached to the browser's
+    identity cookie, so logging out ends every right it had. Anybody else acts
+    as the browser's selected nickname profile (``cookie_player``).
+    """
+    if account_player is not None and (
+        room.host_id == account_player.pk
+        or Seat.objects.filter(room=room, player=account_player).exists()
+    ):
+        return account_player
+    return cookie_player
+
+
+def request_player(request, room: Room) -> PlayerProfile | None:
+    """``acting_player`` for a page request (session user and identity cookie)."""
+    return acting_player(
+        room,
+        cookie_player=getattr(request, "player", None),
+        account_player=accounts_selectors.account_player(getattr(request, "user", None)),
+    )
 
 
 def seats(room: Room) -> list[Seat]:

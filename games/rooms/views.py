@@ -106,13 +106,14 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _room_page(request: HttpRequest, room: Room, *, error: str | None = None, status=200):
-    seat = selectors.seat_for(room, request.player)
+    player = selectors.request_player(request, room)
+    seat = selectors.seat_for(room, player)
     adapter = registry.get(room.game, room.mode)
     context = {
         "room": room,
         "seat": seat,
         "seated": seat is not None and seat.status == Seat.Status.JOINED,
-        "is_host": request.player is not None and room.host_id == request.player.pk,
+        "is_host": player is not None and room.host_id == player.pk,
         "left_url": reverse("rooms:left", kwargs={"code": room.code}),
         "join_url": _join_url(request, room),
         "limits": adapter.limits,
@@ -181,7 +182,7 @@ def left(request: HttpRequest, code: str) -> HttpResponse:
     or the game. It changes nothing, so a repeated visit is harmless.
     """
     room = _find_room(request, code)
-    seat = selectors.seat_for(room, request.player)
+    seat = selectors.seat_for(room, selectors.request_player(request, room))
     if seat is None or seat.status != Seat.Status.LEFT:
         return redirect("rooms:room", code=room.code)
     if room.started_at is not None and seat.left_at is not None and seat.left_at > room.started_at:

@@ -75,8 +75,9 @@ def test_teacher_starts_a_poker_group_game_hosting_with_their_own_profile(
     teacher.refresh_from_db()
     assert room.classroom == classroom
     assert (room.game, room.mode, room.host) == ("poker", "group", teacher.player)
-    # the teacher's browser now plays as the teacher's profile
-    assert teacher_client.get("/classes/").context["player"] == teacher.player
+    # the teacher hosts by the session: the browser's identity cookie stays as it was
+    assert teacher_client.get("/classes/").context["player"] is None
+    assert teacher_client.get(f"/rooms/{room.code}/").context["is_host"]
     page = teacher_client.get(f"/classes/{classroom.pk}/")
     assert [live.room for live in page.context["live_rooms"]] == [room]
 

@@ -69,11 +69,12 @@ def new_room(request: HttpRequest, mode: str) -> HttpResponse:
 @require_GET
 def group_standings(request: HttpRequest, code: str) -> JsonResponse:
     room = _poker_room(code, "group")
-    if not standings.is_seated(room, request.player):
+    player = room_selectors.request_player(request, room)
+    if not standings.is_seated(room, player):
         return JsonResponse(
             {"code": "not_in_room", "message": _("Join the room on its page first.")}, status=403
         )
-    payload = standings.group_standings(room, player_id=request.player.pk)
+    payload = standings.group_standings(room, player_id=player.pk)
     return JsonResponse(payload)
 
 
@@ -81,13 +82,14 @@ def group_standings(request: HttpRequest, code: str) -> JsonResponse:
 def projector(request: HttpRequest, code: str) -> HttpResponse:
     """The host's big screen: number, history, how many placed it, live ranking."""
     room = _poker_room(code, "group")
-    if request.player is None or room.host_id != request.player.pk:
+    player = room_selectors.request_player(request, room)
+    if player is None or room.host_id != player.pk:
         raise Http404(_("Only the host can open the projector view."))
     join_url = request.build_absolute_uri(reverse("rooms:room", kwargs={"code": room.code}))
     return render(
         request,
         "poker/room/projector.html",
-        {"room": room, "join_url": join_url, "player_id": request.player.pk},
+        {"room": room, "join_url": join_url, "player_id": player.pk},
     )
 
 
@@ -95,12 +97,13 @@ def projector(request: HttpRequest, code: str) -> HttpResponse:
 def new_round(request: HttpRequest, code: str) -> HttpResponse:
     """The host starts again with the same group: a new lobby, everyone seated."""
     room = _poker_room(code, "group")
-    if request.player is None or room.host_id != request.player.pk:
+    player = room_selectors.request_player(request, room)
+    if player is None or room.host_id != player.pk:
         raise Http404(_("Only the host can start a new round."))
     following = standings.next_room(room)
     if following is not None and following.is_live:
         return redirect("rooms:room", code=following.code)
     if room.status not in (Room.Status.FINISHED, Room.Status.EXPIRED):
         return redirect("rooms:room", code=room.code)
-    fresh = services.new_round(room=room, host=request.player)
+    fresh = services.new_round(room=room, host=player)
     return redirect("rooms:room", code=fresh.code)

@@ -1,0 +1,141 @@
+"""Host rights of class games belong to the teacher's account and end at logout
+(issue 16 §1). Each attack that worked before is replayed through HTTP and a
+real WebSocket and must now fail."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from accounts import services as account_services
+from classrooms import services as classroom_services
+from classrooms.models import CoTeacher
+from games.rooms.models import Room
+from tests.classrooms import factories
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.live]
+
+
+def _session_socket_user(client: Client) -> SimpleNamespace:
+    """What a browser with only this session (no identity cookie) sends."""
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return SimpleNamespace(cookie=f"{settings.SESSION_COOKIE_NAME}={session}; matika_lang=en")
+
+
+def _start_group_game(client: Client, classroom) -> Room:
+    response = client.post(
+        f"/classes/{classroom.pk}/games/start/", {"game": "poker", "mode": "group"}
+    )
+    assert response.status_code == 302, response
+    return Room.objects.get(classroom=classroom, game="poker", mode="group")
+
+
+def test_the_teacher_hosts_by_session_and_logging_out_ends_every_right(server, open_socket):
+    teacher = factories.make_teacher("host@skola.cz")
+    classroom = factories.make_class(teacher)
+    browser = Client(headers={"accept-language": "en"})
+    browser.force_login(teacher)
+    room = _start_group_game(browser, classroom)
+    teacher.refresh_from_db()
+    assert room.host == teacher.player
+    # The teacher's profile never enters the browser's identity cookie.
+    assert settings.PLAYER_COOKIE_NAME not in browser.cookies
+    assert browser.get(f"/poker/room/{room.code}/projector/").status_code == 200
+    logged_in = _session_socket_user(browser)
+    socket = open_socket(server, room.code, logged_in)
+    snapshot = socket.recv_until(lambda m: m["type"] == "sync")
+    assert snapshot["you"]["role"] == "host"
+    assert socket.request({"type": "lock"})["type"] == "ack"
+
+    browser.post("/accounts/logout/")
+    page = browser.get("/accounts/player/").content.decode()
+    assert teacher.player.nickname not in page and teacher.player.code[:5] not in page
+    assert browser.get(f"/poker/room/{room.code}/projector/").status_code == 404
+    assert b"data-host-controls" not in browser.get(f"/rooms/{room.code}/").content
+    stale = open_socket(server, room.code, logged_in)
+    refusal = stale.recv_until(lambda m: m["type"] == "error")
+    assert refusal["code"] == "no_identity"
+
+
+def test_the_teachers_profile_code_does_not_bring_the_profile_to_a_pupils_device():
+    teacher = factories.make_teacher("code@skola.cz")
+    player = classroom_services.ensure_teacher_player(user=teacher)
+    with pytest.raises(Exception) as refused:
+        account_services.continue_with_code(browser_token=None, code=player.code, limit_key="t")
+    assert getattr(refused.value, "code", None) == "unknown_code"
+
+
+def test_a_removed_co_teacher_loses_host_rights_at_once(server, open_socket):
+    owner = factories.make_teacher("owner@skola.cz")
+    colleague = factories.make_teacher("colleague@skola.cz")
+    classroom = factories.make_class(owner)
+    CoTeacher.objects.create(classroom=classroom, email=colleague.email, invited_by=owner)
+    browser = Client(headers={"accept-language": "en"})
+    browser.force_login(colleague)
+    room = _start_group_game(browser, classroom)
+    socket = open_socket(server, room.code, _session_socket_user(browser))
+    socket.recv_until(lambda m: m["type"] == "sync")
+    invite = CoTeacher.objects.get(classroom=classroom)
+    classroom_services.remove_co_teacher(classroom=classroom, co_teacher_id=invite.pk, user=owner)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED
+    assert socket.request({"type": "lock"})["type"] == "error"
+    assert browser.get(f"/classes/{classroom.pk}/").status_code == 404
+
+
+def test_only_the_owner_may_allow_publication():
+    owner = factories.make_teacher("own@skola.cz")
+    colleague = factories.make_teacher("col@skola.cz")
+    classroom = factories.make_class(owner)
+    CoTeacher.objects.create(classroom=classroom, email=colleague.email, invited_by=owner)
+    co_client = Client(headers={"accept-language": "en"})
+    co_client.force_login(colleague)
+    response = co_client.post(
+        f"/classes/{classroom.pk}/edit/", {"name": classroom.name, "public_publication": "on"}
+    )
+    assert response.status_code == 200
+    assert "Only the teacher who owns the class" in response.content.decode()
+    classroom.refresh_from_db()
+    assert not classroom.public_publication
+    api = co_client.patch(
+        f"/api/classes/{classroom.pk}/",
+        {"public_publication": True},
+        content_type="application/json",
+    )
+    assert api.status_code == 400 and api.json()["code"] == "owner_only"
+    owner_client = Client(headers={"accept-language": "en"})
+    owner_client.force_login(owner)
+    owner_client.post(
+        f"/classes/{classroom.pk}/edit/", {"name": classroom.name, "public_publication": "on"}
+    )
+    classroom.refresh_from_db()
+    assert classroom.public_publication
+
+
+def test_a_new_profile_code_and_signing_out_other_devices(player_on_two_devices):
+    phone, tablet, player = player_on_two_devices
+    old_code = player.code
+    phone.post("/accounts/player/code/renew/")
+    player.refresh_from_db()
+    assert player.code != old_code
+    with pytest.raises(Exception) as refused:
+        account_services.continue_with_code(browser_token=None, code=old_code, limit_key="t2")
+    assert getattr(refused.value, "code", None) == "unknown_code"
+    assert tablet.get("/accounts/player/").context["player"] == player
+    phone.post("/accounts/player/sign-out-others/")
+    assert tablet.get("/accounts/player/").context["player"] is None
+    assert phone.get("/accounts/player/").context["player"] == player
+
+
+@pytest.fixture
+def player_on_two_devices():
+    phone = Client(headers={"accept-language": "en"})
+    phone.post("/accounts/player/new/", {"nickname": "Dvě Zařízení"})
+    player = phone.get("/accounts/player/").context["player"]
+    tablet = Client(headers={"accept-language": "en"})
+    tablet.post("/accounts/player/continue/", {"code": player.code})
+    assert tablet.get("/accounts/player/").context["player"] == player
+    return phone, tablet, player
