@@ -1,7 +1,8 @@
 """Merge ``locale/pending/*.json`` translations into the Czech and Slovak catalogues.
 
 Parallel work adds strings faster than one person edits ``.po`` files, so each
-area writes ``{"msgid": {"cs": "...", "sk": "..."}}`` next to its change; after
+area writes ``{"msgid": {"cs": "...", "sk": "..."}}`` next to its change (for a
+plural msgid, a list of the language's forms: ``["1 den", "2 dny", "5 dní"]``); after
 ``make translations`` this fills the matching empty entries and reports what is
 still missing. Merged files are removed with ``--remove``.
 """
@@ -36,9 +37,18 @@ def merge(remove: bool = False) -> dict[str, list[str]]:
                     entry.flags.remove("fuzzy")
                     entry.msgstr = ""
                 text = pending.get(entry.msgid, {}).get(language)
+                if entry.msgid_plural:
+                    # Plural forms come as a list in the catalogue's order
+                    # (cs and sk: one, few, many/other).
+                    forms = entry.msgstr_plural
+                    if isinstance(text, list) and not any(forms.values()):
+                        entry.msgstr_plural = dict(enumerate(text))
+                    if not all(entry.msgstr_plural.values()):
+                        missing.setdefault(f"{language}/{domain}", []).append(entry.msgid)
+                    continue
                 if text and not entry.msgstr:
                     entry.msgstr = text
-                if not entry.msgstr and not entry.msgid_plural:
+                if not entry.msgstr:
                     missing.setdefault(f"{language}/{domain}", []).append(entry.msgid)
             catalogue.save(str(po_path))
     if remove:
