@@ -1,6 +1,7 @@
 """Production: every secret from the environment; refuse to start without them."""
 
 import os
+import re
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -44,7 +45,7 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 # Health probes talk plain HTTP to the process itself, never through the proxy;
 # redirecting them to https:// would fail every probe (paths without the
 # leading slash, as SecurityMiddleware matches them).
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^health(/|$)", r"^livez$", r"^readyz$"]
+SECURE_REDIRECT_EXEMPT = [rf"^{re.escape(path.lstrip('/'))}$" for path in HEALTH_PATHS]  # noqa: F405
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
