@@ -11,17 +11,20 @@ at 10:14" can be traced from the proxy to the application.
 for a log collector; ``text`` is for people at a terminal.
 
 Celery configures logging itself unless someone listens to its
-``setup_logging`` signal; ``config/celery.py`` does and applies this same
-configuration, so the worker and beat speak the same format and beat's
-"Sending due task" line, logged for the tick tasks every few seconds, is
-silenced (``CELERY_BEAT_LOG_LEVEL``, WARNING by default).
+``setup_logging`` signal; this module does (at the bottom, connected when the
+settings import it) and applies this same configuration, so the worker and
+beat speak the same format and beat's "Sending due task" line, logged for the
+tick tasks every few seconds, is silenced (``CELERY_BEAT_LOG_LEVEL``, WARNING
+by default). Celery's ``--loglevel`` is then ignored; ``LOG_LEVEL`` applies.
+
+Uvicorn's supervising parent process never loads Django; the Dockerfile points
+it at ``platform/uvicorn-logging.json``, the same JSON format (a test keeps the
+two equal).
 """
 
 from __future__ import annotations
 
 import os
-
-REQUEST_ID_HEADER = "X-Request-ID"
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
 # python-json-logger turns every named field into a key; "timestamp" is added
