@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, QueryDict
@@ -122,6 +123,9 @@ def _anonymous_get(request: HttpRequest, path: str) -> HttpRequest:
     clone.user = AnonymousUser()
     clone.player = None
     clone.browser = None
+    # A session of its own that is never saved: rendering must change nothing
+    # for the visitor whose request asked for the worker.
+    clone.session = SessionBase()
     return clone
 
 
