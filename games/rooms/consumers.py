@@ -13,6 +13,7 @@ import json
 import logging
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
@@ -133,6 +134,33 @@ def _peek_id(text_data: str | None) -> str | None:
     if isinstance(message_id, str) and 0 < len(message_id) <= MAX_ID_LENGTH:
         return message_id
     return None
+
+
+def _db_threads() -> int:
+    """Threads for the rooms' database work: most of the connection pool.
+
+    The work is round trips to PostgreSQL (the GIL is free meanwhile), so the
+    number of threads, not the CPU, bounds how many moves are in flight; asyncio's
+    default executor has only CPUs + 4. Two pool connections stay for pages.
+    """
+    options = settings.DATABASES["default"].get("OPTIONS", {})
+    pool = options.get("pool")
+    size = pool.get("max_size", 10) if isinstance(pool, dict) else 10
+    return getattr(settings, "ROOMS_DB_THREADS", None) or max(4, size - 2)
+
+
+DB_EXECUTOR = ThreadPoolExecutor(max_workers=_db_threads(), thread_name_prefix="rooms-db")
+
+
+def _run_service(outbox: list, language: str, function, args: tuple, kwargs: dict):
+    delivery.OUTBOX.set(outbox)
+    with translation.override(language):
+        return function(*args, **kwargs)
+
+
+# Made once: building a SyncToAsync per message (it wraps and inspects the
+# function) was a measurable part of the CPU per move (bench/RESULTS-poker-group.md).
+_in_db_thread = DatabaseSyncToAsync(_run_service, thread_sensitive=False, executor=DB_EXECUTOR)
 
 
 def _unavailable(exc: BaseException) -> bool:
@@ -316,7 +344,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _db_write(self, function, *args, **kwargs) -> tuple:
         """Run a service in a worker thread; return its result and what it committed.
 
-        Not thread-sensitive: the default executor's threads (each with its own
+        Not thread-sensitive: the threads of ``DB_EXECUTOR`` (each with its own
         database connection) serve many sockets at once instead of one thread
         per process serialising every room's database work. Deliveries are
         collected (``delivery.OUTBOX``) and sent from the event loop by the
@@ -324,14 +352,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """
         language = getattr(self, "language", settings.LANGUAGE_CODE)
         outbox: list = []
-
-        def run():
-            delivery.OUTBOX.set(outbox)
-            with translation.override(language):
-                return function(*args, **kwargs)
-
         try:
-            return await DatabaseSyncToAsync(run, thread_sensitive=False)(), outbox
+            return await _in_db_thread(outbox, language, function, args, kwargs), outbox
         except BaseException:
             await self._deliver(outbox)  # whatever committed before the failure
             raise
