@@ -4,6 +4,12 @@
 # starting the system service. Otherwise: say loudly that the smoke test will
 # be skipped -- except under CI=true, where a missing nginx fails the run.
 set -u
+# The smoke test makes its self-signed certificate with the openssl CLI.
+if ! command -v openssl >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "[matika] installing openssl for the production smoke test"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >/dev/null; }
+fi
 if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then
   exit 0
 fi
