@@ -52,6 +52,7 @@ SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 PLAYER_COOKIE_SECURE = True
+LANGUAGE_COOKIE_SECURE = True
 
 # Mail goes out through SMTP (EMAIL_URL or EMAIL_HOST..., see base.py); without
 # any setting, to an SMTP server on localhost:25. Never to the console: a
