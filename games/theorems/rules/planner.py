@@ -25,6 +25,7 @@ a given ``rng``.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from typing import Any
@@ -37,8 +38,15 @@ from .state import FINISHED, GameState, TheoremInPlay
 WIN = 10_000.0
 TURN = 10.0  # one turn of a proof plan, in value points
 UNKNOWN_THEOREM = 5.0  # work for a theorem not yet in hand (draw it, play it, prove it)
-BEAM = 3  # actions looked one step further
-DRAW_SAMPLES = 2  # shuffles tried for an action that reveals a hidden card
+BEAM = 12  # actions looked one step further (in practice every one)
+DRAW_SAMPLES = 6  # shuffles tried for an action that reveals a hidden card
+# Weights of the value (see docs/rules/theorems.md, "The planning robot").
+BOREDOM_MARGIN = 12.0  # / (patience - boredom)
+BOREDOM_TOKEN = 1.5
+RESHUFFLE = 4.0
+PROVEN = 2.0
+HAND_CARD = 0.6
+OPPONENT_PLAN = 0.4  # of a turn, per turn the closest opponent still needs
 
 _PROGRESS_EVENTS = {"eureka": 2.0, "calculator": 1.5}
 _RANDOM_ACTIONS = frozenset({"draw", "end_turn"})
@@ -46,8 +54,7 @@ _RANDOM_ACTIONS = frozenset({"draw", "end_turn"})
 
 def _hidden_shuffled(state: GameState, seat: int, rng: random.Random) -> GameState:
     """A copy in which nothing the robot cannot see is what it really is."""
-    sim = state.copy()
-    sim.log = []
+    sim = copy.deepcopy(state, {id(state.log): []})  # the public log is not needed
     sim.seed = rng.getrandbits(48)
     pile = sim.players[seat].draw_pile
     pile.sort()  # from what it holds, not the order it lies in
@@ -154,9 +161,9 @@ def _boredom_cost(state: GameState, seat: int) -> float:
     """Patience as a budget: the last tokens before losing cost the most."""
     player = state.players[seat]
     margin = derived.patience(state, seat) - player.boredom
-    cost = 12.0 / margin + 1.5 * player.boredom
+    cost = BOREDOM_MARGIN / margin + BOREDOM_TOKEN * player.boredom
     if not player.draw_pile:
-        cost += 4.0 * (player.reshuffles + 1) / max(1, margin - player.reshuffles - 1)
+        cost += RESHUFFLE * (player.reshuffles + 1) / max(1, margin - player.reshuffles - 1)
     return cost
 
 
@@ -170,15 +177,15 @@ def value(state: GameState, seat: int) -> float:
     if player.lost:
         return -WIN
     score = -TURN * _plan_turns(state, seat) - _boredom_cost(state, seat)
-    score += 2.0 * len(player.proven)
-    score += 0.6 * min(len(player.hand), 6)
+    score += PROVEN * len(player.proven)
+    score += HAND_CARD * min(len(player.hand), 6)
     if player.definition is not None:
         score += 1.0
     if state.current == seat and state.status != FINISHED:
         score += 0.5 * state.actions_left
     opponents = derived.alive_opponents(state, seat)
     if opponents:
-        score += 0.4 * TURN * min(_plan_turns(state, o) for o in opponents)
+        score += OPPONENT_PLAN * TURN * min(_plan_turns(state, o) for o in opponents)
         score += sum(
             3.0 / max(1, derived.patience(state, o) - state.players[o].boredom) for o in opponents
         )
