@@ -177,3 +177,17 @@ def test_kubernetes_probes_reach_exempt_paths_with_an_allowed_host(prod_settings
         assert any(re.search(p, get["path"].lstrip("/")) for p in prod_settings["exempt"])
         hosts = [h["value"] for h in get.get("httpHeaders", []) if h["name"].lower() == "host"]
         assert hosts and hosts[0] in prod_settings["hosts"], probe
+
+
+def test_every_shipped_web_server_caps_websocket_frames():
+    """The server drops oversized frames before buffering them (issue 16 §2); the
+    cap leaves room for a 4,096-character protocol message of Czech text in UTF-8,
+    so the consumer can still answer `too_large` below it (issue 22 §5)."""
+    commands = shipped.uvicorn_commands()
+    assert commands
+    for where, argv in commands:
+        if "config.asgi:application" not in argv:
+            continue
+        assert "--ws-max-size" in argv, f"{where} does not cap WebSocket frames"
+        size = int(argv[argv.index("--ws-max-size") + 1])
+        assert 4096 * 2 <= size <= 65536, (where, size)
