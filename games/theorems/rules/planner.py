@@ -28,7 +28,6 @@ from __future__ import annotations
 import copy
 import math
 import random
-from typing import Any
 
 from . import derived
 from .catalogue import CATALOGUE
@@ -160,7 +159,7 @@ def _progress_tool(card: str) -> bool:
 def _boredom_cost(state: GameState, seat: int) -> float:
     """Patience as a budget: the last tokens before losing cost the most."""
     player = state.players[seat]
-    margin = derived.patience(state, seat) - player.boredom
+    margin = max(1, derived.patience(state, seat) - player.boredom)
     cost = BOREDOM_MARGIN / margin + BOREDOM_TOKEN * player.boredom
     if not player.draw_pile:
         cost += RESHUFFLE * (player.reshuffles + 1) / max(1, margin - player.reshuffles - 1)
@@ -239,12 +238,3 @@ def plan_action(state: GameState, rng: random.Random) -> Action:
         if ahead > best_value:
             best_value, best_action = ahead, action
     return best_action
-
-
-def describe(state: GameState, seat: int) -> dict[str, Any]:
-    """The robot's reading of a position (for tests and tuning)."""
-    return {
-        "plan_turns": _plan_turns(state, seat),
-        "boredom_cost": _boredom_cost(state, seat),
-        "value": value(state, seat),
-    }
