@@ -1,0 +1,185 @@
+"""Limits that stop guessing codes and mass creation, but never a class.
+
+Counters are django-ratelimit's (fixed windows in the cache, i.e. Redis). Who is
+counted is decided here (docs/decisions.md, "Limits"):
+
+- A request with a browser identity (a logged-in teacher, the browser's selected
+  profile, or at least a known browser) is counted in its own bucket *at its
+  address*: ``identity@address``. Thirty pupils behind one school address are
+  thirty buckets, so one pupil's typos never touch another pupil.
+- A request without any identity (a fresh browser, or an attacker dropping
+  cookies) shares the address's bucket, whose ceiling is much higher (a whole
+  class arrives without cookies at once).
+- Code lookups count misses only: a valid code is never counted. A bucket over
+  its limit is refused every lookup until its window ends, valid or not,
+  otherwise the refusal would itself tell valid codes apart.
+- Creations (rooms, profiles, class joins) count what was created.
+- When the store is down the limits fail open: the request is served and a
+  warning is logged (a Redis outage must not take the class with it).
+
+The address is ``REMOTE_ADDR`` as Django sees it: uvicorn sets it from
+``X-Forwarded-For`` only for the deployment's own proxy (platform/), so a client
+cannot choose it. IPv6 addresses are counted per /64 (one household or school).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from django.conf import settings
+from django_ratelimit.core import get_usage
+
+logger = logging.getLogger(__name__)
+
+# The request being served (set by accounts.middleware), for services that limit
+# what they create without being handed the request (``rooms.lifecycle``).
+CURRENT_REQUEST: ContextVar = ContextVar("matika_limits_request", default=None)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One kind of counted event: its group and the two rates (django-ratelimit syntax)."""
+
+    group: str
+    identity_rate: str  # per browser identity at one address
+    address_rate: str  # per address, for requests that carry no identity
+
+
+def _rate(name: str, default: str) -> str:
+    return getattr(settings, "MATIKA_LIMITS", {}).get(name, default)
+
+
+def code_misses() -> Limit:
+    """Wrong class, room and profile codes (one budget for all codes)."""
+    return Limit(
+        "code-misses",
+        _rate("code_misses_identity", "10/15m"),
+        _rate("code_misses_address", "100/15m"),
+    )
+
+
+def room_creations() -> Limit:
+    return Limit(
+        "room-creations",
+        _rate("room_creations_identity", "60/h"),
+        _rate("room_creations_address", "300/h"),
+    )
+
+
+def profile_creations() -> Limit:
+    return Limit(
+        "profile-creations",
+        _rate("profile_creations_identity", "10/h"),
+        _rate("profile_creations_address", "300/h"),
+    )
+
+
+def room_creations_address() -> Limit:
+    """Every room opened from one address, whoever opened it (a ceiling on the sum)."""
+    return Limit("room-creations-all", "1/h", _rate("room_creations_address_all", "1000/h"))
+
+
+def class_joins() -> Limit:
+    return Limit(
+        "class-joins",
+        _rate("class_joins_identity", "10/h"),
+        _rate("class_joins_address", "300/h"),
+    )
+
+
+@dataclass(frozen=True)
+class Client:
+    """Who is asking, as far as the limits care: an identity (or None) and an address."""
+
+    identity: str | None
+    address: str
+
+
+def address_of(raw: str | None) -> str:
+    """The counted address: IPv4 as is, IPv6 by its /64 prefix."""
+    try:
+        address = ipaddress.ip_address((raw or "").strip())
+    except ValueError:
+        return raw or "unknown"
+    if address.version == 6:
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def _identity(user, player, browser) -> str | None:
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"u{user.pk}"
+    # The selected profile before the browser: a known profile code can bring the
+    # profile to any number of new browsers, but they all count as one.
+    if player is not None:
+        return f"p{player.pk}"
+    if browser is not None:
+        return f"b{browser.pk}"
+    return None
+
+
+def client_of(request) -> Client:
+    return Client(
+        identity=_identity(
+            getattr(request, "user", None),
+            getattr(request, "player", None),
+            getattr(request, "browser", None),
+        ),
+        address=address_of(request.META.get("REMOTE_ADDR")),
+    )
+
+
+def client_of_scope(scope: dict, *, user=None, player=None, browser=None) -> Client:
+    """The same for a WebSocket handshake (``scope["client"]`` is uvicorn's peer,
+    already rewritten from the trusted proxy's ``X-Forwarded-For``)."""
+    peer = scope.get("client") or (None, None)
+    return Client(identity=_identity(user, player, browser), address=address_of(peer[0]))
+
+
+def current_client(*, player=None) -> Client | None:
+    """The client of the request being served (``player`` as its identity when
+    given), or None outside a request (tasks, shell, tests calling services)."""
+    request = CURRENT_REQUEST.get()
+    if request is None:
+        return None
+    client = client_of(request)
+    if player is not None:
+        return Client(identity=f"p{player.pk}", address=client.address)
+    return client
+
+
+def _bucket(limit: Limit, client: Client) -> tuple[str, str]:
+    if client.identity is not None:
+        return f"{client.identity}@{client.address}", limit.identity_rate
+    return client.address, limit.address_rate
+
+
+def _usage(limit: Limit, client: Client, *, increment: bool) -> dict | None:
+    value, rate = _bucket(limit, client)
+    try:
+        return get_usage(
+            None,
+            group=limit.group,
+            key=lambda _group, _request: value,
+            rate=rate,
+            increment=increment,
+        )
+    except Exception as exc:  # the store (Redis) is away: fail open
+        logger.warning("limit %s not applied, store unavailable: %s", limit.group, exc)
+        return None
+
+
+def blocked(limit: Limit, client: Client) -> bool:
+    """Whether the client has used up ``limit`` in the current window (counts nothing)."""
+    usage = _usage(limit, client, increment=False)
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
+def count(limit: Limit, client: Client) -> None:
+    """Count one event (a miss, a creation) against the client's bucket."""
+    _usage(limit, client, increment=True)
