@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.PlayerIdentityMiddleware",
+    "accounts.middleware.PrivatePagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -156,6 +157,18 @@ CACHES = {
         "KEY_PREFIX": "matika",
     }
 }
+
+# Limits on guessing codes and on creating rooms, profiles and class joins
+# (accounts/limits.py, docs/decisions.md "Limits"): django-ratelimit counters in
+# the cache; a Redis outage serves requests unlimited (logged) instead of 500.
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_FAIL_OPEN = True
+# Rates in django-ratelimit's syntax, e.g. {"code_misses_address": "200/15m"};
+# unset names keep the defaults in accounts/limits.py.
+MATIKA_LIMITS: dict[str, str] = {}
+# WebSockets open at once: per player in one room, and per address.
+ROOM_SOCKETS_PER_PLAYER = int(os.environ.get("ROOM_SOCKETS_PER_PLAYER", "5"))
+ROOM_SOCKETS_PER_ADDRESS = int(os.environ.get("ROOM_SOCKETS_PER_ADDRESS", "500"))
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
