@@ -17,3 +17,21 @@ WHITENOISE_USE_FINDERS = True
 # Each test sees fresh health checks (the real server still shares one run of
 # the checks between concurrent probes).
 HEALTH_CACHE_SECONDS = 0
+
+# The whole suite runs from 127.0.0.1 against one Redis: other areas' tests must
+# not trip the creation and code limits of each other. tests/security/ sets the
+# real rates (an empty MATIKA_LIMITS) and a fresh address per test.
+MATIKA_LIMITS = {
+    name: "100000/h"
+    for name in (
+        "code_misses_identity",
+        "code_misses_address",
+        "room_creations_identity",
+        "room_creations_address",
+        "room_creations_address_all",
+        "profile_creations_identity",
+        "profile_creations_address",
+        "class_joins_identity",
+        "class_joins_address",
+    )
+}
