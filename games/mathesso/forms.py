@@ -45,7 +45,7 @@ class GameForm(forms.Form):
         choices=POINTS_CHOICES,
         initial="default",
         required=False,
-        help_text=_("Usually Atto and Femto count pairs and the other variants points."),
+        help_text=_("Usually Atto counts pairs and the other variants points."),
     )
     nickname = forms.CharField(label=_("Your nickname"), max_length=40, required=False)
 
