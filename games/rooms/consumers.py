@@ -15,6 +15,7 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -25,10 +26,10 @@ from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts import identity
+from accounts import identity, limits
 from accounts import selectors as accounts_selectors
 from accounts.models import Browser, PlayerProfile
-from games.rooms import delivery, moves, registry, selectors
+from games.rooms import delivery, lookups, moves, registry, selectors, sockets
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
@@ -225,17 +226,28 @@ def _language(scope: dict, cookies: dict[str, str]) -> str:
     return settings.LANGUAGE_CODE
 
 
-def _admit(code: str, cookies: dict[str, str], user=None) -> tuple[Room, PlayerProfile]:
-    room = selectors.room_by_code(code)
-    if room is None:
-        raise RoomError("unknown_room", _("There is no room with this code."))
-    player = selectors.acting_player(
-        room,
-        cookie_player=player_from_cookies(cookies),
-        account_player=accounts_selectors.account_player(user),
+def _admit(
+    code: str, cookies: dict[str, str], user=None, scope: dict | None = None
+) -> tuple[Room, PlayerProfile]:
+    """The room and who acts in it, or a RoomError.
+
+    To anyone not in the room, an unknown code, a finished room, an expired room
+    and a live room answer alike: ``no_identity`` without a profile, else
+    ``not_in_room`` (``lookups``, which also counts the misses)."""
+    cookie_player = player_from_cookies(cookies)
+    account_player = accounts_selectors.account_player(user)
+    found = lookups.find(
+        code,
+        client=limits.client_of_scope(scope or {}, user=user, player=cookie_player),
+        player_for=lambda room: selectors.acting_player(
+            room, cookie_player=cookie_player, account_player=account_player
+        ),
     )
-    if player is None:
-        raise RoomError("no_identity", _("Choose a nickname on the join page first."))
+    room, player = found.room, found.player
+    if room is None or not lookups.is_member(room, player):
+        if cookie_player is None and account_player is None:
+            raise RoomError("no_identity", _("Choose a nickname on the join page first."))
+        raise RoomError("not_in_room", _("Join the room on its page first."))
     if room.status == Room.Status.EXPIRED:
         raise RoomError("room_expired", _("This room has expired."))
     registry.get(room.game, room.mode)  # a game no longer installed: unknown_game
@@ -262,6 +274,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.refusals = 0
         self.cookies = cookies
         self.admission = None
+        self.held_sockets = []
+        address = limits.address_of((self.scope.get("client") or [None])[0])
+        if not await self._hold(sockets.address_key(address), settings.ROOM_SOCKETS_PER_ADDRESS):
+            with translation.override(self.language):
+                text = _("Too many game connections from this network. Try again later.")
+            await self._send(
+                {"type": "error", "id": None, "code": "too_many_sockets", "message": text}
+            )
+            await self.close(code=CLOSE_ABUSIVE)
+            return
         if not await self._enter():
             with translation.override(self.language):
                 await self._unavailable_error(None)
@@ -275,7 +297,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
-            room, player = await self._db(_admit, code, self.cookies, self.scope.get("user"))
+            room, player = await self._db(
+                _admit, code, self.cookies, self.scope.get("user"), self.scope
+            )
+            key = sockets.player_key(room.pk, player.pk)
+            if not await self._hold(key, settings.ROOM_SOCKETS_PER_PLAYER):
+                raise RoomError(
+                    "too_many_sockets",
+                    _("This room is open in too many tabs. Close some and reload."),
+                )
             self.groups_joined = [
                 delivery.room_group(room.pk),
                 delivery.player_group(room.pk, player.pk),
@@ -324,10 +354,25 @@ class RoomConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def _hold(self, key: str, cap: int) -> bool:
+        """Count this socket under ``key`` (once); False when ``cap`` is reached."""
+        if key in self.held_sockets:
+            return True
+        held = await SyncToAsync(sockets.acquire, thread_sensitive=False, executor=DB_EXECUTOR)(
+            key, cap
+        )
+        if held:
+            self.held_sockets.append(key)
+        return held is not False
+
     async def disconnect(self, code: int) -> None:
         admission = getattr(self, "admission", None)
         if admission is not None:
             admission.cancel()
+        release = SyncToAsync(sockets.release, thread_sensitive=False, executor=DB_EXECUTOR)
+        for key in getattr(self, "held_sockets", []):
+            await release(key)
+        self.held_sockets = []
         for group in getattr(self, "groups_joined", []):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)

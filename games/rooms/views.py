@@ -1,6 +1,7 @@
 """Join pages: enter a code, open a room by code or link, join (with a nickname), QR.
 
-Views stay thin: they parse, rate-limit and call services; playing happens
+Views stay thin: they parse, look codes up through ``lookups`` (which counts
+misses) and call services; playing happens
 over the WebSocket (consumers.py).
 """
 
@@ -11,7 +12,6 @@ from urllib.parse import urlencode
 
 import segno
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,57 +20,40 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
-from accounts import identity, nicknames
+from accounts import identity, limits, nicknames
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
 from games import registry as game_registry
-from games.rooms import registry, selectors, services
+from games.rooms import lookups, registry, selectors, services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
-# Guessing codes: an address may miss this many times in the window, then waits.
-FAILED_LOOKUPS_ALLOWED = 20
-FAILED_LOOKUP_WINDOW = 600
 
-
-def _client_key(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
-
-
-def _lookup_key(request: HttpRequest) -> str:
-    return f"rooms-failed-lookups:{_client_key(request)}"
-
-
-def _too_many_misses(request: HttpRequest) -> bool:
-    return (cache.get(_lookup_key(request)) or 0) >= FAILED_LOOKUPS_ALLOWED
-
-
-def _count_miss(request: HttpRequest) -> None:
-    key = _lookup_key(request)
-    cache.add(key, 0, timeout=FAILED_LOOKUP_WINDOW)
-    cache.incr(key)
-
-
-def _rate_limited(request: HttpRequest) -> HttpResponse:
+def _refused(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "rooms/enter.html",
-        {"error": _("Too many wrong codes. Wait ten minutes and try again.")},
+        {"error": _("Too many wrong codes. Wait a few minutes and try again.")},
         status=429,
     )
 
 
-def _find_room(request: HttpRequest, code: str) -> Room:
-    """The room for a code, counting misses so codes cannot be found by guessing."""
-    room = selectors.room_by_code(code)
-    if room is None:
-        _count_miss(request)
+def _find_room(request: HttpRequest, code: str) -> Room | HttpResponse:
+    """The room for a code, or the refusal to send (``lookups``: unknown, finished
+    and expired rooms look alike to anyone not in them, and misses are counted)."""
+    found = lookups.find_for_request(request, code)
+    if found.limited:
+        return _refused(request)
+    if found.room is None:
         raise Http404(_("There is no room with this code."))
-    try:
-        registry.get(room.game, room.mode)
-    except RoomError as error:  # its game is no longer installed
-        raise Http404(error.message) from None
-    return room
+    return found.room
+
+
+def _profile_limit_refusal(request: HttpRequest) -> str | None:
+    """Why this browser may not create another profile now, or None."""
+    if limits.blocked(limits.profile_creations(), limits.client_of(request)):
+        return _("Too many new nicknames from here. Wait a while and try again.")
+    return None
 
 
 def enter(request: HttpRequest) -> HttpResponse:
@@ -78,18 +61,18 @@ def enter(request: HttpRequest) -> HttpResponse:
     raw = request.GET.get("code", "")
     if not raw:
         return render(request, "rooms/enter.html", {})
-    if _too_many_misses(request):
-        return _rate_limited(request)
     code = services.normalise_code(raw)
-    if selectors.room_by_code(code) is None:
-        _count_miss(request)
+    found = lookups.find_for_request(request, code)
+    if found.limited:
+        return _refused(request)
+    if found.room is None:
         return render(
             request,
             "rooms/enter.html",
             {"error": _("There is no room with this code."), "code": raw},
             status=404,
         )
-    return redirect("rooms:room", code=code)
+    return redirect("rooms:room", code=found.room.code)
 
 
 def _join_url(request: HttpRequest, room: Room) -> str:
@@ -97,9 +80,9 @@ def _join_url(request: HttpRequest, room: Room) -> str:
 
 
 def room(request: HttpRequest, code: str) -> HttpResponse:
-    if _too_many_misses(request):
-        return _rate_limited(request)
     found = _find_room(request, code)
+    if isinstance(found, HttpResponse):
+        return found
     if found.code != code:
         return redirect("rooms:room", code=found.code)
     return _room_page(request, found)
@@ -128,9 +111,9 @@ def _room_page(request: HttpRequest, room: Room, *, error: str | None = None, st
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
     """Take a seat; a browser without a profile first gets one with the given nickname."""
-    if _too_many_misses(request):
-        return _rate_limited(request)
     room = _find_room(request, code)
+    if isinstance(room, HttpResponse):
+        return room
     role = request.POST.get("role", Seat.Role.PLAYER)
     player, token = request.player, None
     if player is None:
@@ -141,6 +124,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                 error=_("Saving is switched off in this browser, so you cannot take a seat."),
                 status=400,
             )
+        refusal = _profile_limit_refusal(request)
+        if refusal is not None:
+            return _room_page(request, room, error=refusal, status=429)
         try:
             player, token = accounts_services.create_profile(
                 browser_token=identity.read_token(request),
@@ -148,6 +134,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             )
         except AccountsError as error:
             return _room_page(request, room, error=error.message, status=400)
+        limits.count(limits.profile_creations(), limits.client_of(request))
         request.player = player
     try:
         services.join_room(room=room, player=player, role=role)
@@ -182,6 +169,8 @@ def left(request: HttpRequest, code: str) -> HttpResponse:
     or the game. It changes nothing, so a repeated visit is harmless.
     """
     room = _find_room(request, code)
+    if isinstance(room, HttpResponse):
+        return room
     seat = selectors.seat_for(room, selectors.request_player(request, room))
     if seat is None or seat.status != Seat.Status.LEFT:
         return redirect("rooms:room", code=room.code)
@@ -193,10 +182,12 @@ def left(request: HttpRequest, code: str) -> HttpResponse:
     return redirect(_after_leaving_url(request, room))
 
 
-@cache_control(max_age=3600)
+@cache_control(max_age=3600, private=True)
 def qr(request: HttpRequest, code: str) -> HttpResponse:
     """The join link as an SVG QR code, drawn on the server (no third-party service)."""
     room = _find_room(request, code)
+    if isinstance(room, HttpResponse):
+        return room
     buffer = io.BytesIO()
     segno.make(_join_url(request, room), error="m").save(
         buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff"

@@ -1,0 +1,65 @@
+"""How many room WebSockets are open: per player in one room, and per address.
+
+A counter per key in the cache (Redis), incremented when a socket opens and
+decremented when it closes. A process that dies cannot decrement: every
+counter therefore lives at most ``COUNTER_TTL`` seconds from its first socket
+(the expiry is never pushed back), so whatever a crash left behind is gone
+within that time. The price is that sockets older than the counter are not
+counted for a while after it expires (the caps are ceilings against floods, not
+exact accounting). When the store cannot be reached, sockets are not counted
+(logged): a Redis outage must not shut rooms.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.cache import caches
+
+logger = logging.getLogger(__name__)
+
+COUNTER_TTL = 3600
+
+
+def _cache():
+    return caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
+
+
+def player_key(room_id: int, player_id: int) -> str:
+    return f"room-sockets:player:{room_id}:{player_id}"
+
+
+def address_key(address: str) -> str:
+    return f"room-sockets:address:{address}"
+
+
+def acquire(key: str, cap: int) -> bool | None:
+    """Count one more socket under ``key``: True when held, False when ``cap`` is
+    already reached (nothing counted), None when the store is away (not counted)."""
+    cache = _cache()
+    try:
+        cache.add(key, 0, timeout=COUNTER_TTL)
+        held = cache.incr(key)
+        if held > cap:
+            cache.decr(key)
+            return False
+    except ValueError:  # the counter expired between add and incr: start again
+        cache.add(key, 1, timeout=COUNTER_TTL)
+        return True
+    except Exception as exc:
+        logger.warning("socket count %s skipped, store unavailable: %s", key, exc)
+        return None
+    return True
+
+
+def release(key: str) -> None:
+    """One socket under ``key`` closed (a counter that expired meanwhile is left alone)."""
+    cache = _cache()
+    try:
+        if cache.decr(key) <= 0:
+            cache.delete(key)
+    except ValueError:  # expired: nothing to take back
+        pass
+    except Exception as exc:
+        logger.warning("socket count %s not released, store unavailable: %s", key, exc)
