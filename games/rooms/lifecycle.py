@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import limits
 from accounts.models import PlayerProfile
 from games.rooms import registry
 from games.rooms.delivery import player_group, send
@@ -55,8 +56,23 @@ def normalise_code(raw: str) -> str:
 def create_room(
     *, game: str, mode: str, host: PlayerProfile, settings: dict, classroom=None
 ) -> Room:
-    """Open a lobby with a fresh join code; the creator takes the host seat."""
+    """Open a lobby with a fresh join code; the creator takes the host seat.
+
+    Rooms a browser opens itself are limited per host at its address and per
+    address (``accounts.limits``); a teacher's class launch is not."""
     adapter = registry.get(game, mode)
+    client = limits.current_client(player=host) if classroom is None else None
+    if client is not None:
+        anyone = limits.Client(identity=None, address=client.address)
+        if limits.blocked(limits.room_creations(), client) or limits.blocked(
+            limits.room_creations_address(), anyone
+        ):
+            raise RoomError(
+                "too_many_rooms",
+                _("You have opened many rooms in a short time. Wait a while and try again."),
+            )
+        limits.count(limits.room_creations(), client)
+        limits.count(limits.room_creations_address(), anyone)
     cleaned = adapter.clean_settings(dict(settings or {}))
     now = timezone.now()
     for _attempt in range(20):
