@@ -1,18 +1,15 @@
 """Write operations on player profiles; each user intent is one transaction."""
 
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import consent, identity, nicknames
+from accounts import consent, identity, limits, nicknames
 from accounts.errors import AccountsError
 from accounts.models import Browser, PlayerProfile, PublicationConsent
 from games import registry as game_registry
 from games.models import GameResult
-
-CODE_ATTEMPTS_PER_HOUR = 10
 
 
 def _nickname_taken_error() -> AccountsError:
@@ -103,21 +100,26 @@ def forget_profile(*, browser: Browser, profile_id: int) -> None:
         browser.save(update_fields=["selected"])
 
 
-def _check_code_rate(limit_key: str) -> None:
-    key = f"profile-code-attempts:{limit_key}"
-    cache.add(key, 0, timeout=3600)
-    if cache.incr(key) > CODE_ATTEMPTS_PER_HOUR:
-        raise AccountsError(
-            "rate_limited", _("Too many attempts. Please wait an hour and try again.")
-        )
-
-
 @transaction.atomic
 def continue_with_code(
-    *, browser_token: str | None, code: str, limit_key: str
+    *,
+    browser_token: str | None,
+    code: str,
+    client: limits.Client | None = None,
+    limit_key: str | None = None,
 ) -> tuple[PlayerProfile, str]:
-    """Bring an existing profile to this browser by its profile code."""
-    _check_code_rate(limit_key)
+    """Bring an existing profile to this browser by its profile code.
+
+    Wrong codes are counted against ``client`` (``accounts.limits``; a bare
+    ``limit_key`` is taken as an address); a client past the limit is refused
+    until its window ends. A right code is never counted."""
+    if client is None:
+        client = limits.Client(identity=None, address=limit_key or "unknown")
+    misses = limits.code_misses()
+    if limits.blocked(misses, client):
+        raise AccountsError(
+            "rate_limited", _("Too many wrong codes. Wait a few minutes and try again.")
+        )
     normalised = identity.normalise_profile_code(code)
     # A teacher's own profile is reached through the teacher's login only: its
     # code never brings it to another browser.
@@ -125,6 +127,7 @@ def continue_with_code(
         code=normalised, is_active=True, user__isnull=True
     ).first()
     if profile is None:
+        limits.count(misses, client)
         raise AccountsError("unknown_code", _("No profile has this code. Check it and try again."))
     browser, token = _browser_for(browser_token)
     browser.profiles.add(profile)

@@ -13,7 +13,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import consent, identity, nicknames, selectors, services
+from accounts import consent, identity, limits, nicknames, selectors, services
 from accounts.errors import AccountsError
 from accounts.forms import NicknameForm, ProfileCodeForm, TeacherSignupForm
 
@@ -38,10 +38,6 @@ def _next_url(request: HttpRequest, default: str) -> str:
     ):
         return candidate
     return resolve_url(default)
-
-
-def _client_key(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
 
 
 def _profile_page(request: HttpRequest, *, nickname_form=None, code_form=None, status=200):
@@ -92,6 +88,10 @@ def create_profile(request: HttpRequest) -> HttpResponse:
     form = NicknameForm(request.POST)
     if not form.is_valid():
         return _profile_page(request, nickname_form=form, status=400)
+    client = limits.client_of(request)
+    if limits.blocked(limits.profile_creations(), client):
+        form.add_error(None, _("Too many new nicknames from here. Wait a while and try again."))
+        return _profile_page(request, nickname_form=form, status=429)
     try:
         player, token = services.create_profile(
             browser_token=identity.read_token(request), nickname=form.cleaned_data["nickname"]
@@ -99,6 +99,7 @@ def create_profile(request: HttpRequest) -> HttpResponse:
     except AccountsError as error:
         form.add_error("nickname", error.message)
         return _profile_page(request, nickname_form=form, status=400)
+    limits.count(limits.profile_creations(), client)
     messages.success(request, _("Hello, %(nickname)s!") % {"nickname": player.nickname})
     response = redirect(_next_url(request, "accounts:profile"))
     identity.write_token(response, token)
@@ -161,7 +162,7 @@ def continue_profile(request: HttpRequest) -> HttpResponse:
         player, token = services.continue_with_code(
             browser_token=identity.read_token(request),
             code=form.cleaned_data["code"],
-            limit_key=_client_key(request),
+            client=limits.client_of(request),
         )
     except AccountsError as error:
         form.add_error("code", error.message)
