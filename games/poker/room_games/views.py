@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import identity, nicknames
 from accounts.errors import AccountsError
 from games.poker.forms import RoomSettingsForm
+from games.rooms import lookups as room_lookups
 from games.rooms import selectors as room_selectors
 from games.rooms.errors import RoomError
 from games.rooms.models import Room
@@ -23,8 +24,10 @@ from . import services, standings
 MODES = ("group", "duel")
 
 
-def _poker_room(code: str, mode: str | None = None) -> Room:
-    room = room_selectors.room_by_code(code)
+def _poker_room(request: HttpRequest, code: str, mode: str | None = None) -> Room:
+    """The room through ``rooms.lookups``: unknown, finished and expired rooms look
+    alike to anyone not in them, and the misses are counted."""
+    room = room_lookups.find_for_request(request, code).room
     if room is None or room.game != "poker" or (mode and room.mode != mode):
         raise Http404(_("There is no room with this code."))
     return room
@@ -68,7 +71,7 @@ def new_room(request: HttpRequest, mode: str) -> HttpResponse:
 
 @require_GET
 def group_standings(request: HttpRequest, code: str) -> JsonResponse:
-    room = _poker_room(code, "group")
+    room = _poker_room(request, code, "group")
     player = room_selectors.request_player(request, room)
     if not standings.is_seated(room, player):
         return JsonResponse(
@@ -81,7 +84,7 @@ def group_standings(request: HttpRequest, code: str) -> JsonResponse:
 @require_GET
 def projector(request: HttpRequest, code: str) -> HttpResponse:
     """The host's big screen: number, history, how many placed it, live ranking."""
-    room = _poker_room(code, "group")
+    room = _poker_room(request, code, "group")
     player = room_selectors.request_player(request, room)
     if player is None or room.host_id != player.pk:
         raise Http404(_("Only the host can open the projector view."))
@@ -96,7 +99,7 @@ def projector(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def new_round(request: HttpRequest, code: str) -> HttpResponse:
     """The host starts again with the same group: a new lobby, everyone seated."""
-    room = _poker_room(code, "group")
+    room = _poker_room(request, code, "group")
     player = room_selectors.request_player(request, room)
     if player is None or room.host_id != player.pk:
         raise Http404(_("Only the host can start a new round."))
