@@ -13,7 +13,6 @@ import secrets
 import unicodedata
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -22,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import identity, nicknames
+from accounts import identity, limits, nicknames
 from accounts import services as account_services
 from accounts.errors import AccountsError
 from accounts.models import PlayerProfile, User
@@ -36,11 +35,10 @@ from games.rooms import services as room_services
 CLASS_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CLASS_CODE_LENGTH = 6
 MAX_MEMBERS = 200
+# Joins by a typed name waiting for the teacher's approval, at most (more than a class).
+MAX_PENDING = 60
 MAX_ROSTER_NAME = 80
 MAX_CO_TEACHERS = 10
-# Wrong class codes per client address and hour; a whole school behind one
-# address types a few wrong codes, a brute-force attempt types thousands.
-CODE_FAILURES_PER_HOUR = 30
 
 
 def new_class_code() -> str:
@@ -284,6 +282,16 @@ def remove_member(*, classroom: Classroom, member_id: int) -> None:
 
 
 @transaction.atomic
+def remove_pending(*, classroom: Classroom) -> int:
+    """Remove every join still waiting for approval (junk joins in one click);
+    returns how many. Roster names and approved members stay."""
+    removed, _by_model = Membership.objects.filter(
+        classroom=classroom, status=Membership.Status.PENDING
+    ).delete()
+    return removed
+
+
+@transaction.atomic
 def rename_member(*, classroom: Classroom, member_id: int, roster_name: str) -> Membership:
     name = normalise_roster_name(roster_name)
     member = _member(classroom, member_id)
@@ -323,18 +331,24 @@ def membership_of(*, classroom: Classroom, player: PlayerProfile) -> Membership 
     )
 
 
-def check_code_attempt(*, code: str, client_key: str) -> Classroom:
-    """The class for a typed code; wrong codes are counted per client to stop guessing."""
-    key = f"class-code-failures:{client_key}"
-    failures = cache.get(key, 0)
-    if failures >= CODE_FAILURES_PER_HOUR:
-        raise ClassroomError(
-            "rate_limited", _("Too many wrong codes. Please wait an hour and try again.")
-        )
+def check_code_attempt(
+    *, code: str, client: limits.Client, player: PlayerProfile | None = None
+) -> Classroom:
+    """The class for a typed code. Wrong codes are counted against the client
+    (``accounts.limits``: its browser identity at its address, or the address);
+    a client past the limit is refused every code until its window ends, except
+    the class it already belongs to. A right code is never counted."""
     classroom = Classroom.objects.filter(join_code=normalise_code(code)).first()
+    if classroom is not None and player is not None:
+        if membership_of(classroom=classroom, player=player) is not None:
+            return classroom
+    misses = limits.code_misses()
+    if limits.blocked(misses, client):
+        raise ClassroomError(
+            "rate_limited", _("Too many wrong codes. Wait a few minutes and try again.")
+        )
     if classroom is None:
-        cache.add(key, 0, timeout=3600)
-        cache.incr(key)
+        limits.count(misses, client)
         raise ClassroomError("unknown_code", _("No class has this code. Check it and try again."))
     return classroom
 
@@ -367,10 +381,20 @@ def join_classroom(
             return existing, None
     if member_id is None:
         name = normalise_roster_name(typed_name)
-        if classroom.members.count() >= MAX_MEMBERS:
+        # Typed names wait for the teacher and have their own cap: joins nobody
+        # approved cannot fill the class so that a real pupil is refused.
+        members = classroom.members.exclude(status=Membership.Status.PENDING)
+        if members.count() >= MAX_MEMBERS:
             raise ClassroomError(
                 "class_full",
                 _("A class can have at most %(count)s members.") % {"count": MAX_MEMBERS},
+            )
+        if classroom.members.filter(status=Membership.Status.PENDING).count() >= MAX_PENDING:
+            raise ClassroomError(
+                "too_many_pending",
+                _(
+                    "Too many students are waiting for the teacher. Ask your teacher to confirm them."
+                ),
             )
     else:
         member = _member(classroom, member_id)

@@ -13,11 +13,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import identity, nicknames
+from accounts import identity, limits, nicknames
 from classrooms import launch, reports, selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.forms import (
@@ -32,10 +32,6 @@ from classrooms.forms import (
 from classrooms.models import Classroom, Membership
 
 NICKNAME_ERRORS = {"too_short", "too_long", "bad_characters", "no_letters", "not_allowed", "taken"}
-
-
-def _client_key(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
 
 
 def join_url(request: HttpRequest, classroom: Classroom) -> str:
@@ -102,9 +98,7 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.update_classroom(
-                classroom=classroom, user=request.user, **form.cleaned_data
-            )
+            services.update_classroom(classroom=classroom, user=request.user, **form.cleaned_data)
         except ClassroomError as error:
             form.add_error(None, error.message)
         else:
@@ -438,6 +432,24 @@ def remove_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse
 
 @login_required
 @require_POST
+def remove_pending(request: HttpRequest, pk: int) -> HttpResponse:
+    """Remove every join still waiting for approval at once (after a flood of junk joins)."""
+    classroom = selectors.teacher_classroom(request.user, pk)
+    removed = services.remove_pending(classroom=classroom)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s waiting join was removed.",
+            "%(count)s waiting joins were removed.",
+            removed,
+        )
+        % {"count": removed},
+    )
+    return _back(request, classroom)
+
+
+@login_required
+@require_POST
 def rename_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     name = request.POST.get("roster_name", "")
@@ -473,7 +485,9 @@ def join(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             classroom = services.check_code_attempt(
-                code=form.cleaned_data["code"], client_key=_client_key(request)
+                code=form.cleaned_data["code"],
+                client=limits.client_of(request),
+                player=request.player,
             )
         except ClassroomError as error:
             form.add_error("code", error.message)
@@ -485,7 +499,9 @@ def join(request: HttpRequest) -> HttpResponse:
 
 def join_class(request: HttpRequest, code: str) -> HttpResponse:
     try:
-        classroom = services.check_code_attempt(code=code, client_key=_client_key(request))
+        classroom = services.check_code_attempt(
+            code=code, client=limits.client_of(request), player=request.player
+        )
     except ClassroomError as error:
         form = JoinCodeForm(data={"code": code})
         form.is_valid()
@@ -531,6 +547,15 @@ def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> Http
         )
         return None
     data = form.cleaned_data
+    client = limits.client_of(request)
+    refusal = None
+    if limits.blocked(limits.class_joins(), client):
+        refusal = _("Too many class joins from here. Wait a while and try again.")
+    elif request.player is None and limits.blocked(limits.profile_creations(), client):
+        refusal = _("Too many new nicknames from here. Wait a while and try again.")
+    if refusal is not None:
+        form.add_error(None, refusal)
+        return None
     try:
         membership, token = services.join_classroom(
             classroom=classroom,
@@ -548,6 +573,9 @@ def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> Http
             field = "nickname"
         form.add_error(field, error.message)
         return None
+    limits.count(limits.class_joins(), client)
+    if token:
+        limits.count(limits.profile_creations(), client)
     if membership.is_pending:
         messages.success(request, _("Your teacher will confirm your name soon."))
     else:
