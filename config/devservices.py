@@ -499,6 +499,10 @@ def run() -> int:
                 str(web_socket.fileno()),
                 "--ws",
                 "websockets-sansio",
+                # Twice the protocol's 4 KiB: a slightly long frame still gets the
+                # consumer's too_large error, a huge one is cut off by the server.
+                "--ws-max-size",
+                "8192",
             ],
             [
                 str(venv_bin / "celery"),

@@ -74,6 +74,8 @@ def asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
             str(port),
             "--ws",
             "websockets-sansio",
+            "--ws-max-size",  # as config/devservices.py and platform/ run it
+            "8192",
             "--log-level",
             "warning",
         ],
