@@ -42,6 +42,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_staff = models.BooleanField(_("staff"), default=False)
     is_active = models.BooleanField(_("active"), default=True)
     date_joined = models.DateTimeField(_("joined"), default=timezone.now)
+    # Set when the owner of the address opened the link mailed to it; nothing
+    # tied to an address (a co-teacher invitation) is granted before.
+    email_verified_at = models.DateTimeField(_("e-mail verified"), null=True, blank=True)
     player = models.OneToOneField(
         "PlayerProfile",
         verbose_name=_("own player profile"),
@@ -64,6 +67,10 @@ class User(AbstractBaseUser, PermissionsMixin):
     def __str__(self) -> str:
         return self.email
 
+    @property
+    def email_verified(self) -> bool:
+        return self.email_verified_at is not None
+
     def get_full_name(self) -> str:
         return self.name or self.email
 
@@ -73,6 +80,9 @@ class User(AbstractBaseUser, PermissionsMixin):
 
 class PlayerProfile(models.Model):
     nickname = models.CharField(_("nickname"), max_length=24)
+    # What the nickname looks like (accounts.nicknames.skeleton): unique among
+    # active profiles, so look-alike letters cannot copy someone's nickname.
+    nickname_skeleton = models.CharField(max_length=96, default="", editable=False)
     code = models.CharField(
         _("profile code"),
         max_length=12,
@@ -95,11 +105,25 @@ class PlayerProfile(models.Model):
                 Lower("nickname"),
                 condition=models.Q(is_active=True),
                 name="unique_active_nickname_ci",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["nickname_skeleton"],
+                condition=models.Q(is_active=True),
+                name="unique_active_nickname_skeleton",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.nickname
+
+    def save(self, *args, **kwargs):
+        from accounts.nicknames import skeleton
+
+        self.nickname_skeleton = skeleton(self.nickname)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "nickname" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "nickname_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def display_name(self) -> str:

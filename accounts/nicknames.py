@@ -2,7 +2,16 @@
 
 A nickname is public (leaderboards, projector view), so it is checked for
 length, characters, a small cs/sk/en word filter and uniqueness among active
-profiles (case-insensitive). Every rejection has a stable code and a message.
+profiles. Every rejection has a stable code and a message.
+
+Uniqueness and the word filter work on a *skeleton* (Unicode TR39 style): NFKC,
+then every character is replaced by the representative of its class of
+confusable characters (Unicode's confusables data as shipped by the maintained
+``confusable_homoglyphs`` package), case-folded, without diacritics and with the
+separators ``-_.`` read as a space. So ``Dеmo Tеаcher`` with Cyrillic letters,
+``Dem0 Teacher`` and ``Demo_Teacher`` all have the skeleton of ``Demo Teacher``,
+and ``Kurvа`` with a Cyrillic ``а`` meets the filter like ``Kurva``. A nickname
+that mixes Latin with another script's letters is refused as well.
 """
 
 import json
@@ -12,6 +21,7 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
+from confusable_homoglyphs import confusables as unicode_confusables
 from django.utils.translation import gettext as _
 
 from accounts.errors import AccountsError
@@ -42,8 +52,68 @@ def _fold(text: str) -> str:
     return plain.translate(str.maketrans("013457@$", "oieastas"))
 
 
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character -> one representative of its class.
+
+    The package lists, for each character, the characters it can be mistaken
+    for (Unicode's confusables.txt). Classes are the connected groups of that
+    relation; the representative prefers an ASCII lower-case letter, then an
+    ASCII digit, so skeletons of ordinary Latin names stay readable."""
+    parent: dict[str, str] = {}
+
+    def find(ch: str) -> str:
+        while parent.setdefault(ch, ch) != ch:
+            parent[ch] = parent[parent[ch]]
+            ch = parent[ch]
+        return ch
+
+    for char, entries in unicode_confusables.confusables_data.items():
+        if len(char) != 1:
+            continue
+        for entry in entries:
+            other = entry["c"].replace("\u200e", "")
+            if len(other) == 1:
+                parent[find(other)] = find(char)
+    groups: dict[str, list[str]] = {}
+    for char in list(parent):
+        groups.setdefault(find(char), []).append(char)
+
+    def rank(ch: str) -> tuple:
+        return (not ("a" <= ch <= "z"), not ch.isascii() or not ch.isdigit(), not ch.isascii(), ch)
+
+    table: dict[str, str] = {}
+    for members in groups.values():
+        representative = min(members, key=rank)
+        for member in members:
+            if member != representative:
+                table[member] = representative
+    return table
+
+
+def skeleton(nickname: str) -> str:
+    """What the nickname looks like: equal skeletons are refused as duplicates."""
+    table = _prototypes()
+    text = unicodedata.normalize("NFKC", nickname or "")
+    text = "".join(table.get(ch, ch) for ch in text).casefold()
+    text = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    # Unicode keeps O and 0 apart (only their capitals are listed together).
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).replace("0", "o")
+    return " ".join(re.sub(r"[-_.\s]+", " ", text).split())
+
+
+def _scripts(nickname: str) -> set[str]:
+    """The scripts of the nickname's letters (digits and separators belong to none)."""
+    scripts = set()
+    for ch in nickname:
+        if ch.isalpha():
+            name = unicodedata.name(ch, "")
+            scripts.add(name.split(" ")[0] if name else "UNKNOWN")
+    return scripts
+
+
 def contains_blocked_word(nickname: str) -> bool:
-    folded = _fold(nickname)
+    folded = _fold(skeleton(nickname))
     squashed = re.sub(r"[^a-z]", "", folded)
     words = set(re.split(r"[^a-z]+", folded))
     for word in _data()["blocked"]:
@@ -68,6 +138,10 @@ def check_characters(nickname: str) -> None:
         )
     if not any(ch.isalnum() for ch in nickname):
         raise NicknameError("no_letters", _("A nickname needs at least one letter or digit."))
+    if len(_scripts(nickname)) > 1:
+        raise NicknameError(
+            "mixed_scripts", _("Write the nickname in one alphabet, without mixing letters.")
+        )
     if contains_blocked_word(nickname):
         raise NicknameError("not_allowed", _("Please choose a different nickname."))
 

@@ -1,5 +1,7 @@
 """Write operations on player profiles; each user intent is one transaction."""
 
+import random
+
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -12,13 +14,47 @@ from games import registry as game_registry
 from games.models import GameResult
 
 
-def _nickname_taken_error() -> AccountsError:
+def _nickname_taken_error(nickname: str = "") -> AccountsError:
+    free = suggest_free_nicknames(nickname) if nickname else []
+    if free:
+        return nicknames.NicknameError(
+            "taken",
+            _("This nickname is already taken. Free ones: %(nicknames)s.")
+            % {"nicknames": ", ".join(free)},
+        )
     return nicknames.NicknameError(
         "taken", _("This nickname is already taken. Try another one or add a number.")
     )
 
 
+def _skeleton_taken(value: str, exclude_profile_id: int | None = None) -> bool:
+    taken = PlayerProfile.objects.filter(is_active=True, nickname_skeleton=value)
+    if exclude_profile_id is not None:
+        taken = taken.exclude(pk=exclude_profile_id)
+    return taken.exists()
+
+
+def suggest_free_nicknames(nickname: str, count: int = 3) -> list[str]:
+    """Up to ``count`` free variants of a taken nickname ("Ema 7", "Ema 23")."""
+    base = nicknames.normalise(nickname)[: nicknames.MAX_LENGTH - 3].strip()
+    rng = random.SystemRandom()
+    free: list[str] = []
+    for number in rng.sample(range(2, 100), 40):
+        candidate = f"{base} {number}"
+        try:
+            nicknames.check_characters(candidate)
+        except AccountsError:
+            return free
+        if candidate not in free and not _skeleton_taken(nicknames.skeleton(candidate)):
+            free.append(candidate)
+            if len(free) == count:
+                break
+    return free
+
+
 def validate_nickname(raw: str, *, exclude_profile_id: int | None = None) -> str:
+    """A nickname that may be used: allowed characters and words, and unlike
+    every active nickname (case-insensitive and by its look-alike skeleton)."""
     nickname = nicknames.normalise(raw)
     nicknames.check_characters(nickname)
     taken = PlayerProfile.objects.annotate(lower=Lower("nickname")).filter(
@@ -26,8 +62,8 @@ def validate_nickname(raw: str, *, exclude_profile_id: int | None = None) -> str
     )
     if exclude_profile_id is not None:
         taken = taken.exclude(pk=exclude_profile_id)
-    if taken.exists():
-        raise _nickname_taken_error()
+    if taken.exists() or _skeleton_taken(nicknames.skeleton(nickname), exclude_profile_id):
+        raise _nickname_taken_error(nickname)
     return nickname
 
 
@@ -59,7 +95,7 @@ def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerP
         with transaction.atomic():
             profile = PlayerProfile.objects.create(nickname=nickname, code=_unique_code())
     except IntegrityError as exc:  # a concurrent request took the nickname first
-        raise _nickname_taken_error() from exc
+        raise _nickname_taken_error(nickname) from exc
     browser.profiles.add(profile)
     browser.selected = profile
     browser.save(update_fields=["selected"])
@@ -75,7 +111,7 @@ def rename_profile(*, profile: PlayerProfile, nickname: str) -> PlayerProfile:
         with transaction.atomic():
             profile.save(update_fields=["nickname"])
     except IntegrityError as exc:
-        raise _nickname_taken_error() from exc
+        raise _nickname_taken_error(nickname) from exc
     return profile
 
 
@@ -210,12 +246,10 @@ def reset_stats(*, player: PlayerProfile) -> int:
     return GameResult.objects.filter(player=player).update(player=None)
 
 
-@transaction.atomic
 def delete_profile(*, player: PlayerProfile) -> None:
-    """Remove the profile and its personal data. Results stay, anonymised, so
-    class statistics remain consistent; roster names are personal and go."""
-    player = PlayerProfile.objects.select_for_update().get(pk=player.pk)
-    game_registry.withdraw_public_data([player.pk])
-    GameResult.objects.filter(player=player).update(player=None)
-    player.memberships.all().delete()
-    player.delete()
+    """Remove the profile and every trace of it (``accounts.erasure``). Results
+    stay, anonymised, so class statistics remain consistent; roster names are
+    personal and go."""
+    from accounts import erasure
+
+    erasure.erase_profile(player)
