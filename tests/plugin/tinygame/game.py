@@ -10,14 +10,21 @@ from django.urls import path
 from games.registry import ClassLaunch, GameSpec, ProfileStats
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame
+from games.rooms.schemas import by_type, event, message
 
 SLUG = "tinygame"
 GOAL = 3
 
 
+MESSAGES = by_type(message("step", "Take one step."))
+EVENTS = by_type(event("steps", "Everybody's steps so far.", steps=(dict[str, int], ...)))
+
+
 class StepTable(RoomGame):
     limits = Limits(max_players=3)
-    message_types = frozenset({"step"})
+    messages = MESSAGES
+    message_types = frozenset(MESSAGES)
+    events = EVENTS
 
     def start(self, *, settings, seats, rng, now) -> Outcome:
         steps = {str(seat.player_id): 0 for seat in seats}
