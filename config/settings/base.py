@@ -206,6 +206,32 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# Retention (docs/privacy.md): how long each kind of data is kept, in one table.
+# accounts/retention.py applies it from a periodic task; the privacy page shows
+# these same numbers. Days unless the key says otherwise. Game records and
+# results (without the room's log) stay for class reports.
+RETENTION = {
+    # A room not finished this long after it was created expires (lobby or game).
+    "unfinished_room_hours": 6,
+    # Finished and expired rooms -- seats, the event log with nicknames and
+    # moves, the game state -- are deleted this long after they ended.
+    "ended_room_days": 7,
+    # Answers remembered for repeated message ids (idempotency).
+    "processed_message_days": 1,
+    # Teachers' login sessions are deleted once expired (Django's own expiry).
+    "session_days": 14,
+    # A browser record, and a player profile without a teacher account, unused this long.
+    "unused_browser_days": 395,
+    "unused_profile_days": 395,
+}
+RETENTION_BATCH = int(os.environ.get("RETENTION_BATCH", "1000"))
+SESSION_COOKIE_AGE = RETENTION["session_days"] * 24 * 3600
+CELERY_BEAT_SCHEDULE["privacy-apply-retention"] = {
+    "task": "privacy.apply_retention",
+    "schedule": 15 * 60,
+    "options": {"expires": 15 * 60},
+}
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
