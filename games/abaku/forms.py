@@ -6,12 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.abaku import adapter as abaku
-
-ROBOT_LEVEL_NAMES = {
-    "beginner": _("beginner"),
-    "greedy": _("greedy"),
-    "strong": _("strong"),
-}
+from games.abaku.presentation import robot_levels
 
 
 def _turn_choices() -> list[tuple[str, str]]:
@@ -31,7 +26,7 @@ class TableSettingsForm(forms.Form):
     )
     robot_level = forms.ChoiceField(
         label=_("Robots in empty seats"),
-        choices=[(level, ROBOT_LEVEL_NAMES.get(level, level)) for level in abaku.LEVELS],
+        choices=robot_levels,
         initial=abaku.DEFAULT_LEVEL,
         required=False,
         help_text=_("A robot joins only a student who would sit at a table alone."),

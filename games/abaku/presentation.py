@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
-from .rules import Board, evaluate_move
+from .rules import DEFAULT_LEVEL, LEVELS, Board, evaluate_move
 from .rules.data import BOARD_SIZE, LAYOUTS
 
 # The seed's six turns: where the stones go (row, col, digit); scores 6, 10, 18, 42, 22, 66.
@@ -24,6 +25,27 @@ SEED_TURNS: tuple[tuple[tuple[int, int, int], ...], ...] = (
 )
 # The part of the board the example uses (rows and columns, inclusive).
 WINDOW = (5, 11, 4, 11)
+
+# The robots' names, easiest first -- the one place they are named: the hub's and
+# the class page's choices, and the board's seat names (sent with the page).
+ROBOT_LEVEL_NAMES = {
+    "easy": pgettext_lazy("Abaku robot", "beginner"),
+    "medium": pgettext_lazy("Abaku robot", "learner"),
+    "greedy": pgettext_lazy("Abaku robot", "greedy"),
+    "strong": pgettext_lazy("Abaku robot", "strong"),
+}
+
+
+def robot_levels() -> list[tuple[str, str]]:
+    """(id, name) of every robot level in the engine's order."""
+    return [(level, str(ROBOT_LEVEL_NAMES.get(level, level))) for level in LEVELS]
+
+
+def robot_level_names() -> dict[str, str]:
+    return dict(robot_levels())
+
+
+DEFAULT_ROBOT_LEVEL = DEFAULT_LEVEL
 
 PREMIUM_NAMES = {
     "d": _("digit ×2"),

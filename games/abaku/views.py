@@ -23,8 +23,9 @@ from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 
-from .adapter import LEVELS, TURN_SECONDS_CHOICES, clean_settings, refusal
-from .rules import Board, IllegalMove, evaluate_move
+from . import presentation
+from .adapter import TURN_SECONDS_CHOICES, clean_settings, refusal
+from .rules import DEFAULT_LEVEL, Board, IllegalMove, evaluate_move
 
 MAX_PREVIEW_BYTES = 2048
 
@@ -34,7 +35,8 @@ def index(request: HttpRequest) -> HttpResponse:
         request,
         "abaku/index.html",
         {
-            "levels": LEVELS,
+            "levels": presentation.robot_levels(),
+            "default_level": DEFAULT_LEVEL,
             "table_sizes": (2, 3, 4),
             "turn_choices": [c for c in TURN_SECONDS_CHOICES if c is not None],
         },
@@ -74,7 +76,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     mode = "table" if kind == "table" else "solo"
     settings = {
         "table_size": 1 if kind == "practice" else _int(request.POST.get("table_size"), 2),
-        "robot_level": request.POST.get("robot_level", "greedy"),
+        "robot_level": request.POST.get("robot_level", DEFAULT_LEVEL),
         "layout": "plain" if request.POST.get("plain") == "on" else "standard",
     }
     if mode == "table":
@@ -137,6 +139,4 @@ def preview(request: HttpRequest, code: str) -> JsonResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    from .presentation import rules_context
-
-    return render(request, "abaku/rules.html", rules_context())
+    return render(request, "abaku/rules.html", presentation.rules_context())

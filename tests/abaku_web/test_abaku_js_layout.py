@@ -38,3 +38,16 @@ def test_js_styles_every_premium_letter() -> None:
     assert styled
     letters = set(re.findall(r'(?:"(\S)"|\b(\w)): "ab-', styled.group(1)))
     assert {a or b for a, b in letters} == set(PREMIUMS) - {"."}
+
+
+def test_robot_levels_are_named_once_for_every_engine_level() -> None:
+    from games.abaku.presentation import ROBOT_LEVEL_NAMES
+    from games.abaku.rules import LEVELS
+
+    assert list(ROBOT_LEVEL_NAMES) == list(LEVELS)
+    source = TABLE_JS.read_text(encoding="utf-8")
+    assert "const LEVEL_NAMES = root" in source  # from the page, not a copy
+    for level in LEVELS:
+        assert f"{level}:" not in source
+    hub = (STATIC.parents[1] / "templates" / "abaku" / "index.html").read_text(encoding="utf-8")
+    assert "<option value=\"greedy\"" not in hub  # the choices come from the names

@@ -16,13 +16,10 @@ const PREMIUM_LABEL = {
   T: () => gettext("example ×3"),
   "*": () => gettext("centre: example ×2"),
 };
-const LEVEL_NAMES = {
-  beginner: () => gettext("beginner"),
-  greedy: () => gettext("greedy"),
-  strong: () => gettext("strong"),
-};
 
 const root = document.querySelector("[data-abaku-table]");
+// The robots' names come with the page (games/abaku/presentation.py names them once).
+const LEVEL_NAMES = root ? JSON.parse(root.dataset.levelNames || "{}") : {};
 
 if (root) {
   const $ = (name) => root.querySelector(`[data-ab-${name}]`);
@@ -81,7 +78,7 @@ if (root) {
     const info = view && view.seats ? view.seats[seat] : null;
     if (!info) return "?";
     if (info.robot) {
-      const level = LEVEL_NAMES[info.robot] ? LEVEL_NAMES[info.robot]() : info.robot;
+      const level = LEVEL_NAMES[info.robot] || info.robot;
       return t(gettext("Robot %(number)s (%(level)s)"), { number: seat + 1, level });
     }
     return info.nickname;
