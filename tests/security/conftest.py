@@ -1,0 +1,39 @@
+"""Fixtures for the abuse and privacy tests: the real limits, one school address.
+
+The suite's settings make the limits generous (every test runs from 127.0.0.1
+against one Redis); here every test gets the real rates and an address of its
+own, so counters of one test never reach another.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from django.test import Client
+
+_hosts = itertools.count(1)
+_network = random.Random().randrange(1, 250)
+
+
+@pytest.fixture(autouse=True)
+def real_limits(settings):
+    settings.MATIKA_LIMITS = {}
+
+
+@pytest.fixture
+def address() -> str:
+    """A fresh IPv4 address (as the trusted proxy would hand it to Django)."""
+    number = next(_hosts)
+    return f"10.{_network}.{number // 250}.{number % 250 + 1}"
+
+
+@pytest.fixture
+def browser(address):
+    """A new browser (no cookies yet) behind ``address``."""
+
+    def make(at: str | None = None) -> Client:
+        return Client(REMOTE_ADDR=at or address, headers={"accept-language": "en"})
+
+    return make
