@@ -130,6 +130,9 @@ class RoomGame:
     # the ES module (static path) that drives it with a RoomSocket.
     template_name: ClassVar[str | None] = None
     script: ClassVar[str | None] = None
+    # True for games that start by themselves once ``limits.max_players`` are in
+    # (a duel): the join that fills the room starts it in the same transaction.
+    starts_when_full: ClassVar[bool] = False
 
     def clean_settings(self, settings: dict) -> dict:
         """Validate and normalise the host's settings; raise RoomError if bad."""
