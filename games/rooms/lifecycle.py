@@ -158,6 +158,14 @@ def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Sea
         now=now,
     )
     room.save(update_fields=["seq"])
+    if (
+        role == Seat.Role.PLAYER
+        and adapter.starts_when_full
+        and playing_count(room, limits) >= limits.max_players
+    ):
+        # The join that fills a duel starts it: under the same lock, so no client
+        # has to race for the start, and a refused start refuses the join too.
+        _start(room, adapter, actor_id=player.pk, now=now)
     return seat
 
 
@@ -291,7 +299,11 @@ def start_room(*, room: Room, actor: PlayerProfile) -> int:
             _("At least %(count)d players are needed to start.")
             % {"count": adapter.limits.min_players},
         )
-    now = timezone.now()
+    return _start(room, adapter, actor_id=actor.pk, now=timezone.now())
+
+
+def _start(room: Room, adapter: registry.RoomGame, *, actor_id: int, now: datetime) -> int:
+    """Start the locked lobby ``room``: the game's first state, seat states, one step."""
     seats = seat_infos(room)
     outcome = adapter.start(settings=room.settings, seats=seats, rng=rng(room, "start"), now=now)
     room.status = Room.Status.RUNNING
@@ -306,7 +318,7 @@ def start_room(*, room: Room, actor: PlayerProfile) -> int:
         adapter,
         outcome,
         kind="start",
-        actor_id=actor.pk,
+        actor_id=actor_id,
         action={"seats": [[s.player_id, s.nickname, s.role] for s in seats]},
         now=now,
     )

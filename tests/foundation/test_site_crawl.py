@@ -200,7 +200,8 @@ def _room(game: str, mode: str, host, guests=(), *, started: bool = False, **gam
     room = rooms.create_room(game=game, mode=mode, host=host, settings=game_settings)
     for guest in guests:
         rooms.join_room(room=room, player=guest)
-    if started:
+    room.refresh_from_db()
+    if started and room.status == "lobby":  # a full duel started at the last join
         rooms.start_room(room=room, actor=host)
         room.refresh_from_db()
     return room

@@ -1,6 +1,7 @@
 """The poker duel: two players, one sequence, auto-draw once both have placed.
 
-Spec §4 "Duel 1v1". Only two boards, so the whole duel (both boards included)
+Spec §4 "Duel 1v1". The duel starts by itself when the second player joins.
+Only two boards, so the whole duel (both boards included)
 lives in the room state and every move is room-wide: the auto-draw needs both
 boards in one place, and two players cannot contend.
 
@@ -39,6 +40,8 @@ class DuelGame(RoomGame):
     events: ClassVar[dict[str, type[BaseModel]]] = events.DUEL_EVENTS
     template_name: ClassVar[str | None] = "poker/room/duel.html"
     script: ClassVar[str | None] = "poker/room/duel.js"
+    # The join that makes two starts the duel (games.rooms.lifecycle.join_room).
+    starts_when_full: ClassVar[bool] = True
 
     def clean_settings(self, settings: dict) -> dict:
         return common.clean_common_settings(settings)
