@@ -150,6 +150,12 @@ GROUP_EVENTS = by_type(
     ),
     DRAWN,
     event(
+        "next_round",
+        "After the end: the host opened the next round; every page still open goes"
+        " there (its players are already seated in it).",
+        code=(str, Field(description="the new lobby's join code")),
+    ),
+    event(
         "board",
         "Private: time decided something on the way (hard mode); the stored board.",
         game=(dict[str, Any], Field(description="the board as `PokerGame.to_dict()`")),

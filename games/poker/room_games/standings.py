@@ -21,7 +21,7 @@ from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
-from . import group
+from . import common, group
 
 
 def seat_states(room: Room) -> dict[int, dict]:
@@ -39,15 +39,45 @@ def next_room(room: Room) -> Room | None:
     )
 
 
+def gone_players(room: Room) -> dict[int, str]:
+    """Players who stopped being in the room: ``{player_id: "left" | "kicked"}``."""
+    return dict(
+        room.seats.filter(status__in=[Seat.Status.LEFT, Seat.Status.KICKED]).values_list(
+            "player_id", "status"
+        )
+    )
+
+
+def absent_from_previous_round(room: Room) -> list[dict[str, Any]]:
+    """Players who were still in the round before this lobby but are not seated
+    in it (their page was closed when the host started the new round)."""
+    previous = room.settings.get("previous_room")
+    if previous is None:
+        return []
+    here = set(room.seats.filter(status=Seat.Status.JOINED).values_list("player_id", flat=True))
+    before = (
+        Seat.objects.filter(room_id=previous, status=Seat.Status.JOINED, role=Seat.Role.PLAYER)
+        .select_related("player")
+        .order_by("joined_at")
+    )
+    return [
+        {"player_id": seat.player_id, "nickname": seat.player.display_name}
+        for seat in before
+        if seat.player_id not in here
+    ]
+
+
 def finish_if_all_over(room: Room, now: float) -> bool:
-    """End a running group game whose every board is over; True when it did."""
+    """End a running group game whose every board still in play is over; True when it did.
+
+    Players who left or were removed never come back to play: their boards do
+    not hold the group up (the game ends when everyone still in is done)."""
     if room.status != Room.Status.RUNNING or room.mode != "group":
         return False
     entries = group.standings(room.state, seat_states(room), now)
-    # A player the host removed will never finish: they do not hold the group up.
-    removed = set(room.seats.filter(status=Seat.Status.KICKED).values_list("player_id", flat=True))
-    waiting_for = [e for e in entries if e["player_id"] not in removed]
-    if not waiting_for or not all(entry["over"] for entry in waiting_for):
+    gone = gone_players(room)
+    waiting_for = [e for e in entries if e["player_id"] not in gone]
+    if waiting_for and not all(entry["over"] for entry in waiting_for):
         return False
     try:
         room_services.end_room(room=room, actor=room.host)
@@ -70,24 +100,35 @@ def group_standings(room: Room, *, player_id: int, now: float | None = None) -> 
     }
     if not state:  # still a lobby
         payload["players"] = []
+        payload["absent"] = absent_from_previous_round(room)
         return payload
     ended = state.get("ended_at")
-    entries = group.standings(state, seat_states(room), ended if ended is not None else now)
+    gone = gone_players(room)
+    every = group.standings(state, seat_states(room), ended if ended is not None else now)
+    # A removed player is out of the ranking; one who left stays in it, marked,
+    # but neither is counted among those the others wait for.
+    entries = common.ranked(
+        {**entry, "gone": gone.get(entry["player_id"])}
+        for entry in every
+        if gone.get(entry["player_id"]) != Seat.Status.KICKED
+    )
+    still_in = [e for e in entries if e["gone"] is None]
     drawn = len(state["sequence"])
     payload.update(
         drawn=drawn,
         closed=state["closed"],
         sequence=state["sequence"],
-        playing=sum(1 for e in entries if not e["over"]),
-        total=len(entries),
-        # "placed it": players who have handled the newest number (or are done).
-        placed_current=sum(1 for e in entries if e["over"] or e["handled"] >= drawn),
+        playing=sum(1 for e in still_in if not e["over"]),
+        total=len(still_in),
+        # "placed it": players still in who have handled the newest number (or are done).
+        placed_current=sum(1 for e in still_in if e["over"] or e["handled"] >= drawn),
     )
     finished = room.status in (Room.Status.FINISHED, Room.Status.EXPIRED)
     is_host = player_id == room.host_id
     if finished or is_host:
         for entry in entries:
-            entry["behind"] = max(0, drawn - entry["handled"]) if not entry["over"] else 0
+            waits = not entry["over"] and entry["gone"] is None
+            entry["behind"] = max(0, drawn - entry["handled"]) if waits else 0
             if not finished:
                 entry.pop("cells"), entry.pop("joker_cells"), entry.pop("lines")
         payload["ranking"] = entries
