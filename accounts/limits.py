@@ -46,6 +46,9 @@ class Limit:
     group: str
     identity_rate: str  # per browser identity at one address
     address_rate: str  # per address, for requests that carry no identity
+    # Count the browser itself, not whoever is selected in it: every new profile
+    # is selected at once, so a per-profile count would never add up.
+    per_browser: bool = False
 
 
 def _rate(name: str, default: str) -> str:
@@ -74,6 +77,7 @@ def profile_creations() -> Limit:
         "profile-creations",
         _rate("profile_creations_identity", "10/h"),
         _rate("profile_creations_address", "300/h"),
+        per_browser=True,
     )
 
 
@@ -96,6 +100,7 @@ class Client:
 
     identity: str | None
     address: str
+    browser: str | None = None  # the browser's own identity (``Limit.per_browser``)
 
 
 def address_of(raw: str | None) -> str:
@@ -124,13 +129,13 @@ def _identity(user, player, browser) -> str | None:
 
 
 def client_of(request) -> Client:
+    browser = getattr(request, "browser", None)
     return Client(
         identity=_identity(
-            getattr(request, "user", None),
-            getattr(request, "player", None),
-            getattr(request, "browser", None),
+            getattr(request, "user", None), getattr(request, "player", None), browser
         ),
         address=address_of(request.META.get("REMOTE_ADDR")),
+        browser=f"b{browser.pk}" if browser is not None else None,
     )
 
 
@@ -154,8 +159,9 @@ def current_client(*, player=None) -> Client | None:
 
 
 def _bucket(limit: Limit, client: Client) -> tuple[str, str]:
-    if client.identity is not None:
-        return f"{client.identity}@{client.address}", limit.identity_rate
+    identity = client.browser if limit.per_browser else client.identity
+    if identity is not None:
+        return f"{identity}@{client.address}", limit.identity_rate
     return client.address, limit.address_rate
 
 
