@@ -42,6 +42,8 @@ def _start_server(env: dict) -> tuple[subprocess.Popen, str]:
             str(port),
             "--ws",
             "websockets-sansio",
+            "--ws-max-size",  # as config/devservices.py and platform/ run it
+            "8192",
             "--log-level",
             "warning",
         ],
