@@ -30,10 +30,37 @@ urlpatterns = [
     path("<int:pk>/members/<int:member_id>/merge/", views.merge_member, name="merge_member"),
     path("<int:pk>/members/<int:member_id>/", reports.member_results, name="member_results"),
     path("<int:pk>/members/<int:member_id>/results.csv", reports.member_csv, name="member_csv"),
+    path(
+        "<int:pk>/members/<int:member_id>/results.xlsx",
+        reports.member_csv,
+        {"fmt": "xlsx"},
+        name="member_xlsx",
+    ),
     path("<int:pk>/results/", reports.class_results, name="results"),
     path("<int:pk>/results/sessions.csv", reports.sessions_csv, name="sessions_csv"),
+    path(
+        "<int:pk>/results/sessions.xlsx",
+        reports.sessions_csv,
+        {"fmt": "xlsx"},
+        name="sessions_xlsx",
+    ),
     path("<int:pk>/results/participation.csv", reports.participation_csv, name="participation_csv"),
+    path(
+        "<int:pk>/results/participation.xlsx",
+        reports.participation_csv,
+        {"fmt": "xlsx"},
+        name="participation_xlsx",
+    ),
     path("<int:pk>/sessions/<int:record_id>/", reports.session_results, name="session"),
     path("<int:pk>/sessions/<int:record_id>/results.csv", reports.session_csv, name="session_csv"),
+    path(
+        "<int:pk>/sessions/<int:record_id>/results.xlsx",
+        reports.session_csv,
+        {"fmt": "xlsx"},
+        name="session_xlsx",
+    ),
     path("<int:pk>/my-results.csv", reports.my_results_csv, name="my_results_csv"),
+    path(
+        "<int:pk>/my-results.xlsx", reports.my_results_csv, {"fmt": "xlsx"}, name="my_results_xlsx"
+    ),
 ]
