@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.rooms import registry
-from games.rooms.models import ProcessedMessage, Room
+from games.rooms.models import Room
 from games.rooms.steps import FINISH_FIELDS, MOVE_FIELDS, append, locked_room, tick_if_due
 
 EXPIRY_BATCH = 100
-PROCESSED_IDS_KEPT = timedelta(days=1)
 
 
 def expire_stale_rooms(*, now: datetime | None = None) -> int:
@@ -48,11 +47,8 @@ def expire_stale_rooms(*, now: datetime | None = None) -> int:
         expired += len(batch)
         if len(batch) < EXPIRY_BATCH:
             break
-    # Answers to repeated message ids matter only while a room can still be played.
-    ProcessedMessage.objects.filter(
-        room__status__in=[Room.Status.FINISHED, Room.Status.EXPIRED],
-        room__finished_at__lt=now - PROCESSED_IDS_KEPT,
-    ).delete()
+    # Old answers to repeated message ids, ended rooms with their logs and the
+    # rest of settings.RETENTION: accounts/retention.py (its own periodic task).
     return expired
 
 

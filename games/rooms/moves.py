@@ -63,7 +63,7 @@ class _RefusedAfterTick(Exception):
 def _apply_move(room: Room, player: PlayerProfile, message: dict, now: datetime) -> int:
     if room.status == Room.Status.LOBBY:
         raise RoomError("not_started", _("The game has not started yet."))
-    require_live(room)
+    require_live(room, now)
     role = _seat_checked(room, player)
     if role == Seat.Role.SPECTATOR:
         raise RoomError("spectator", _("Spectators cannot play."))
@@ -231,7 +231,7 @@ def _table(model) -> str:
 # the room is always locked before the seat, as every room-wide intent does
 # (FOR KEY SHARE: many per-seat moves at once, none during a room-wide change).
 _SEAT_LOCKS_SQL = """
-SELECT status, state FROM {room} WHERE id = %(room)s FOR KEY SHARE;
+SELECT status, state, expires_at FROM {room} WHERE id = %(room)s FOR KEY SHARE;
 SELECT seat.id, seat.status, seat.role, seat.state, (
     SELECT answer.response FROM {processed} answer
     WHERE answer.room_id = seat.room_id AND answer.player_id = seat.player_id
@@ -246,8 +246,8 @@ def _json(value):
 
 
 def _lock_room_and_seat(room_id: int, player: PlayerProfile, client_id: str) -> tuple:
-    """(room status, room state, seat row or None): the seat row is (id, status,
-    role, state, earlier answer to this id), JSON decoded."""
+    """(room status, room state, room expiry, seat row or None): the seat row is
+    (id, status, role, state, earlier answer to this id), JSON decoded."""
     with connection.cursor() as cursor:
         cursor.execute(
             _sql("seat_locks", _SEAT_LOCKS_SQL),
@@ -260,7 +260,7 @@ def _lock_room_and_seat(room_id: int, player: PlayerProfile, client_id: str) -> 
         seat = cursor.fetchone()
     if seat is not None:
         seat = (seat[0], seat[1], seat[2], _json(seat[3]), _json(seat[4]))
-    return room[0], _json(room[1]), seat
+    return room[0], _json(room[1]), room[2], seat
 
 
 # A per-seat step writes the seat's new state, the log entry and the remembered
@@ -317,7 +317,7 @@ def _submit_seat_move(
     message: dict,
     now: datetime,
 ) -> dict:
-    status, state, seat = _lock_room_and_seat(room_id, player, client_id)
+    status, state, expires_at, seat = _lock_room_and_seat(room_id, player, client_id)
     if seat is None or seat[1] != Seat.Status.JOINED:
         raise RoomError("not_in_room", _("You are not in this room."))
     seat_id, _status, role, seat_state, previous_answer = seat
@@ -325,7 +325,7 @@ def _submit_seat_move(
         return previous_answer
     if status == Room.Status.LOBBY:
         raise RoomError("not_started", _("The game has not started yet."))
-    require_live_status(status)
+    require_live_status(status, expires_at, now)
     if role == Seat.Role.SPECTATOR:
         raise RoomError("spectator", _("Spectators cannot play."))
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
@@ -40,13 +41,20 @@ def locked_room(room_id: int) -> Room:
         raise RoomError("unknown_room", _("There is no room with this code.")) from None
 
 
-def require_live(room: Room) -> None:
-    require_live_status(room.status)
+def require_live(room: Room, now: datetime | None = None) -> None:
+    require_live_status(room.status, room.expires_at, now)
 
 
-def require_live_status(status: str) -> None:
+def require_live_status(
+    status: str, expires_at: datetime | None = None, now: datetime | None = None
+) -> None:
+    """Refuse an ended room -- and a live one past its expiry time, even before
+    the periodic task has marked it expired (Celery may be down)."""
     if status == Room.Status.EXPIRED:
         raise RoomError("room_expired", _("This room has expired."))
+    if expires_at is not None and expires_at <= (now or timezone.now()):
+        if status in Room.LIVE_STATUSES:
+            raise RoomError("room_expired", _("This room has expired."))
     if status == Room.Status.FINISHED:
         raise RoomError("room_finished", _("This game is over."))
 
