@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts import retention
 from games.rooms import selectors, services, tasks
 from games.rooms.errors import RoomError
 from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
@@ -196,9 +197,10 @@ def test_answers_to_message_ids_are_forgotten_a_day_after_the_room_closed(lobby)
     services.submit(room_id=room.pk, player=host.profile, client_id="L1", message={"type": "lock"})
     assert ProcessedMessage.objects.filter(room=room).count() == 1
     services.end_room(room=room, actor=host.profile)
-    services.expire_stale_rooms(now=timezone.now() + timedelta(hours=1))
+    # settings.RETENTION["processed_message_days"], applied by accounts/retention.py
+    retention.apply_retention(now=timezone.now() + timedelta(hours=1))
     assert ProcessedMessage.objects.filter(room=room).count() == 1
-    services.expire_stale_rooms(now=timezone.now() + timedelta(days=1, hours=1))
+    retention.apply_retention(now=timezone.now() + timedelta(days=1, hours=1))
     assert ProcessedMessage.objects.filter(room=room).count() == 0
     assert RoomEvent.objects.filter(room=room, kind="lock").exists()  # the log stays
 
