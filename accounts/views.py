@@ -313,4 +313,15 @@ def delete_profile(request: HttpRequest) -> HttpResponse:
 
 
 def privacy(request: HttpRequest) -> HttpResponse:
-    return render(request, "privacy.html")
+    """What is stored, where, for how long (from ``settings.RETENTION``) and the rights."""
+    from accounts import retention
+
+    return render(
+        request,
+        "privacy.html",
+        {
+            "retention": retention.periods_for_display(),
+            "controller_name": settings.DATA_CONTROLLER_NAME,
+            "controller_contact": settings.DATA_CONTROLLER_CONTACT,
+        },
+    )

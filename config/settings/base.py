@@ -233,6 +233,9 @@ CELERY_BEAT_SCHEDULE["privacy-apply-retention"] = {
 }
 
 AUTH_USER_MODEL = "accounts.User"
+# Named on the privacy page: who is responsible for the data and how to reach them.
+DATA_CONTROLLER_NAME = os.environ.get("DATA_CONTROLLER_NAME", "the operator of this Matika server")
+DATA_CONTROLLER_CONTACT = os.environ.get("DATA_CONTROLLER_CONTACT", "")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
