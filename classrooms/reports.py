@@ -1,11 +1,21 @@
-"""Results pages and their CSV exports: per class, per game session, per student.
+"""Results pages and their exports: per class, per game session, per student.
 
-Each table on a page has a CSV twin built from the same rows, so the export
-never disagrees with what the teacher sees.
+Each table on a page has a CSV and an Excel (.xlsx) twin built from the same
+rows, so an export never disagrees with what the teacher sees. CSV follows the
+page language's spreadsheet conventions (Czech and Slovak Excel expect ``;``
+between cells and a decimal comma; English a comma and a decimal point), so a
+double-click opens columns, not one long line.
+
+Sessions that did not finish (a room ended early) and results that did not
+complete (a pupil who left or was removed) are left out of averages and trends
+by default; ``?all=1`` shows them, marked (see classrooms/selectors.py).
 """
 
 import csv
+import io
+from collections import Counter
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -13,6 +23,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from classrooms import selectors
@@ -21,29 +32,106 @@ from classrooms.models import Classroom, Membership
 from games.models import GameRecord
 
 # Cells starting like a formula are run by spreadsheets; a leading apostrophe
-# keeps a student's typed name from becoming one (CSV injection).
+# keeps a student's typed name from becoming one (CSV injection). In .xlsx the
+# cell is written as a plain string instead, which no spreadsheet evaluates.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
+# Languages whose spreadsheets use a decimal comma, hence ";" between cells.
+DECIMAL_COMMA = ("cs", "sk")
 
-def _cell(value) -> str | int | float:
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _show_all(request: HttpRequest) -> bool:
+    return request.GET.get("all") == "1"
+
+
+def _cell(value, decimal_comma: bool = False) -> str | int | float:
     if value is None:
         return ""
-    if isinstance(value, int | float):
+    if isinstance(value, datetime):
+        return _stamp(value)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
         return value
+    if isinstance(value, float):
+        return str(value).replace(".", ",") if decimal_comma else value
     text = str(value)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+def csv_conventions(language: str | None = None) -> tuple[str, bool]:
+    """(separator, decimal comma?) for CSV in the given (default: active) language."""
+    code = (language or get_language() or "en").split("-")[0]
+    return (";", True) if code in DECIMAL_COMMA else (",", False)
+
+
 def csv_response(filename: str, header: list[str], rows: Iterable[list]) -> HttpResponse:
     # UTF-8 with a byte-order mark: spreadsheet programs then read č, ř, ľ correctly.
+    separator, decimal_comma = csv_conventions()
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.write("\ufeff")
-    writer = csv.writer(response)
+    writer = csv.writer(response, delimiter=separator)
     writer.writerow(header)
     for row in rows:
-        writer.writerow([_cell(value) for value in row])
+        writer.writerow([_cell(value, decimal_comma) for value in row])
     return response
+
+
+def xlsx_response(filename: str, header: list[str], rows: Iterable[list]) -> HttpResponse:
+    """The same table as an Excel workbook: numbers as numbers, times as dates."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = filename.rsplit(".", 1)[0][:31] or "results"
+    sheet.append(header)
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    widths = [len(str(title)) for title in header]
+    for row_number, row in enumerate(rows, start=2):
+        for column, value in enumerate(row, start=1):
+            cell = sheet.cell(row=row_number, column=column)
+            if isinstance(value, datetime):
+                cell.value = timezone.localtime(value).replace(tzinfo=None, microsecond=0)
+                cell.number_format = "yyyy-mm-dd hh:mm"
+                width = 16
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                cell.value = value
+                width = len(str(value))
+            else:
+                text = "" if value is None else str(value)
+                cell.value = text
+                cell.data_type = "s"  # never a formula, whatever the text starts with
+                width = len(text)
+            if column <= len(widths):
+                widths[column - 1] = max(widths[column - 1], width)
+    for index, width in enumerate(widths):
+        sheet.column_dimensions[sheet.cell(row=1, column=index + 1).column_letter].width = min(
+            60, width + 2
+        )
+    sheet.freeze_panes = "A2"
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    response = HttpResponse(buffer.getvalue(), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def export(
+    fmt: str, base: str, header: list[str], rows: Iterable[list], *, noted: bool = False
+) -> HttpResponse:
+    """CSV or .xlsx of one table. With ``noted`` the last column is a note (left,
+    removed, not finished), kept only when some row has one."""
+    rows = list(rows)
+    if noted and not any(row[-1] for row in rows):
+        header, rows = header[:-1], [row[:-1] for row in rows]
+    if fmt == "xlsx":
+        return xlsx_response(f"{base}.xlsx", header, rows)
+    return csv_response(f"{base}.csv", header, rows)
 
 
 def _stamp(moment) -> str:
@@ -54,15 +142,35 @@ def _short(moment) -> str:
     return date_format(timezone.localtime(moment), "j. n.") if moment else ""
 
 
+def x_labels(moments: list) -> list[str]:
+    """Chart labels: the date, and for a day with several games also the time
+    ("1. 12. 10:05"); games in the same minute get an index ("1. 12. 10:05 (2)")."""
+    days = Counter(_short(moment) for moment in moments)
+    labels = []
+    for moment in moments:
+        day = _short(moment)
+        if days[day] > 1:
+            day = f"{day} {timezone.localtime(moment):%H:%M}"
+        labels.append(day)
+    seen: Counter = Counter()
+    repeated = Counter(labels)
+    numbered = []
+    for label in labels:
+        seen[label] += 1
+        numbered.append(f"{label} ({seen[label]})" if repeated[label] > 1 else label)
+    return numbered
+
+
 def _base_name(classroom: Classroom) -> str:
     return slugify(classroom.name) or f"class-{classroom.pk}"
 
 
 def history_chart(history: selectors.History):
+    rows = history.shown
     return line_chart(
         title=_("Score in each game"),
-        x_labels=[_short(row.record.started_at) for row in history.rows],
-        series=[Series(_("Score"), [row.result.score for row in history.rows])],
+        x_labels=x_labels([row.record.started_at for row in rows]),
+        series=[Series(_("Score"), [row.result.score for row in rows])],
         empty_text=_("No games played yet."),
     )
 
@@ -71,7 +179,7 @@ def sessions_chart(sessions: list[GameRecord]):
     ordered = list(reversed(sessions))
     return line_chart(
         title=_("Scores per game session"),
-        x_labels=[_short(record.started_at) for record in ordered],
+        x_labels=x_labels([record.started_at for record in ordered]),
         series=[
             Series(
                 _("Average"),
@@ -86,20 +194,42 @@ def sessions_chart(sessions: list[GameRecord]):
     )
 
 
+def departure_text(departure: str) -> str:
+    if departure == "kicked":
+        return pgettext("result note", "removed by the host")
+    if departure == "left":
+        return pgettext("result note", "left the game")
+    return ""
+
+
+def _note(*, finished: bool, completed: bool, departure: str = "") -> str:
+    if departure:
+        return departure_text(departure)
+    if not finished:
+        return _("not finished")
+    if not completed:
+        return pgettext("result note", "board not completed")
+    return ""
+
+
 # --- class overview ----------------------------------------------------------------
 
 
 @login_required
 def class_results(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
-    sessions = list(selectors.class_sessions(classroom))
-    rows = selectors.participation(classroom)
+    show_all = _show_all(request)
+    sessions = list(selectors.class_sessions(classroom, include_unfinished=show_all))
+    rows = selectors.participation(classroom, include_unfinished=show_all)
     return render(
         request,
         "classrooms/results.html",
         {
             "classroom": classroom,
             "sessions": sessions,
+            "show_all": show_all,
+            "query": "?all=1" if show_all else "",
+            "unfinished": selectors.unfinished_count(classroom),
             "participation": [(row, row.share(len(sessions))) for row in rows],
             "chart": sessions_chart(sessions),
         },
@@ -109,33 +239,47 @@ def class_results(request: HttpRequest, pk: int) -> HttpResponse:
 def _session_rows(sessions: list[GameRecord]) -> list[list]:
     return [
         [
-            _stamp(record.started_at),
+            record.started_at,
             record.game_name,
             record.mode,
             record.player_count,
             round(record.average_score, 1) if record.average_score is not None else None,
             record.best_score,
+            _note(finished=not record.unfinished, completed=True),
         ]
         for record in sessions
     ]
 
 
 @login_required
-def sessions_csv(request: HttpRequest, pk: int) -> HttpResponse:
+def sessions_csv(request: HttpRequest, pk: int, fmt: str = "csv") -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
-    return csv_response(
-        f"{_base_name(classroom)}-sessions.csv",
-        [_("Started"), _("Game"), _("Mode"), _("Players"), _("Average"), _("Best")],
-        _session_rows(list(selectors.class_sessions(classroom))),
+    sessions = selectors.class_sessions(classroom, include_unfinished=_show_all(request))
+    return export(
+        fmt,
+        f"{_base_name(classroom)}-sessions",
+        [
+            _("Started"),
+            _("Game"),
+            _("Mode"),
+            _("Players"),
+            _("Average"),
+            _("Best"),
+            _("Note"),
+        ],
+        _session_rows(list(sessions)),
+        noted=True,
     )
 
 
 @login_required
-def participation_csv(request: HttpRequest, pk: int) -> HttpResponse:
+def participation_csv(request: HttpRequest, pk: int, fmt: str = "csv") -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
-    total = selectors.class_sessions(classroom).count()
-    return csv_response(
-        f"{_base_name(classroom)}-participation.csv",
+    show_all = _show_all(request)
+    total = selectors.class_sessions(classroom, include_unfinished=show_all).count()
+    return export(
+        fmt,
+        f"{_base_name(classroom)}-participation",
         [
             _("Student"),
             _("Nickname"),
@@ -153,9 +297,9 @@ def participation_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 row.share(total),
                 row.average,
                 row.best,
-                _stamp(row.last_played),
+                row.last_played,
             ]
-            for row in selectors.participation(classroom)
+            for row in selectors.participation(classroom, include_unfinished=show_all)
         ],
     )
 
@@ -176,17 +320,27 @@ def session_results(request: HttpRequest, pk: int, record_id: int) -> HttpRespon
             "record": record,
             "ranking": ranking,
             "has_boards": any(row.board for row in ranking),
+            "has_jokers": any(row.board and row.jokers for row in ranking),
         },
     )
 
 
 @login_required
-def session_csv(request: HttpRequest, pk: int, record_id: int) -> HttpResponse:
+def session_csv(request: HttpRequest, pk: int, record_id: int, fmt: str = "csv") -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     record = selectors.class_session(classroom, record_id)
-    return csv_response(
-        f"{_base_name(classroom)}-{record.game}-{record.pk}.csv",
-        [_("Rank"), _("Student"), _("Nickname"), _("Score"), _("Completed"), _("Finished")],
+    return export(
+        fmt,
+        f"{_base_name(classroom)}-{record.game}-{record.pk}",
+        [
+            _("Rank"),
+            _("Student"),
+            _("Nickname"),
+            _("Score"),
+            _("Completed"),
+            _("Finished"),
+            _("Note"),
+        ],
         [
             [
                 row.rank,
@@ -194,10 +348,16 @@ def session_csv(request: HttpRequest, pk: int, record_id: int) -> HttpResponse:
                 row.nickname,
                 row.result.score,
                 _("yes") if row.result.completed else _("no"),
-                _stamp(row.result.finished_at),
+                row.result.finished_at,
+                _note(
+                    finished=not record.unfinished,
+                    completed=row.result.completed,
+                    departure=row.departure,
+                ),
             ]
             for row in selectors.session_ranking(classroom, record)
         ],
+        noted=True,
     )
 
 
@@ -215,26 +375,32 @@ def _member(classroom: Classroom, member_id: int) -> Membership:
 def _history_rows(history: selectors.History) -> list[list]:
     return [
         [
-            _stamp(row.record.started_at),
+            row.record.started_at,
             row.record.game_name,
             row.record.mode,
             row.result.rank,
             row.player_count,
             row.result.score,
+            _note(
+                finished=row.session_finished,
+                completed=row.result.completed,
+                departure=row.departure,
+            ),
         ]
-        for row in history.rows
+        for row in history.shown
     ]
 
 
 def _history_header() -> list[str]:
-    return [_("Started"), _("Game"), _("Mode"), _("Rank"), _("Players"), _("Score")]
+    return [_("Started"), _("Game"), _("Mode"), _("Rank"), _("Players"), _("Score"), _("Note")]
 
 
 @login_required
 def member_results(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     member = _member(classroom, member_id)
-    history = selectors.member_history(member)
+    show_all = _show_all(request)
+    history = selectors.member_history(member, include_unfinished=show_all)
     return render(
         request,
         "classrooms/member_results.html",
@@ -242,28 +408,36 @@ def member_results(request: HttpRequest, pk: int, member_id: int) -> HttpRespons
             "classroom": classroom,
             "member": member,
             "history": history,
+            "show_all": show_all,
+            "query": "?all=1" if show_all else "",
             "chart": history_chart(history),
         },
     )
 
 
 @login_required
-def member_csv(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
+def member_csv(request: HttpRequest, pk: int, member_id: int, fmt: str = "csv") -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     member = _member(classroom, member_id)
-    history = selectors.member_history(member)
+    history = selectors.member_history(member, include_unfinished=_show_all(request))
     name = slugify(member.roster_name) or f"student-{member.pk}"
-    return csv_response(
-        f"{_base_name(classroom)}-{name}.csv", _history_header(), _history_rows(history)
+    return export(
+        fmt,
+        f"{_base_name(classroom)}-{name}",
+        _history_header(),
+        _history_rows(history),
+        noted=True,
     )
 
 
-def my_results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+def my_results_csv(request: HttpRequest, pk: int, fmt: str = "csv") -> HttpResponse:
     """A student's own results in the class (nothing about classmates)."""
     membership = selectors.student_membership(request.player, pk)
     history = selectors.member_history(membership)
-    return csv_response(
-        f"{_base_name(membership.classroom)}-my-results.csv",
+    return export(
+        fmt,
+        f"{_base_name(membership.classroom)}-my-results",
         _history_header(),
         _history_rows(history),
+        noted=True,
     )

@@ -3,18 +3,25 @@
 Every teacher-facing read starts from :func:`classes_for_teacher`, used by
 both the pages and the API, so a teacher only ever reaches their own classes
 and the classes they co-teach: another teacher's IDs simply do not exist.
+
+Reports count only what finished. A session counts when it has an end and at
+least one completed result (a room the host ended early has none); inside it,
+only completed results count (a pupil who left or was removed has an
+incomplete one). Averages, shares and trends use the counted results unless
+``include_unfinished`` asks for everything; the rest is still listed, marked.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 from math import isqrt
 
-from django.db.models import Avg, Count, Max, Q, QuerySet
+from django.db.models import Avg, BooleanField, Case, Count, Max, Q, QuerySet, Value, When
 from django.http import Http404
 
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
 from games.models import GameRecord, GameResult
+from games.rooms.models import Seat
 
 
 def classes_for_teacher(user: User) -> QuerySet[Classroom]:
@@ -79,23 +86,65 @@ def member_player_ids(member: Membership) -> list[int]:
     return ids
 
 
-def class_sessions(classroom: Classroom) -> QuerySet[GameRecord]:
-    return (
+def class_sessions(
+    classroom: Classroom, *, include_unfinished: bool = False
+) -> QuerySet[GameRecord]:
+    """The class's sessions, newest first, each with ``player_count``,
+    ``completed_count``, ``unfinished`` and the ``average_score`` and
+    ``best_score`` of its counted results. Unfinished sessions are left out
+    unless ``include_unfinished`` (then every result counts, as the teacher asked)."""
+    counted = Q() if include_unfinished else Q(results__completed=True)
+    sessions = (
         GameRecord.objects.filter(classroom=classroom)
         .annotate(
             player_count=Count("results"),
-            average_score=Avg("results__score"),
-            best_score=Max("results__score"),
+            completed_count=Count("results", filter=Q(results__completed=True)),
+            average_score=Avg("results__score", filter=counted),
+            best_score=Max("results__score", filter=counted),
+        )
+        .annotate(
+            unfinished=Case(
+                When(Q(completed_count=0) | Q(finished_at__isnull=True), then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            )
         )
         .order_by("-started_at", "-pk")
     )
+    if not include_unfinished:
+        sessions = sessions.filter(unfinished=False)
+    return sessions
+
+
+def unfinished_count(classroom: Classroom) -> int:
+    """How many of the class's sessions did not finish (the reports leave them out)."""
+    return class_sessions(classroom, include_unfinished=True).filter(unfinished=True).count()
 
 
 def class_session(classroom: Classroom, pk: int | str) -> GameRecord:
-    record = class_sessions(classroom).filter(pk=pk).first()
+    """One session, finished or not (a link to it always works)."""
+    record = class_sessions(classroom, include_unfinished=True).filter(pk=pk).first()
     if record is None:
         raise Http404("No such game.")
     return record
+
+
+def departures(record_ids, player_ids=None) -> dict[tuple[int, int], str]:
+    """(record id, player id) -> "left" or "kicked" for players whose seat in the
+    room that wrote the record was given up before the game ended."""
+    seats = Seat.objects.filter(
+        room__record_id__in=list(record_ids),
+        status__in=[Seat.Status.LEFT, Seat.Status.KICKED],
+        left_at__isnull=False,
+    ).values("room__record_id", "room__record__finished_at", "player_id", "status", "left_at")
+    if player_ids is not None:
+        seats = seats.filter(player_id__in=list(player_ids))
+    found = {}
+    for seat in seats:
+        ended = seat["room__record__finished_at"]
+        if ended is None or seat["left_at"] < ended:
+            found[(seat["room__record_id"], seat["player_id"])] = seat["status"]
+    return found
 
 
 @dataclass
@@ -104,6 +153,18 @@ class RankingRow:
     result: GameResult
     member: Membership | None
     board: list[list] | None = None
+    jokers: set[int] | None = None  # board cells filled by a joker, by flat index
+    departure: str = ""  # "left" or "kicked" when the seat was given up early
+
+    @property
+    def cells(self) -> list[list[tuple]]:
+        """The board as (value, is_joker) pairs, for marking joker cells."""
+        width = len(self.board[0]) if self.board and self.board[0] else 0
+        jokers = self.jokers or set()
+        return [
+            [(cell, row * width + col in jokers) for col, cell in enumerate(line)]
+            for row, line in enumerate(self.board or [])
+        ]
 
     @property
     def roster_name(self) -> str:
@@ -141,6 +202,15 @@ def _board(details: dict) -> list[list] | None:
     return board
 
 
+def _jokers(details: dict) -> set[int]:
+    """Joker cells as flat board indexes (poker keeps ``joker_cells`` so)."""
+    details = details if isinstance(details, dict) else {}
+    cells = details.get("joker_cells")
+    if not isinstance(cells, list):
+        return set()
+    return {cell for cell in cells if isinstance(cell, int) and not isinstance(cell, bool)}
+
+
 def session_ranking(classroom: Classroom, record: GameRecord) -> list[RankingRow]:
     names = player_names(classroom)
     results = sorted(
@@ -151,6 +221,7 @@ def session_ranking(classroom: Classroom, record: GameRecord) -> list[RankingRow
             result.pk,
         ),
     )
+    gone = departures([record.pk])
     rows: list[RankingRow] = []
     for position, result in enumerate(results, start=1):
         if result.rank is not None:
@@ -165,6 +236,8 @@ def session_ranking(classroom: Classroom, record: GameRecord) -> list[RankingRow
                 result=result,
                 member=names.get(result.player_id) if result.player_id else None,
                 board=_board(result.details),
+                jokers=_jokers(result.details),
+                departure=gone.get((record.pk, result.player_id), ""),
             )
         )
     return rows
@@ -175,42 +248,73 @@ class HistoryRow:
     record: GameRecord
     result: GameResult
     player_count: int
+    session_finished: bool = True
+    departure: str = ""
+
+    @property
+    def counted(self) -> bool:
+        """Whether this game counts in averages and trends by default."""
+        return self.session_finished and self.result.completed
 
 
 @dataclass
 class History:
-    rows: list[HistoryRow]
+    rows: list[HistoryRow]  # every game, oldest first
+    include_unfinished: bool = False
+
+    @property
+    def shown(self) -> list[HistoryRow]:
+        """The games the page lists, counts and draws."""
+        if self.include_unfinished:
+            return self.rows
+        return [row for row in self.rows if row.counted]
+
+    @property
+    def hidden(self) -> int:
+        return len(self.rows) - len(self.shown)
 
     @property
     def games(self) -> int:
-        return len(self.rows)
+        return len(self.shown)
 
     @property
     def average(self) -> float | None:
-        if not self.rows:
+        shown = self.shown
+        if not shown:
             return None
-        return round(sum(row.result.score for row in self.rows) / len(self.rows), 1)
+        return round(sum(row.result.score for row in shown) / len(shown), 1)
 
     @property
     def best(self) -> int | None:
-        return max((row.result.score for row in self.rows), default=None)
+        return max((row.result.score for row in self.shown), default=None)
 
 
-def member_history(member: Membership) -> History:
+def member_history(member: Membership, *, include_unfinished: bool = False) -> History:
     """The member's results in this class's games, oldest first (as the trend reads)."""
-    results = (
-        GameResult.objects.filter(
-            record__classroom=member.classroom, player_id__in=member_player_ids(member)
-        )
+    player_ids = member_player_ids(member)
+    results = list(
+        GameResult.objects.filter(record__classroom=member.classroom, player_id__in=player_ids)
         .select_related("record")
-        .annotate(player_count=Count("record__results"))
+        .annotate(
+            player_count=Count("record__results"),
+            record_completed=Count("record__results", filter=Q(record__results__completed=True)),
+        )
         .order_by("record__started_at", "record__pk")
     )
+    gone = departures({result.record_id for result in results}, player_ids)
     return History(
         rows=[
-            HistoryRow(record=result.record, result=result, player_count=result.player_count)
+            HistoryRow(
+                record=result.record,
+                result=result,
+                player_count=result.player_count,
+                session_finished=bool(result.record_completed)
+                and result.record.finished_at is not None,
+                departure=gone.get((result.record_id, result.player_id), ""),
+            )
             for result in results
-        ]
+        ],
+        include_unfinished=include_unfinished,
     )
 
 
@@ -226,13 +330,17 @@ class ParticipationRow:
         return round(100 * self.games / total) if total else 0
 
 
-def participation(classroom: Classroom) -> list[ParticipationRow]:
+def participation(
+    classroom: Classroom, *, include_unfinished: bool = False
+) -> list[ParticipationRow]:
+    """Per approved member: counted games, average, best and the last game."""
     names = player_names(classroom)
     stats: dict[int, dict] = {}
-    results = GameResult.objects.filter(
-        record__classroom=classroom, player_id__in=list(names)
-    ).values("player_id", "record_id", "score", "finished_at")
-    for row in results:
+    results = GameResult.objects.filter(record__classroom=classroom, player_id__in=list(names))
+    if not include_unfinished:
+        counted = list(class_sessions(classroom).values_list("pk", flat=True))
+        results = results.filter(record__in=counted, completed=True)
+    for row in results.values("player_id", "record_id", "score", "finished_at"):
         member = names[row["player_id"]]
         entry = stats.setdefault(member.pk, {"records": set(), "scores": [], "last": None})
         entry["records"].add(row["record_id"])
