@@ -36,7 +36,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # the admin with optional TOTP for staff (accounts/admin_apps.py)
+    "accounts.admin_apps.MatikaAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -47,6 +48,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "accounts",
     "classrooms",
     "games",
@@ -66,10 +70,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "accounts.middleware.PlayerIdentityMiddleware",
+    "accounts.sessions.TeacherIdleTimeoutMiddleware",
     "accounts.middleware.PrivatePagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last, as django-axes asks: turns a locked login into its lockout answer
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -242,6 +250,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Teacher accounts (docs/decisions.md "Teacher accounts"; accounts/login_limits.py).
+# django-axes locks an (account, address) pair after AXES_FAILURE_LIMIT wrong
+# passwords for AXES_COOLOFF_TIME hours; "login_failures_address" in
+# MATIKA_LIMITS is the ceiling of failures per address over all accounts.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "accounts.login_limits.axes_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.login_limits.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.views.lockout"
+AXES_HTTP_RESPONSE_CODE = 429
+# A teacher's session ends after this long without a request (accounts/sessions.py);
+# SESSION_COOKIE_AGE stays the longest a session can live at all.
+TEACHER_SESSION_IDLE_SECONDS = int(os.environ.get("TEACHER_SESSION_IDLE_SECONDS", str(2 * 3600)))
+OTP_TOTP_ISSUER = "Matika"
+
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
