@@ -36,8 +36,7 @@ def test_player_removed_after_the_end_or_for_a_stranger_changes_nothing():
 def test_leaving_or_removed_opponent_ends_a_running_duel(make_player, how):
     anna, boris = make_player("Anna"), make_player("Boris")
     room = services.create_room(game="poker", mode="duel", host=anna.profile, settings={})
-    services.join_room(room=room, player=boris.profile)
-    services.start_room(room=room, actor=anna.profile)
+    services.join_room(room=room, player=boris.profile)  # the second player starts the duel
     if how == "leave":
         services.leave_room(room=room, player=boris.profile)
     else:

@@ -261,10 +261,15 @@ def test_a_duel_over_websockets_to_a_win(transactional_db, poker_server, make_pl
     socket_a.recv()
     refused = socket_a.request({"type": "start"})
     assert refused["type"] == "error" and refused["code"] == "not_enough_players"
+    # Issue 21: "the duel starts by itself when both are in" -- in the join's own step.
     services.join_room(room=room, player=boris.profile)
+    started = socket_a.event("started")
+    assert {e["type"] for e in started["events"]} >= {"started", "poker_started"}
+    assert Room.objects.get(pk=room.pk).status == "running"
     socket_b = open_socket(poker_server, room.code, boris)
     socket_b.recv()
-    assert socket_a.request({"type": "start"})["type"] == "ack"
+    refused = socket_a.request({"type": "start"})
+    assert refused["type"] == "error" and refused["code"] == "already_started"
     for _turn in range(40):
         for socket, player in ((socket_a, anna), (socket_b, boris)):
             time.sleep(0.25)  # two messages a turn: stay under the socket's rate limit

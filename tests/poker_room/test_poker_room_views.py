@@ -10,7 +10,8 @@ from accounts import identity
 from games.models import GameResult
 from games.poker.room_games import standings
 from games.rooms import services
-from games.rooms.models import Room, Seat
+from games.rooms import sockets as room_sockets
+from games.rooms.models import Room, RoomEvent, Seat
 from tests.poker_room.live import rig_deck
 from tests.rooms.conftest import Player
 
@@ -110,11 +111,15 @@ def play_everyone_to_the_end(room, host, players):
             submit(room, player, {"type": "place", "cell": turn}, f"p{turn}")
 
 
-def test_the_game_ends_by_itself_when_every_board_is_over_and_a_new_round_reseats_everyone(
+def test_the_game_ends_by_itself_when_every_board_is_over_and_a_new_round_takes_the_class_along(
     client,
 ):
+    """Issue 21: "the next round should take everyone along [...] with anyone absent marked"."""
     room, host, players = started_group(3)
     play_everyone_to_the_end(room, host, players)
+    # Two pupils still have the room open (their socket is counted), the third closed it.
+    for player in players[:2]:
+        assert room_sockets.acquire(room_sockets.player_key(room.pk, player.id), 5)
     room.refresh_from_db()
     assert room.status == Room.Status.RUNNING  # only the seats know that all are done
     final = standings.group_standings(room, player_id=players[0].id)
@@ -128,7 +133,13 @@ def test_the_game_ends_by_itself_when_every_board_is_over_and_a_new_round_reseat
     assert fresh.status == Room.Status.LOBBY and fresh.settings["previous_room"] == room.pk
     assert set(
         Seat.objects.filter(room=fresh, role="player").values_list("player_id", flat=True)
-    ) == {p.id for p in players}
+    ) == {p.id for p in players[:2]}
+    announced = RoomEvent.objects.filter(room=room, kind="next_round").get()
+    assert announced.public == [{"type": "next_round", "code": fresh.code}]
+    lobby = as_player(client, host).get(f"/poker/room/{fresh.code}/standings.json").json()
+    assert lobby["absent"] == [
+        {"player_id": players[2].id, "nickname": players[2].profile.display_name}
+    ]
     after = as_player(client, players[1]).get(f"/poker/room/{room.code}/standings.json").json()
     assert after["next_room"] == fresh.code
     # Asking again goes to the same new round instead of opening another.
@@ -147,6 +158,31 @@ def test_a_removed_player_does_not_hold_the_group_up():
     services.kick(room=room, actor=host.profile, player_id=removed.id)
     fresh = Room.objects.get(pk=room.pk)
     assert standings.group_standings(fresh, player_id=host.id)["status"] == "finished"
+
+
+def test_leavers_and_removed_players_do_not_hold_an_easy_group_game():
+    """Issue 21: "Leavers (like kicked pupils) must not hold the game"; removed pupils
+    are out of the ranking and of "N of M have placed"."""
+    room, host, (stays, leaves, removed) = started_group(3)
+    rig_deck(room, [n for n in range(1, 14)] * 2)
+    submit(room, host, {"type": "draw"}, "d0")
+    submit(room, stays, {"type": "place", "cell": 0}, "p0")
+    services.leave_room(room=room, player=leaves.profile)
+    services.kick(room=room, actor=host.profile, player_id=removed.id)
+    live = standings.group_standings(Room.objects.get(pk=room.pk), player_id=host.id)
+    assert (live["placed_current"], live["total"]) == (1, 1)
+    assert {e["player_id"]: e["gone"] for e in live["ranking"]} == {
+        stays.id: None,
+        leaves.id: "left",
+    }
+    assert all(e["behind"] == 0 for e in live["ranking"] if e["gone"])
+    for turn in range(1, 25):
+        submit(room, host, {"type": "draw"}, f"d{turn}")
+        submit(room, stays, {"type": "place", "cell": turn}, f"p{turn}")
+    final = standings.group_standings(Room.objects.get(pk=room.pk), player_id=stays.id)
+    assert final["status"] == "finished"  # ended by itself: nobody still in is playing
+    assert [e["player_id"] for e in final["ranking"]] == [stays.id, leaves.id]
+    assert [e["rank"] for e in final["ranking"]] == [1, 2]
 
 
 def test_only_the_host_opens_a_new_round(client):

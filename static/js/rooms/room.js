@@ -2,7 +2,7 @@
 // Games put their board into [data-room-board] and get the socket with
 // `whenRoomReady()` from ./socket.js (one WebSocket per page).
 import { confirmDialog } from "../kit/dialog.js";
-import { gettext, interpolate } from "../kit/i18n.js";
+import { gettext, interpolate, ngettext } from "../kit/i18n.js";
 import { RoomSocket } from "../kit/socket.js";
 
 const root = document.querySelector("[data-room-live]");
@@ -17,12 +17,48 @@ if (root) {
   const controls = root.querySelector("[data-host-controls]");
   const leaveButton = root.querySelector("[data-room-leave]");
   const errorLine = root.querySelector("[data-room-error]");
+  const invite = document.querySelector("[data-room-invite]");
+  const board = root.querySelector("[data-room-board]");
+  // A duel starts by itself at the last join; a host who only deals takes no place.
+  const autoStart = root.dataset.autoStart === "true";
+  const hostCounts = root.dataset.hostCounts !== "false";
   let room = null;
   let role = root.dataset.role;
   let leaving = false;
 
+  function playingCount() {
+    return room.seats.filter(
+      (seat) => seat.status === "joined" && (seat.role === "player" || (seat.role === "host" && hostCounts)),
+    ).length;
+  }
+
+  // Every waiting line says who is waited for; the host is never told to wait for the host.
+  function lobbyText() {
+    if (autoStart) {
+      const missing = Math.max(0, room.max_players - playingCount());
+      if (missing === 0) return gettext("Everybody is in: the game is starting.");
+      return interpolate(
+        ngettext(
+          "Waiting for %(count)s more player to join: the game then starts by itself.",
+          "Waiting for %(count)s more players to join: the game then starts by itself.",
+          missing,
+        ),
+        { count: missing },
+      );
+    }
+    if (isHost) {
+      return playingCount() === 0
+        ? gettext("Waiting for players to join. Start the game when everybody is in.")
+        : gettext("Start the game when everybody is in.");
+    }
+    const host = room.seats.find((seat) => seat.role === "host");
+    return interpolate(gettext("Waiting for %(nickname)s to start the game."), {
+      nickname: host ? host.nickname : "",
+    });
+  }
+
   const STATUS_TEXT = {
-    lobby: () => gettext("Waiting for the host to start the game."),
+    lobby: lobbyText,
     running: () => gettext("The game is running."),
     finished: () => gettext("The game is over."),
     expired: () => gettext("This room has expired."),
@@ -39,7 +75,7 @@ if (root) {
         const action = button.dataset.roomAction;
         button.hidden =
           !live ||
-          (action === "start" && room.status !== "lobby") ||
+          (action === "start" && (room.status !== "lobby" || autoStart)) ||
           (action === "lock" && (room.locked || room.status !== "lobby")) ||
           (action === "unlock" && (!room.locked || room.status !== "lobby"));
       }
@@ -105,8 +141,7 @@ if (root) {
         return item;
       }),
     );
-    const playing = seats.filter((seat) => seat.role === "player" || seat.role === "host").length;
-    countBadge.textContent = `${playing}/${room.max_players}`;
+    countBadge.textContent = `${playingCount()}/${room.max_players}`;
   }
 
   async function kickPlayer(seat) {
@@ -185,6 +220,10 @@ if (root) {
     if (seat) seat.status = status;
   }
 
+  function foldInvite() {
+    if (invite && room && room.status !== "lobby") invite.open = false;
+  }
+
   const socket = new RoomSocket(root.dataset.code);
   root.roomSocket = socket;
 
@@ -193,6 +232,7 @@ if (root) {
     role = event.detail.you.role;
     renderSeats();
     showStatus();
+    foldInvite();
   });
 
   socket.addEventListener("event", (event) => {
@@ -216,6 +256,7 @@ if (root) {
           break;
         case "started":
           room.status = "running";
+          foldInvite();
           break;
         case "finished":
           room.status = "finished";
@@ -242,9 +283,15 @@ if (root) {
     connection.dataset.state = event.detail.state;
   });
 
+  // Removed: at once, nothing of the game stays (board, status, controls).
   socket.addEventListener("kicked", (event) => {
     connection.textContent = event.detail.message;
     connection.dataset.state = "closed";
+    root.dataset.kicked = "true";
+    statusLine.textContent = "";
+    statusLine.hidden = true;
+    if (board) board.hidden = true;
+    root.classList.remove("pr-playing");
     if (controls) controls.hidden = true;
     if (leaveButton) leaveButton.hidden = true;
   });

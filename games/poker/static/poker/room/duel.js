@@ -3,9 +3,10 @@
 // (G or the button) once their own hand is empty; the result at the end.
 
 import { confirmDialog } from "../../js/kit/dialog.js";
-import { gettext, interpolate } from "../../js/kit/i18n.js";
+import { gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
 import { whenRoomReady } from "../../js/kit/socket.js";
 import { onDrawKey } from "../common.js";
+import { RoomFx } from "./fx.js";
 import { RoomBoard } from "./play.js";
 import { rankingItem } from "./ranking.js";
 
@@ -17,6 +18,8 @@ class DuelPage {
     this.me = Number(root.dataset.playerId);
     this.q = (name) => root.querySelector(`[data-pr-${name}]`);
     this.board = new RoomBoard(root, socket);
+    this.board.waitText = () => this.waitText();
+    this.fx = new RoomFx(this.q("fx"), { key: "matika-poker-room-fx", on: true });
     this.view = null;
     this.ticking = false;
     this.wire();
@@ -60,11 +63,14 @@ class DuelPage {
   onEvents(events) {
     for (const change of events) {
       if (change.type === "poker_started") this.socket.sync().catch(() => {});
+      else if (change.type === "drawn") this.fx.drawn(this.q("hand"));
       else if (change.type === "duel_progress" && this.view) {
         this.view.progress = change.progress;
         this.renderOpponent();
+        this.board.render();
       } else if (change.type === "duel_over") {
         this.q("quit").hidden = true;
+        this.fx.ended(this.q("final"));
         this.showFinal(change);
       } else if (change.type === "finished" && this.view && !this.view.ended) {
         this.socket.sync().catch(() => {}); // ended by the host: the final view has the boards
@@ -77,6 +83,17 @@ class DuelPage {
     return this.view.players.find((player) => player.player_id !== this.me) || null;
   }
 
+  /** My hand is empty: the next number comes when the opponent has placed theirs. */
+  waitText() {
+    const other = this.opponent();
+    const progress = other && this.view.progress ? this.view.progress[String(other.player_id)] : null;
+    const game = this.board.game;
+    if (other && progress && game && !progress.over && progress.handled < game.sequence.length) {
+      return interpolate(gettext("Waiting for %(nickname)s to place their number."), { nickname: other.nickname });
+    }
+    return gettext("Wait for the next number.");
+  }
+
   renderOpponent() {
     const other = this.opponent();
     if (!other) return;
@@ -84,10 +101,11 @@ class DuelPage {
     this.q("opponent-name").textContent = other.nickname;
     const progress = this.view.progress ? this.view.progress[String(other.player_id)] : null;
     if (progress) {
-      this.q("opponent-score").textContent = interpolate(gettext("%(points)s points, %(filled)s of 25 cells"), {
+      const points = interpolate(ngettext("%(points)s point", "%(points)s points", progress.score), {
         points: progress.score,
-        filled: progress.filled,
       });
+      const cells = interpolate(gettext("%(filled)s of 25 cells"), { filled: progress.filled });
+      this.q("opponent-score").textContent = `${points}, ${cells}`;
     }
     const game = this.board.game;
     const draw = this.q("duel-draw");

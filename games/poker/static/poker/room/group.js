@@ -8,10 +8,11 @@
 // board is over and ends the game).
 
 import { el } from "../../js/kit/dom.js";
-import { gettext, interpolate } from "../../js/kit/i18n.js";
+import { gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
 import { whenRoomReady } from "../../js/kit/socket.js";
 import { onDrawKey } from "../common.js";
 import { JOKER } from "../deck.js";
+import { RoomFx } from "./fx.js";
 import { RoomBoard } from "./play.js";
 import { rankingItem } from "./ranking.js";
 
@@ -34,6 +35,9 @@ class GroupPage {
     this.status = root.dataset.roomStatus;
     this.pollTimer = null;
     this.finalShown = false;
+    this.hostName = "";
+    this.kicked = false;
+    this.fx = new RoomFx(this.q("fx"), { key: "matika-poker-room-fx", on: true });
     this.wire();
   }
 
@@ -46,23 +50,39 @@ class GroupPage {
         if (change.type === "board" && this.board) this.board.load(change.game);
       }
     });
+    socket.addEventListener("kicked", () => {
+      this.kicked = true;
+      window.clearTimeout(this.pollTimer);
+    });
     if (this.isHost) {
       this.q("draw").addEventListener("click", () => this.draw());
       onDrawKey(() => this.draw());
     }
   }
 
+  /** The next round: every page still open goes there (its player is seated in it). */
+  goToNextRound(code) {
+    if (this.kicked || this.leaving) return;
+    this.leaving = true;
+    window.location.assign(`/rooms/${encodeURIComponent(code)}/`);
+  }
+
   onSync(snapshot) {
     this.status = snapshot.room.status;
+    const host = snapshot.room.seats.find((seat) => seat.role === "host");
+    this.hostName = host ? host.nickname : "";
     const view = snapshot.view;
     if (!view || !view.kind) {
       this.renderHost();
+      if (this.status === "lobby" && root.dataset.previousRound === "1") this.schedulePoll(0);
       return;
     }
     this.view = view;
     if (view.you_play) {
       if (!this.board) {
         this.board = new RoomBoard(root, this.socket);
+        this.board.waitText = () =>
+          interpolate(gettext("Waiting for %(nickname)s to draw the next number."), { nickname: this.hostName });
         this.board.addEventListener("change", () => this.onBoardChange());
       }
       this.board.setClock(view.server_now);
@@ -91,9 +111,13 @@ class GroupPage {
         }
         if (this.board) this.board.dealt(change);
         this.renderHost();
+        this.fx.drawn(this.isHost ? this.q("current") : this.q("hand"));
         if (this.isHost) this.poll();
+      } else if (change.type === "next_round") {
+        this.goToNextRound(change.code);
       } else if (change.type === "finished") {
         this.status = "finished";
+        this.fx.ended(this.q("final"));
       } else if (change.type === "expired") {
         this.status = "expired";
       }
@@ -157,7 +181,7 @@ class GroupPage {
   }
 
   schedulePoll(delay) {
-    if (this.pollTimer) return;
+    if (this.pollTimer || this.kicked) return;
     this.pollTimer = window.setTimeout(() => {
       this.pollTimer = null;
       this.poll();
@@ -180,6 +204,10 @@ class GroupPage {
       this.polling = false;
     }
     if (data) this.renderStandings(data);
+    if (data && data.status === "lobby") {
+      if (data.absent && data.absent.length) this.schedulePoll(HOST_POLL_MS); // until they come
+      return;
+    }
     if (data && data.status === "finished" && data.next_room) return; // done: a link is shown
     if (this.status === "finished" || this.status === "expired" || (data && data.status !== "running")) {
       if (data && data.status === "finished") this.status = "finished";
@@ -191,7 +219,22 @@ class GroupPage {
     }
   }
 
+  /** The new round's lobby: who of the last round is not here (their page was closed). */
+  renderAbsent(absent) {
+    const line = this.q("absent");
+    line.hidden = absent.length === 0;
+    line.textContent = interpolate(
+      gettext("Not here from the last round (they can join with the code): %(names)s"),
+      { names: absent.map((player) => player.nickname).join(", ") },
+    );
+  }
+
   renderStandings(data) {
+    if (data.status === "lobby") {
+      this.renderAbsent(data.absent || []);
+      return;
+    }
+    this.q("absent").hidden = true;
     if (data.status === "finished" || data.status === "expired") {
       this.showFinal(data);
       return;
@@ -207,24 +250,33 @@ class GroupPage {
       );
     }
     if (!this.isHost || !data.ranking) return;
-    this.q("placed").textContent = interpolate(gettext("%(count)s of %(total)s have placed the number"), {
-      count: data.placed_current,
-      total: data.total,
-    });
+    this.q("placed").textContent = interpolate(
+      ngettext(
+        "%(count)s of %(total)s has placed the number",
+        "%(count)s of %(total)s have placed the number",
+        data.placed_current,
+      ),
+      { count: data.placed_current, total: data.total },
+    );
     const body = this.q("live").querySelector("tbody");
     body.replaceChildren(
       ...data.ranking.map((entry) => {
         const row = document.createElement("tr");
         if (entry.behind > 0) row.className = "is-behind";
+        if (entry.gone) row.className = "is-gone";
         const cells = [
           String(entry.rank),
           entry.nickname,
           String(entry.score),
           String(entry.filled),
-          entry.over
+          entry.gone === "left"
+            ? gettext("left the game")
+            : entry.over
             ? gettext("finished")
             : entry.behind > 1
-              ? interpolate(gettext("%(count)s numbers behind"), { count: entry.behind })
+              ? interpolate(ngettext("%(count)s number behind", "%(count)s numbers behind", entry.behind), {
+                  count: entry.behind,
+                })
               : entry.behind === 1
                 ? gettext("placing")
                 : gettext("waiting"),
@@ -250,7 +302,7 @@ class GroupPage {
       this.q("final-list").replaceChildren(...data.ranking.map((entry) => rankingItem(entry, { me: this.me })));
       final.scrollIntoView({ block: "start" });
     }
-    if (data.next_room && !this.isHost) {
+    if (data.next_room && !this.isHost && !this.kicked) {
       const link = this.q("next-link");
       link.href = `/rooms/${encodeURIComponent(data.next_room)}/`;
       this.q("next").hidden = false;

@@ -43,6 +43,8 @@ export class RoomBoard extends EventTarget {
     this.busy = false;
     this.lastDealt = -1;
     this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
+    // Who the empty hand waits for, said by the page (the host's draw, the opponent).
+    this.waitText = () => gettext("Wait for the next number.");
     this.wire();
     window.setInterval(() => this.tick(), 250);
   }
@@ -143,6 +145,7 @@ export class RoomBoard extends EventTarget {
   }
 
   setStatus(text) {
+    this.lastStatusKind = null;
     this.q("status").textContent = text;
   }
 
@@ -273,12 +276,14 @@ export class RoomBoard extends EventTarget {
       lines: score.lines,
     });
     if (game.over) this.setStatusOnce("over", gettext("Your board is finished."));
-    else if (inHand === null && game.kept_jokers === 0) this.setStatusOnce("wait", gettext("Wait for the next number."));
+    else if (inHand === null && game.kept_jokers === 0) this.setStatusOnce("wait", this.waitText());
+    else if (this.lastStatusKind === "wait") this.setStatus(""); // a number is in hand: no more waiting
   }
 
   setStatusOnce(kind, text) {
-    if (this.lastStatusKind === kind && this.q("status").textContent) return;
+    const status = this.q("status");
+    if (this.lastStatusKind === kind && status.textContent === text) return;
+    status.textContent = text;
     this.lastStatusKind = kind;
-    this.setStatus(text);
   }
 }

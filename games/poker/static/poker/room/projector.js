@@ -3,10 +3,11 @@
 // (the host's own connection).
 
 import { el } from "../../js/kit/dom.js";
-import { gettext, interpolate } from "../../js/kit/i18n.js";
+import { gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
 import { RoomSocket } from "../../js/kit/socket.js";
 import { onDrawKey } from "../common.js";
 import { JOKER } from "../deck.js";
+import { RoomFx } from "./fx.js";
 import { miniBoard } from "./ranking.js";
 
 const root = document.getElementById("pr-projector");
@@ -22,6 +23,8 @@ if (root) {
   let sequence = [];
   let status = "lobby";
   let closed = false;
+  // A whole class hears the projector: sound and motion start switched off here.
+  const fx = new RoomFx(q("fx"), { key: "matika-poker-projector-fx", on: false });
 
   const render = () => {
     const last = sequence.length ? sequence[sequence.length - 1] : null;
@@ -36,16 +39,25 @@ if (root) {
       expired: gettext("This room has expired."),
     };
     q("status").textContent = texts[status] || "";
+    // After the game (and before it) there is no current number and nothing to draw.
+    const running = status === "running";
+    q("current-box").hidden = !running;
+    q("keys").hidden = !running || closed;
+    q("placed").hidden = !running;
   };
 
   const renderStandings = (data) => {
     if (data.status) status = data.status;
     if (data.sequence) sequence = data.sequence;
     if (typeof data.total === "number") {
-      q("placed").textContent = interpolate(gettext("%(count)s of %(total)s have placed the number"), {
-        count: data.placed_current,
-        total: data.total,
-      });
+      q("placed").textContent = interpolate(
+        ngettext(
+          "%(count)s of %(total)s has placed the number",
+          "%(count)s of %(total)s have placed the number",
+          data.placed_current,
+        ),
+        { count: data.placed_current, total: data.total },
+      );
     }
     if (data.ranking) {
       q("ranking").replaceChildren(
@@ -88,15 +100,24 @@ if (root) {
     render();
   });
   socket.addEventListener("event", (event) => {
+    let drawnNow = false;
+    let endedNow = false;
     for (const change of event.detail.events) {
       if (change.type === "drawn") {
         if (change.index === sequence.length) sequence.push(change.card);
         closed = change.closed;
         poll();
+        drawnNow = true;
       } else if (change.type === "started") status = "running";
-      else if (change.type === "finished") status = "finished";
+      else if (change.type === "finished") {
+        status = "finished";
+        endedNow = true;
+        poll();
+      }
     }
     render();
+    if (drawnNow) fx.drawn(q("current"));
+    if (endedNow) fx.ended(q("ranking"));
   });
 
   onDrawKey(() => {

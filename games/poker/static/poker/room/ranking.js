@@ -26,6 +26,9 @@ export function rankingItem(entry, { me = null } = {}) {
     " ",
     el("span", { className: "pr-filled muted", text: interpolate(gettext("%(filled)s of 25 cells"), { filled: entry.filled }) }),
   ]);
+  if (entry.gone === "left") {
+    summary.append(" ", el("span", { className: "badge", text: gettext("left the game") }));
+  }
   const details = el("details", {}, [summary]);
   if (entry.cells) details.append(miniBoard(entry));
   item.append(details);
