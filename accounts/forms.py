@@ -13,12 +13,20 @@ class TeacherSignupForm(BaseUserCreationForm):
         labels = {"email": _("E-mail"), "name": _("Your name (shown to your students)")}
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                _("An account with this e-mail already exists."), code="email_taken"
-            )
-        return email
+        # No "already exists" error: the sign-up answers alike for a new and a
+        # known address (accounts.services.sign_up mails the owner instead).
+        return self.cleaned_data["email"].strip().lower()
+
+    def validate_unique(self) -> None:
+        """Uniqueness is the service's business, never a form error (no oracle)."""
+
+
+class TwoFactorForm(forms.Form):
+    token = forms.CharField(
+        label=_("Code from the authenticator app"),
+        max_length=8,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )
 
 
 class NicknameForm(forms.Form):

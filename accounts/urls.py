@@ -7,11 +7,11 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="accounts/login.html"),
-        name="login",
-    ),
+    path("signup/sent/", views.signup_sent, name="signup_sent"),
+    path("verify/resend/", views.resend_verification, name="resend_verification"),
+    path("verify/<str:token>/", views.verify_email, name="verify_email"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("two-factor/", views.two_factor, name="two_factor"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
@@ -28,12 +28,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name="accounts/form_page.html",
-            email_template_name="accounts/password_reset_email.txt",
-            subject_template_name="accounts/password_reset_subject.txt",
-            success_url=reverse_lazy("accounts:password_reset_done"),
-        ),
+        views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

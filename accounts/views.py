@@ -1,33 +1,145 @@
 """Teacher sign-up and the player's own profile pages (nickname, switcher, code, storage)."""
 
+import base64
 import json
 
+import segno
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render, resolve_url
+from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_otp import login as otp_login
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts import consent, identity, limits, nicknames, selectors, services
+from accounts import consent, identity, limits, login_limits, nicknames, selectors, services
+from accounts import signup as signup_services
 from accounts.errors import AccountsError
-from accounts.forms import NicknameForm, ProfileCodeForm, TeacherSignupForm
+from accounts.forms import NicknameForm, ProfileCodeForm, TeacherSignupForm, TwoFactorForm
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    """The same answer for a new and a known address (accounts.signup)."""
     if request.user.is_authenticated:
         return redirect("home")
     form = TeacherSignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome to Matika! Your teacher account is ready."))
-        return redirect("home")
+        signup_services.sign_up(
+            email=form.cleaned_data["email"],
+            name=form.cleaned_data.get("name", ""),
+            password=form.cleaned_data["password1"],
+            base_url=request.build_absolute_uri("/").rstrip("/"),
+        )
+        return redirect("accounts:signup_sent")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/signup_sent.html")
+
+
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        signup_services.verify_email(token=token)
+    except signup_services.VerificationError:
+        return render(request, "accounts/verify_email.html", {"valid": False}, status=400)
+    return render(request, "accounts/verify_email.html", {"valid": True})
+
+
+@login_required
+@require_POST
+def resend_verification(request: HttpRequest) -> HttpResponse:
+    if not request.user.email_verified:
+        signup_services.send_verification(
+            user=request.user, base_url=request.build_absolute_uri("/").rstrip("/")
+        )
+    messages.success(request, _("We sent the link again. Check your inbox and spam folder."))
+    return redirect(_next_url(request, "home"))
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login behind django-axes (per account and address) and a higher
+    ceiling of failures per address over all accounts (accounts.login_limits)."""
+
+    template_name = "accounts/login.html"
+
+    def post(self, request, *args, **kwargs):
+        if login_limits.login_blocked(request):
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(None, _("Too many failed logins from here. Please try again later."))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        login_limits.count_login_failure(self.request)
+        return super().form_invalid(form)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Requests are limited per address and per e-mail; the answer never changes."""
+
+    template_name = "accounts/form_page.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        if not login_limits.password_reset_allowed(self.request, form.cleaned_data["email"]):
+            return redirect(self.success_url)
+        return super().form_valid(form)
+
+
+def lockout(request: HttpRequest, credentials=None, *args, **kwargs) -> HttpResponse:
+    """What django-axes answers to a locked (account, address) pair."""
+    return render(request, "accounts/locked_out.html", status=429)
+
+
+def _staff_only(request: HttpRequest) -> None:
+    if not request.user.is_staff:
+        raise Http404
+
+
+@login_required
+def two_factor(request: HttpRequest) -> HttpResponse:
+    """Staff enrol a TOTP device; from then on the admin asks for its code."""
+    _staff_only(request)
+    confirmed = TOTPDevice.objects.filter(user=request.user, confirmed=True).first()
+    if confirmed is not None:
+        return render(request, "accounts/two_factor.html", {"enrolled": True})
+    device = TOTPDevice.objects.filter(user=request.user, confirmed=False).first()
+    if device is None:
+        device = TOTPDevice.objects.create(user=request.user, name="Matika", confirmed=False)
+    form = TwoFactorForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if device.verify_token(form.cleaned_data["token"].strip()):
+            device.confirmed = True
+            device.save(update_fields=["confirmed"])
+            otp_login(request, device)
+            messages.success(request, _("Two-factor sign-in is on. The admin now asks for a code."))
+            return redirect("accounts:two_factor")
+        form.add_error("token", _("This code is not right. Check the time on your phone."))
+    qr = segno.make(device.config_url, error="m")
+    return render(
+        request,
+        "accounts/two_factor.html",
+        {
+            "enrolled": False,
+            "form": form,
+            "secret": base64.b32encode(device.bin_key).decode().rstrip("="),
+            "qr_svg": mark_safe(
+                qr.svg_inline(scale=1, border=2, omitsize=True, dark="#000", light="#fff")
+            ),
+        },
+        status=400 if form.errors else 200,
+    )
 
 
 def _next_url(request: HttpRequest, default: str) -> str:

@@ -1,0 +1,83 @@
+"""Limits on teacher logins and password-reset requests (docs/decisions.md, "Teacher accounts").
+
+Logins: django-axes counts failed logins per (account, address) and locks that
+pair after ``AXES_FAILURE_LIMIT`` failures for ``AXES_COOLOFF_TIME`` (even the
+right password is refused then). Because the pair is the key, one account's
+failures do not lock another account at the same school address, and an
+attacker elsewhere cannot lock a teacher out at school. Above that, failures
+from one address over all accounts have a higher ceiling (``login_failures_address``),
+so one address cannot try a password against every account; a class behind one
+NAT never gets near it, as pupils do not log in.
+
+Password resets: requests are counted per address and per e-mail typed (the
+answer stays the same either way, so the limit tells nothing about accounts).
+
+The counters live in the cache through ``accounts.limits`` and fail open when it
+is away; the address is the one the limits module counts (the proxy's
+``X-Forwarded-For`` only from the deployment's own proxy).
+"""
+
+import ipaddress
+
+from django.conf import settings
+
+from accounts import limits
+
+
+def _rate(name: str, default: str) -> str:
+    return getattr(settings, "MATIKA_LIMITS", {}).get(name, default)
+
+
+def login_failures() -> limits.Limit:
+    rate = _rate("login_failures_address", "100/h")
+    return limits.Limit("login-failures", rate, rate)
+
+
+def password_resets() -> limits.Limit:
+    return limits.Limit(
+        "password-resets",
+        _rate("password_resets_email", "3/h"),
+        _rate("password_resets_address", "20/h"),
+    )
+
+
+def client_address(request) -> str | None:
+    """django-axes' idea of the address: the same as every other limit's (an
+    IPv6 address by its /64 network's first address); None when there is none."""
+    address = limits.address_of(request.META.get("REMOTE_ADDR"))
+    try:
+        return str(ipaddress.ip_network(address, strict=False).network_address)
+    except ValueError:
+        return None
+
+
+def axes_username(request, credentials) -> str:
+    """E-mail addresses are case-insensitive here, so are lockouts."""
+    raw = (credentials or {}).get("username")
+    if raw is None and request is not None:
+        raw = request.POST.get("username")
+    return (raw or "").strip().lower()
+
+
+def _address_client(request) -> limits.Client:
+    return limits.Client(identity=None, address=client_address(request) or "unknown")
+
+
+def login_blocked(request) -> bool:
+    return limits.blocked(login_failures(), _address_client(request))
+
+
+def count_login_failure(request) -> None:
+    limits.count(login_failures(), _address_client(request))
+
+
+def password_reset_allowed(request, email: str) -> bool:
+    """Count one request; False when the address or the e-mail has used up its budget."""
+    address = _address_client(request)
+    per_email = limits.Client(identity=f"e:{email.strip().lower()}", address="any")
+    limit = password_resets()
+    if limits.blocked(limit, address) or limits.blocked(limit, per_email):
+        return False
+    limits.count(limit, address)
+    limits.count(limit, per_email)
+    return True
