@@ -40,7 +40,7 @@ OLD_LEVELS: dict[str, str] = {"beginner": "easy"}
 
 # The share of legal moves (ordered by score) scoring below the move played is
 # drawn uniformly from these ranges.
-EASY_PERCENTILES = (0.2, 0.6)
+EASY_PERCENTILES = (0.15, 0.5)
 MEDIUM_PERCENTILES = (0.6, 0.88)
 
 # What keeping a stone is worth to the strong robot, in points, relative to a
@@ -61,6 +61,13 @@ LEAVE_VALUE = {
 DUPLICATE_PENALTY = 1.5
 LEAVE_WEIGHT = 1.0
 STRONG_CANDIDATES = 40
+# Mid-game look-ahead: the best few moves (by score and leave) are answered by
+# PROBE_RACKS racks of PROBE_STONES unseen stones; their best reply counts
+# PROBE_WEIGHT times against the move.
+PROBE_CANDIDATES = 6
+PROBE_RACKS = 2
+PROBE_STONES = 3
+PROBE_WEIGHT = 1.0
 # Endgame look-ahead: how many of the best moves (plus every move that empties
 # the rack) are answered with the opponent's best reply.
 ENDGAME_CANDIDATES = 8
@@ -107,9 +114,7 @@ def choose_move(
         theirs = list(unseen_stones(board, rack).elements())
         if len(theirs) == opponent_racks[0]:
             return endgame_move(board, rack, moves, theirs)
-    candidates = moves[:STRONG_CANDIDATES]
-    values = [m.score + LEAVE_WEIGHT * _leave_value(_leave(rack, m)) for m in candidates]
-    return candidates[values.index(max(values))]
+    return _strong_midgame_move(board, rack, moves, rng)
 
 
 def percentile_move(moves: Sequence[Move], share: float, rng: random.Random) -> Move:
@@ -177,6 +182,32 @@ def _leave_value(leave: Sequence[int]) -> float:
     return sum(LEAVE_VALUE[k] for k in leave) - DUPLICATE_PENALTY * sum(
         n - 1 for n in counts.values() if n > 1
     )
+
+
+def _strong_midgame_move(
+    board: Board, rack: Sequence[int], moves: Sequence[Move], rng: random.Random
+) -> Move:
+    """Score plus rack leave, minus what the move opens for the opponent: the
+    best few moves are each answered by small probe racks drawn from the unseen
+    stones (the same racks for every candidate, so the comparison is fair), and
+    the probes' average best reply is subtracted."""
+    ranked = sorted(
+        moves[:STRONG_CANDIDATES],
+        key=lambda m: -(m.score + LEAVE_WEIGHT * _leave_value(_leave(rack, m))),
+    )
+    candidates = ranked[:PROBE_CANDIDATES]
+    unseen = list(unseen_stones(board, rack).elements())
+    probes = [rng.sample(unseen, min(PROBE_STONES, len(unseen))) for _ in range(PROBE_RACKS)]
+    best, best_value = candidates[0], None
+    for move in candidates:
+        after = board.place(move.placements)
+        threat = sum(
+            max((r.score for r in all_moves(after, probe)), default=0) for probe in probes
+        ) / max(1, len(probes))
+        value = move.score + LEAVE_WEIGHT * _leave_value(_leave(rack, move)) - PROBE_WEIGHT * threat
+        if best_value is None or value > best_value:
+            best, best_value = move, value
+    return best
 
 
 def _rack_points(rack: Sequence[int]) -> int:
