@@ -6,6 +6,7 @@ app_name = "classrooms"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("start/", views.start, name="start"),
     path("new/", views.create, name="create"),
     path("join/", views.join, name="join"),
     path("join/<str:code>/", views.join_class, name="join_class"),

@@ -71,7 +71,17 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+def start(request: HttpRequest) -> HttpResponse:
+    """Where a teacher lands after logging in: a newcomer without a class goes to
+    "Create your first class", everyone else to the home page."""
+    if selectors.classes_for_teacher(request.user).exists():
+        return redirect("home")
+    return redirect("classrooms:create")
+
+
+@login_required
 def create(request: HttpRequest) -> HttpResponse:
+    first = not selectors.classes_for_teacher(request.user).exists()
     form = NewClassroomForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -81,7 +91,8 @@ def create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("The class %(name)s is ready.") % {"name": classroom.name})
             return redirect("classrooms:detail", pk=classroom.pk)
-    return render(request, "classrooms/form.html", {"form": form, "title": _("New class")})
+    title = _("Create your first class") if first else _("New class")
+    return render(request, "classrooms/form.html", {"form": form, "title": title, "first": first})
 
 
 @login_required
