@@ -233,6 +233,9 @@ RETENTION = {
     "unused_profile_days": 395,
 }
 RETENTION_BATCH = int(os.environ.get("RETENTION_BATCH", "1000"))
+# Named on the privacy page: who is responsible for the data and how to reach them.
+DATA_CONTROLLER_NAME = os.environ.get("DATA_CONTROLLER_NAME", "the operator of this Matika server")
+DATA_CONTROLLER_CONTACT = os.environ.get("DATA_CONTROLLER_CONTACT", "")
 SESSION_COOKIE_AGE = RETENTION["session_days"] * 24 * 3600
 CELERY_BEAT_SCHEDULE["privacy-apply-retention"] = {
     "task": "privacy.apply_retention",
@@ -241,9 +244,6 @@ CELERY_BEAT_SCHEDULE["privacy-apply-retention"] = {
 }
 
 AUTH_USER_MODEL = "accounts.User"
-# Named on the privacy page: who is responsible for the data and how to reach them.
-DATA_CONTROLLER_NAME = os.environ.get("DATA_CONTROLLER_NAME", "the operator of this Matika server")
-DATA_CONTROLLER_CONTACT = os.environ.get("DATA_CONTROLLER_CONTACT", "")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -272,7 +272,8 @@ TEACHER_SESSION_IDLE_SECONDS = int(os.environ.get("TEACHER_SESSION_IDLE_SECONDS"
 OTP_TOTP_ISSUER = "Matika"
 
 LOGIN_URL = "accounts:login"
-LOGIN_REDIRECT_URL = "home"
+# A teacher without a class lands on "Create your first class" (classrooms:start).
+LOGIN_REDIRECT_URL = "classrooms:start"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "cs"
