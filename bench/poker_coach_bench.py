@@ -347,10 +347,12 @@ def bench(table: str, games: int, workers: int) -> dict:
         "diff_mean": statistics.fmean(diffs),
         "diff_se": statistics.stdev(diffs) / n**0.5 if n > 1 else 0.0,
         "coach_wins": sum(d > 0 for d in diffs),
+        "decisions": len(times),
         "p50_ms": percentile(times, 0.5) * 1000,
         "p95_ms": percentile(times, 0.95) * 1000,
         "max_ms": max(times) * 1000,
         "game_p50_s": percentile(game_times, 0.5),
+        "game_p95_s": percentile(game_times, 0.95),
         "game_max_s": max(game_times),
         "jokers": dict(jokers),
         "joker_value": statistics.fmean(joker_values) if joker_values else None,
@@ -373,13 +375,15 @@ def markdown(rows: list[dict]) -> str:
         )
     out += [
         "",
-        "| table | decision p50 ms | p95 ms | max ms | game p50 s | game max s | wall s |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| table | decisions | decision p50 ms | p95 ms | max ms | game p50 s | p95 s | max s "
+        "| wall s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         out.append(
-            f"| {r['table']} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['max_ms']:.1f} "
-            f"| {r['game_p50_s']:.2f} | {r['game_max_s']:.2f} | {r['wall']:.0f} |"
+            f"| {r['table']} | {r['decisions']} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} "
+            f"| {r['max_ms']:.1f} | {r['game_p50_s']:.2f} | {r['game_p95_s']:.2f} "
+            f"| {r['game_max_s']:.2f} | {r['wall']:.0f} |"
         )
     joker_rows = [r for r in rows if r["jokers"].get("kept") or r["jokers"].get("used_in_hand")]
     if joker_rows:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.poker.rules import JOKER, TABLE_NAMES, PokerGame, score_board, seeded_deck
-from games.poker.rules.coach import choose_cell, choose_joker, evaluate
+from games.poker.rules.coach import choose_cell, choose_joker, evaluate, evaluate_lines
 
 JOKER_TABLES = [name for name in TABLE_NAMES if name != "matematico"]
 
@@ -115,6 +115,16 @@ def test_evaluate_is_exact_on_a_full_board_and_plausible_on_an_empty_one():
         assert evaluate(full, table=table, seen=deck[:25]) == score_board(full, table).total
     empty = evaluate([None] * 25, table="matematico", seen=[])
     assert 200 < empty < 450
+
+
+def test_evaluate_lines_splits_evaluate_by_line():
+    seen = [7, 7, 7, 2, 12]
+    cells = [7, 7, 7, None, None, None, 12, None, None, None] + [2] + [None] * 14
+    lines = evaluate_lines(cells, table="matematico", seen=seen)
+    assert len(lines) == 12
+    assert sum(lines) == pytest.approx(evaluate(cells, table="matematico", seen=seen))
+    # Row 0 (three 7s) expects more than the empty row 4.
+    assert lines[0] > lines[4]
 
 
 def test_evaluate_values_a_four_of_a_kind_above_a_spoiled_row():

@@ -7,7 +7,7 @@ Pure Python, deterministic, no Django. Public API:
 * ``choose_joker(cells, *, table, seen, kept) -> dict`` — for a joker:
   ``{"action": "use", "cell": c, "value": v}`` or ``{"action": "keep"}``;
 * ``evaluate(cells, *, table, seen) -> float`` — the coach's expected final
-  score of a position.
+  score of a position (``evaluate_lines`` gives it per line, for explanations).
 
 How it decides (see ``docs/rules/poker.md``, "Coach"): the value of a board is
 the sum over the 12 lines of a *learned* expected final score of each line.
@@ -458,7 +458,15 @@ def choose_joker(
 
 def evaluate(cells: Sequence[int | None], *, table: str, seen: Sequence[int]) -> float:
     """The coach's expected final score of the position (exact for a full board)."""
+    return sum(evaluate_lines(cells, table=table, seen=seen))
+
+
+def evaluate_lines(cells: Sequence[int | None], *, table: str, seen: Sequence[int]) -> list[float]:
+    """``evaluate`` line by line, in the canonical line order (row0..row4,
+    col0..col4, main diagonal, anti-diagonal); a hint can name the line whose
+    expectation a move raises most."""
     model = model_for(table)
     board = _check_cells(cells, CELLS, "a board")
     remaining = _remaining(table, seen)
-    return _Position(model, board, remaining).total()
+    position = _Position(model, board, remaining)
+    return position.line_values(position.empty)
