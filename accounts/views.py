@@ -389,17 +389,23 @@ def export_data(request: HttpRequest, fmt: str) -> HttpResponse:
         raise Http404
     if (refusal := _require_player(request)) is not None:
         return refusal
-    stamp = request.player.nickname.replace(" ", "_")
+    from django.utils.http import content_disposition_header
+
+    from accounts import export
+
     if fmt == "csv":
         response = HttpResponse(
-            selectors.export_profile_csv(request.player), content_type="text/csv; charset=utf-8"
+            export.export_profile_csv(request.player), content_type="text/csv; charset=utf-8"
         )
     else:
         response = HttpResponse(
-            json.dumps(selectors.export_profile(request.player), ensure_ascii=False, indent=2),
+            json.dumps(export.export_profile(request.player), ensure_ascii=False, indent=2),
             content_type="application/json; charset=utf-8",
         )
-    response["Content-Disposition"] = f'attachment; filename="matika-{stamp}.{fmt}"'
+    # The nickname keeps its diacritics (RFC 6266 filename*), with an ASCII fallback.
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"matika-{request.player.nickname}.{fmt}"
+    )
     return response
 
 

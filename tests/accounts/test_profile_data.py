@@ -119,7 +119,8 @@ def test_export_contains_everything_stored(player_client):
     ]
     assert data["results"][0]["score"] == 123
     assert data["results"][0]["details"] == {"board": [1] * 25, "duration_s": 99}
-    rows = list(csv.reader(io.StringIO(client.get("/accounts/player/export.csv").content.decode())))
+    csv_text = client.get("/accounts/player/export.csv").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(csv_text)))
     assert rows[0] == ["section", "time", "field", "value"]
     assert ["profile", rows[1][1], "nickname", "Tichá Sova"] in rows
     assert any(row[0] == "results[0]" and row[2:] == ["score", "123"] for row in rows)

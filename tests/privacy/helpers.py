@@ -77,13 +77,20 @@ def leave_every_trace(player: PlayerProfile) -> dict:
             elif limits.spectators:
                 rooms.join_room(room=room, player=guest, role="spectator")
             playing = host_counts + guest_plays
-            if playing >= limits.min_players:
+            room.refresh_from_db()
+            if playing >= limits.min_players and room.status == "lobby":
                 rooms.start_room(room=room, actor=host)
             rooms_made.append(room)
+    # A lobby the player locks: a remembered answer (idempotency row).
+    game, mode = room_registry.registered()[0]
+    lobby = rooms.create_room(game=game, mode=mode, host=player, settings={})
+    rooms.submit(room_id=lobby.pk, player=player, client_id="lock-1", message={"type": "lock"})
+    rooms_made.append(lobby)
     # Some rooms end (results, a finished log), some stay running.
     for room in rooms_made[::2]:
         room.refresh_from_db()
-        rooms.end_room(room=room, actor=room.host)
+        if room.is_live:
+            rooms.end_room(room=room, actor=room.host)
     return {"other": other, "classroom": classroom, "rooms": rooms_made}
 
 

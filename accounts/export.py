@@ -1,0 +1,183 @@
+"""The export of a player's data: everything stored, generated from the models.
+
+``export_profile`` walks every relation that points at ``PlayerProfile`` --
+foreign keys, one-to-ones and many-to-manys of every installed app, hidden
+ones (``related_name="+"``: the browser's selected profile, room events by
+actor, processed messages) included -- so a relation added later is exported
+without anyone remembering to (``tests/privacy/test_export.py`` compares this
+walk with an independent scan of all models). A few relations get a friendlier
+shape of their own (``SHAPED``); every other one lands in ``other`` under
+``"<app.Model>.<field>"``.
+
+Left out, on purpose (docs/privacy.md): secrets that would spoil games or
+identity (``SECRET_FIELDS``: undealt decks and game states, seeds, token and
+password hashes) and what a step told other players privately
+(``RoomEvent.private`` keeps only the player's own entry).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+
+from django.db import models
+
+from accounts.models import PlayerProfile
+from games.models import GameResult
+
+# Relations exported above in their own shape: relation key -> top-level key.
+SHAPED = {
+    "accounts.PublicationConsent.player": "consents",
+    "classrooms.Membership.player": "classes",
+    "games.GameResult.player": "results",
+}
+SECRET_FIELDS = {"password", "token_hash", "state", "rng_seed", "seed"}
+# JSON fields keyed by player id, of which the player gets only their own entry.
+PER_PLAYER_FIELDS = {"private"}
+# Cells starting like a formula are run by spreadsheets (as classrooms/reports.py).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def relation_key(field) -> str:
+    return f"{field.model._meta.label}.{field.name}"
+
+
+def profile_relations() -> list[models.Field]:
+    """Every field of every model that points at PlayerProfile (the forward side)."""
+    found = []
+    for rel in PlayerProfile._meta.get_fields(include_hidden=True):
+        if not (rel.is_relation and rel.auto_created and not rel.concrete):
+            continue
+        field = rel.remote_field  # the ForeignKey / OneToOne / ManyToMany on the other model
+        if field.model._meta.auto_created:  # a many-to-many's through table: its M2M covers it
+            continue
+        found.append(field)
+    return sorted(found, key=relation_key)
+
+
+def _plain(value):
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, (str, int, float, bool, list, dict)) or value is None:
+        return value
+    return str(value)
+
+
+def _row(instance, *, player_id: int, skip: str | None = None) -> dict:
+    row = {}
+    for field in instance._meta.concrete_fields:
+        if field.name in SECRET_FIELDS or field.name == skip:
+            continue
+        value = getattr(instance, field.attname)
+        if field.name in PER_PLAYER_FIELDS and isinstance(value, dict):
+            value = {k: v for k, v in value.items() if str(k) == str(player_id)}
+        row[field.attname] = _plain(value)
+    return row
+
+
+def _rows(field, player: PlayerProfile) -> list[dict]:
+    model = field.model
+    rows = model._default_manager.filter(**{field.name: player}).order_by("pk")
+    skip = None if field.many_to_many else field.name
+    return [_row(instance, player_id=player.pk, skip=skip) for instance in rows]
+
+
+def export_profile(player: PlayerProfile) -> dict:
+    """Everything stored about the profile, for the JSON/CSV download."""
+    other = {}
+    for field in profile_relations():
+        key = relation_key(field)
+        if key in SHAPED:
+            continue
+        rows = _rows(field, player)
+        if rows:
+            other[key] = rows
+    return {
+        "profile": _row(player, player_id=player.pk)
+        | {"profile_code": player.code, "browsers": player.browsers.count()},
+        "consents": [
+            {
+                "granted": answer.granted,
+                "old_enough_or_parent_agreed": getattr(answer, "age_confirmed", None),
+                "text_version": answer.text_version,
+                "language": answer.language,
+                "text": answer.text,
+                "time": answer.created_at.isoformat(),
+            }
+            for answer in player.consents.order_by("created_at", "pk")
+        ],
+        "classes": [
+            {
+                "class": membership.classroom.name,
+                "roster_name": membership.roster_name,
+                "status": membership.status,
+                "joined_at": membership.joined_at.isoformat(),
+            }
+            for membership in player.memberships.select_related("classroom").order_by("pk")
+        ],
+        "results": [
+            {
+                "game": result.record.game,
+                "mode": result.record.mode,
+                "score": result.score,
+                "rank": result.rank,
+                "completed": result.completed,
+                "finished_at": result.finished_at.isoformat(),
+                "details": result.details,
+            }
+            for result in GameResult.objects.filter(player=player)
+            .select_related("record")
+            .order_by("finished_at", "pk")
+        ],
+        "other": other,
+    }
+
+
+def csv_cell(value) -> str | int | float:
+    """One CSV cell: numbers as numbers, JSON as JSON, formula-like text defused."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return value
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def to_csv(data: dict) -> str:
+    """The export as rows: section, time, field, value (UTF-8 with a byte-order mark,
+    so spreadsheet programs read č, ř, ľ; escaped like the teacher CSVs)."""
+    buffer = io.StringIO()
+    buffer.write("\ufeff")
+    writer = csv.writer(buffer)
+    writer.writerow(["section", "time", "field", "value"])
+
+    def write(section: str, time, key: str, value) -> None:
+        writer.writerow([csv_cell(section), csv_cell(time), csv_cell(key), csv_cell(value)])
+
+    profile = data["profile"]
+    for key, value in profile.items():
+        write("profile", profile.get("created_at", ""), key, value)
+    times = {"consents": "time", "classes": "joined_at", "results": "finished_at"}
+    for section, rows in data.items():
+        if section in ("profile", "other") or not isinstance(rows, list):
+            continue
+        time_key = times.get(section)
+        for index, row in enumerate(rows):
+            for key, value in row.items():
+                if key != time_key:
+                    write(f"{section}[{index}]", row.get(time_key, ""), key, value)
+    for section, rows in data.get("other", {}).items():
+        for index, row in enumerate(rows):
+            for key, value in row.items():
+                write(f"{section}[{index}]", "", key, value)
+    return buffer.getvalue()
+
+
+def export_profile_csv(player: PlayerProfile) -> str:
+    return to_csv(export_profile(player))

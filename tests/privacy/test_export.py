@@ -1,0 +1,107 @@
+"""The export is everything stored (issue 17 §3), generated from the models.
+
+"The export is generated from the models themselves so a new relation cannot
+be forgotten (a test fails when a model references the profile and the export
+does not cover it); JSON values as JSON; CSV escaped like the teacher CSVs."
+"""
+
+import csv
+import io
+import json
+
+import pytest
+from django.apps import apps
+
+from accounts import export
+from accounts.models import PlayerProfile
+from games.theorems.models import SavedDeck
+from tests.privacy.helpers import NICKNAME, leave_every_trace, login_as, make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def _references_to_profiles() -> set[str]:
+    """An independent scan: every field of every installed model that points at a profile."""
+    found = set()
+    for model in apps.get_models():
+        for field in model._meta.get_fields():
+            if field.concrete and field.is_relation and field.related_model is PlayerProfile:
+                found.add(f"{model._meta.label}.{field.name}")
+    return found
+
+
+def test_every_relation_to_a_profile_is_exported():
+    walked = {export.relation_key(field) for field in export.profile_relations()}
+    assert walked == _references_to_profiles()
+    # Including the hidden ones and the merged memberships the old export missed.
+    for key in (
+        "accounts.Browser.selected",
+        "accounts.Browser.profiles",
+        "rooms.RoomEvent.actor",
+        "rooms.ProcessedMessage.player",
+        "classrooms.Membership.other_players",
+    ):
+        assert key in walked
+
+
+def test_every_row_that_references_the_player_is_in_the_export(client):
+    player, token = make_player()
+    leave_every_trace(player)
+    data = export.export_profile(player)
+    for key in sorted(_references_to_profiles()):
+        label, name = key.rsplit(".", 1)
+        model = apps.get_model(label)
+        stored = model._default_manager.filter(**{name: player}).count()
+        if key in export.SHAPED:
+            exported = len(data[export.SHAPED[key]])
+        else:
+            exported = len(data["other"].get(key, []))
+        assert exported == stored, key
+        assert stored or key in {"accounts.User.player"}, f"the fixture leaves no {key}"
+
+
+def test_json_values_stay_json_and_secrets_and_others_private_data_stay_out(client):
+    player, token = make_player()
+    made = leave_every_trace(player)
+    login_as(client, token)
+    response = client.get("/accounts/player/export.json")
+    assert response.status_code == 200
+    data = json.loads(response.content)
+    events = data["other"]["rooms.RoomEvent.actor"]
+    assert all(isinstance(event["action"], dict) for event in events)
+    assert all(isinstance(event["public"], list) for event in events)
+    other_id = str(made["other"].pk)
+    assert all(other_id not in event["private"] for event in events)
+    dump = json.dumps(data)
+    for secret in ("token_hash", '"state"', "rng_seed", '"password"'):
+        assert secret not in dump
+    assert data["profile"]["nickname"] == NICKNAME
+    assert data["other"]["classrooms.Membership.other_players"][0]["roster_name"] == "Jiný Žák"
+
+
+def test_the_csv_is_escaped_like_the_teacher_csvs_and_keeps_json(client):
+    player, token = make_player()
+    SavedDeck.objects.create(player=player, name="=HYPERLINK(1)", mathematician="x", cards=[1, 2])
+    SavedDeck.objects.create(player=player, name="@SUM(A1)", mathematician="-2+3", cards=[3])
+    login_as(client, token)
+    response = client.get("/accounts/player/export.csv")
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")  # as the teacher CSVs: spreadsheets read č, ř, ľ
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
+    assert rows[0] == ["section", "time", "field", "value"]
+    cells = {(row[0], row[2]): row[3] for row in rows[1:]}
+    assert cells[("theorems.SavedDeck.player[0]", "name")] == "'=HYPERLINK(1)"
+    assert cells[("theorems.SavedDeck.player[1]", "name")] == "'@SUM(A1)"
+    assert cells[("theorems.SavedDeck.player[1]", "mathematician")] == "'-2+3"
+    assert json.loads(cells[("theorems.SavedDeck.player[0]", "cards")]) == [1, 2]
+    assert ("profile", "nickname") in cells and cells[("profile", "nickname")] == NICKNAME
+    assert not any("{'" in row[3] for row in rows)  # no Python repr anywhere
+
+
+def test_the_filename_keeps_the_diacritics(client):
+    _player, token = make_player()
+    login_as(client, token)
+    for fmt in ("json", "csv"):
+        header = client.get(f"/accounts/player/export.{fmt}")["Content-Disposition"]
+        assert header.startswith("attachment")
+        assert f"filename*=utf-8''matika-Zrzav%C3%A1%20Veverka.{fmt}" in header
