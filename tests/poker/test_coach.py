@@ -89,11 +89,22 @@ def test_a_joker_early_in_the_game_is_kept():
     assert choose_joker([None] * 25, table="contiguous", seen=[], kept=0) == {"action": "keep"}
 
 
-def test_a_joker_is_used_when_it_completes_five_of_a_kind():
-    # 9 9 _ 9 9 and no 9 left in the deck: the joker as a 9 makes 125 instead of 70.
+def test_a_joker_waits_for_the_five_of_a_kind_and_then_makes_it():
+    # 9 9 _ 9 9 and no 9 left in the deck: only a joker turns 70 into 125.
+    # Early on the coach keeps the joker for it (keeping is free) and keeps
+    # numbers out of that cell; when no cell can be spared, the joker goes there.
     cells: list[int | None] = [9, 9, None, 9, 9] + [None] * 20
-    decision = choose_joker(cells, table="school", seen=[9, 9, 9, 9], kept=0)
-    assert decision == {"action": "use", "cell": 2, "value": 9}
+    seen = [9, 9, 9, 9, 5]
+    assert choose_joker(cells, table="school", seen=seen, kept=0) == {"action": "keep"}
+    assert choose_cell(cells, 5, table="school", seen=seen[:4]) != 2
+    others = [v for v in range(1, 14) if v != 9] * 2
+    late: list[int | None] = [9, 9, None, 9, 9] + others[:20]
+    seen = [9, 9, 9, 9, *others[:20]]
+    assert choose_joker(late, table="school", seen=seen, kept=0) == {
+        "action": "use",
+        "cell": 2,
+        "value": 9,
+    }
 
 
 @pytest.mark.parametrize("table", JOKER_TABLES)
