@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import PlayerProfile, User
 from classrooms import services
@@ -196,7 +196,12 @@ def start_tables(
     if not 1 <= size <= chosen.max_table:
         raise ClassroomError(
             "bad_table_size",
-            _("A table of this game seats 1 to %(count)s players.") % {"count": chosen.max_table},
+            ngettext(
+                "A table of this game seats %(count)s player.",
+                "A table of this game seats 1 to %(count)s players.",
+                chosen.max_table,
+            )
+            % {"count": chosen.max_table},
         )
     players = list(
         PlayerProfile.objects.filter(

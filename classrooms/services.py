@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import identity, limits, nicknames
 from accounts import services as account_services
@@ -103,7 +104,13 @@ def _add_roster_names(classroom: Classroom, names: list[str]) -> list[Membership
     new_names = [name for name in names if name.casefold() not in existing]
     if classroom.members.count() + len(new_names) > MAX_MEMBERS:
         raise ClassroomError(
-            "class_full", _("A class can have at most %(count)s members.") % {"count": MAX_MEMBERS}
+            "class_full",
+            ngettext(
+                "A class can have at most %(count)s member.",
+                "A class can have at most %(count)s members.",
+                MAX_MEMBERS,
+            )
+            % {"count": MAX_MEMBERS},
         )
     return Membership.objects.bulk_create(
         [Membership(classroom=classroom, roster_name=name) for name in new_names]
@@ -387,7 +394,12 @@ def join_classroom(
         if members.count() >= MAX_MEMBERS:
             raise ClassroomError(
                 "class_full",
-                _("A class can have at most %(count)s members.") % {"count": MAX_MEMBERS},
+                ngettext(
+                    "A class can have at most %(count)s member.",
+                    "A class can have at most %(count)s members.",
+                    MAX_MEMBERS,
+                )
+                % {"count": MAX_MEMBERS},
             )
         if classroom.members.filter(status=Membership.Status.PENDING).count() >= MAX_PENDING:
             raise ClassroomError(

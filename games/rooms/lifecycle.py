@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import limits
 from accounts.models import PlayerProfile
@@ -141,7 +142,11 @@ def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Sea
         if playing_count(room, limits) >= limits.max_players:
             raise RoomError(
                 "room_full",
-                _("This room is full: at most %(count)d players can play.")
+                ngettext(
+                    "This room is full: at most %(count)d player can play.",
+                    "This room is full: at most %(count)d players can play.",
+                    limits.max_players,
+                )
                 % {"count": limits.max_players},
             )
     if seat is None:
@@ -296,7 +301,11 @@ def start_room(*, room: Room, actor: PlayerProfile) -> int:
     if playing_count(room, adapter.limits) < adapter.limits.min_players:
         raise RoomError(
             "not_enough_players",
-            _("At least %(count)d players are needed to start.")
+            ngettext(
+                "At least %(count)d player is needed to start.",
+                "At least %(count)d players are needed to start.",
+                adapter.limits.min_players,
+            )
             % {"count": adapter.limits.min_players},
         )
     return _start(room, adapter, actor_id=actor.pk, now=timezone.now())
