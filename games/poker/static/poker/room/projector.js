@@ -69,6 +69,7 @@ if (root) {
             " ",
             el("span", { className: "pr-score", text: String(entry.score) }),
           ]);
+          if (entry.gone === "left") item.append(" ", el("span", { className: "badge", text: gettext("left the game") }));
           // The boards come with the final standings: the winners' boards are shown.
           if (entry.rank === 1 && entry.cells) item.append(miniBoard(entry));
           return item;
