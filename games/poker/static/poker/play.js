@@ -5,7 +5,7 @@
 // Ranked and daily games (root data-kind) are server-only: no browser fallback,
 // no score preview, and the publication question is asked before the first one.
 
-import { gettext, interpolate } from "../js/kit/i18n.js";
+import { gettext, interpolate, ngettext } from "../js/kit/i18n.js";
 import { buildBoard, paintBoard } from "./board.js";
 import {
   RULE_MESSAGES,
@@ -380,11 +380,19 @@ class PokerPlay {
   askConsent() {
     if (root.dataset.consent !== "unknown") return Promise.resolve();
     const dialog = $("poker-consent-dialog");
+    // A yes needs the age sentence ticked (GDPR Art. 8: old enough or a parent agreed).
+    const age = $("poker-consent-age");
+    const yes = $("poker-consent-yes");
+    yes.disabled = !age.checked;
+    age.onchange = () => {
+      yes.disabled = !age.checked;
+    };
     return new Promise((resolve) => {
       const answer = async (granted) => {
         closeDialog(dialog);
         const body = new FormData();
         body.append("consent", granted ? "yes" : "no");
+        if (granted) body.append("age", age.checked ? "yes" : "no");
         try {
           const response = await fetch(root.dataset.consentUrl, {
             method: "POST",
@@ -401,7 +409,7 @@ class PokerPlay {
       $("poker-consent-yes").onclick = () => answer(true);
       $("poker-consent-no").onclick = () => answer(false);
       openDialog(dialog, { onCancel: () => resolve() });
-      $("poker-consent-yes").focus();
+      age.focus();
     });
   }
 
@@ -670,7 +678,8 @@ class PokerPlay {
     $("poker-kept-count").textContent = String(view.kept_jokers);
     $("poker-kept").disabled = view.kept_jokers === 0 || view.over;
     $("poker-kept").classList.toggle("is-active", Boolean(this.pending && this.pending.source === "kept"));
-    $("poker-draw").disabled = view.over || inHand !== null;
+    // The button shows only when it can act: no number in hand, the game still on.
+    $("poker-draw").hidden = view.over || inHand !== null;
     $("poker-total").textContent = String(view.score);
     $("poker-new").hidden = !view.over;
     $("poker-table-name").textContent = this.tableLabel(view.table);
@@ -759,12 +768,31 @@ class PokerPlay {
     $("poker-timer").hidden = true;
     $("poker-end-score").textContent = String(view.score);
     const empty = view.cells.filter((value) => value === null).length;
-    $("poker-end-detail").textContent = view.completed
-      ? gettext("All 25 cells are filled.")
-      : interpolate(gettext("%(empty)s cells stayed empty (%(lost)s numbers ran out of time)."), {
-          empty,
-          lost: view.forfeited,
-        });
+    const details = [];
+    if (view.completed) {
+      details.push(gettext("All 25 cells are filled."));
+    } else {
+      details.push(interpolate(ngettext("%(count)s cell stayed empty.", "%(count)s cells stayed empty.", empty), { count: empty }));
+      if (view.forfeited > 0) {
+        details.push(
+          interpolate(ngettext("%(count)s number ran out of time.", "%(count)s numbers ran out of time.", view.forfeited), { count: view.forfeited }),
+        );
+      }
+    }
+    if (view.kept_jokers > 0) {
+      // A kept joker needs a free cell; one still kept at the end is lost.
+      details.push(
+        interpolate(
+          ngettext(
+            "%(count)s kept joker was lost: no free cell was left for it.",
+            "%(count)s kept jokers were lost: no free cell was left for them.",
+            view.kept_jokers,
+          ),
+          { count: view.kept_jokers },
+        ),
+      );
+    }
+    $("poker-end-detail").textContent = details.join(" ");
     const record = $("poker-end-record");
     const recorded = this.driver.recorded && view.recorded !== false;
     record.classList.toggle("is-recorded", recorded);
