@@ -33,7 +33,7 @@ if (root) {
     current.classList.toggle("is-joker", last === JOKER);
     q("history").replaceChildren(...sequence.map((card) => el("li", { text: cardText(card) })));
     const texts = {
-      lobby: gettext("Waiting for the host to start the game."),
+      lobby: gettext("Join with the code or the QR code: the game starts soon."),
       running: closed ? gettext("All numbers are out: no more will come.") : "",
       finished: gettext("The game is over."),
       expired: gettext("This room has expired."),
