@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from classrooms.errors import ClassroomError
 from games.mathesso.adapter import clean_settings
@@ -22,7 +23,11 @@ def variant_choices() -> list[tuple[str, str]]:
     return [
         (
             v.name,
-            _("%(title)s – %(pairs)s pairs, numbers up to %(max)s")
+            ngettext(
+                "%(title)s – %(pairs)s pair, numbers up to %(max)s",
+                "%(title)s – %(pairs)s pairs, numbers up to %(max)s",
+                len(variant_faces(v.name)),
+            )
             % {"title": v.title, "pairs": len(variant_faces(v.name)), "max": v.max_value},
         )
         for v in data.VARIANTS

@@ -4,7 +4,7 @@
 // The score of a move is always computed by the server (the preview view), never here.
 import { confirmDialog } from "../js/kit/dialog.js";
 import { el } from "../js/kit/dom.js";
-import { gettext, interpolate as t } from "../js/kit/i18n.js";
+import { gettext, interpolate as t, ngettext } from "../js/kit/i18n.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
 import { JOKER, LAYOUTS, SIZE } from "./data.js";
 
@@ -92,7 +92,7 @@ if (root) {
     const who = seatName(entry.player);
     switch (entry.type) {
       case "placed":
-        return t(gettext("%(player)s: %(examples)s — %(score)s points."), {
+        return t(ngettext("%(player)s: %(examples)s — %(score)s point.", "%(player)s: %(examples)s — %(score)s points.", entry.score), {
           player: who,
           examples: entry.examples.map((e) => t(gettext("%(text)s (%(points)s)"), e)).join(", "),
           score: entry.score,
@@ -246,7 +246,7 @@ if (root) {
     if (answer.ok) {
       previewOk = true;
       parts.preview.replaceChildren(
-        el("p", { className: "ab-preview-score", text: t(gettext("This move scores %(score)s points."), { score: answer.score }) }),
+        el("p", { className: "ab-preview-score", text: t(ngettext("This move scores %(score)s point.", "This move scores %(score)s points.", answer.score), { score: answer.score }) }),
         el("ul", {}, answer.examples.map((e) => el("li", { text: t(gettext("%(text)s (%(points)s)"), e) }))),
       );
     } else {
@@ -382,8 +382,8 @@ if (root) {
         if (player.status !== "active") classes.push("is-out");
         return el("div", { className: classes.join(" "), attrs: { "data-seat": String(seat) } }, [
           el("span", { className: "ab-player-name", text: seatName(seat) + (seat === view.you ? ` (${gettext("you")})` : "") }),
-          el("span", { className: "ab-player-score", text: t(gettext("%(score)s points"), { score: player.score }) }),
-          el("span", { className: "muted", text: t(gettext("%(count)s stones"), { count: player.rack_count }) }),
+          el("span", { className: "ab-player-score", text: t(ngettext("%(score)s point", "%(score)s points", player.score), { score: player.score }) }),
+          el("span", { className: "muted", text: t(ngettext("%(count)s stone", "%(count)s stones", player.rack_count), { count: player.rack_count }) }),
           ...(view.seats[seat] && view.seats[seat].left ? [el("span", { className: "badge", text: gettext("left the game") })] : []),
         ]);
       }),

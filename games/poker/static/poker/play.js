@@ -725,7 +725,11 @@ class PokerPlay {
   shareText(result) {
     const url = new URL(window.location.pathname, window.location.origin).href;
     return interpolate(
-      gettext("Matika daily challenge %(day)s: %(score)s points, place %(rank)s of the day, streak %(streak)s. %(url)s"),
+      ngettext(
+        "Matika daily challenge %(day)s: %(score)s point, place %(rank)s of the day, streak %(streak)s. %(url)s",
+        "Matika daily challenge %(day)s: %(score)s points, place %(rank)s of the day, streak %(streak)s. %(url)s",
+        result.score,
+      ),
       { ...result, url },
     );
   }

@@ -1,7 +1,7 @@
 // Scoresheet (tabuľka): type a board played on paper; lines are scored live and
 // arrow keys move between cells. Nothing is recorded.
 
-import { gettext, interpolate } from "../js/kit/i18n.js";
+import { gettext, interpolate, ngettext } from "../js/kit/i18n.js";
 import { buildBoard, paintBoard } from "./board.js";
 import { readStorage, writeStorage } from "./common.js";
 import { scoreBoard } from "./scoring.js";
@@ -42,7 +42,7 @@ if (root) {
     paintBoard(board, { lines: score.lines });
     document.getElementById("poker-total").textContent = String(score.total);
     status.textContent = invalid
-      ? interpolate(gettext("%(count)s cells hold something other than a number 1 to 13 and are not scored."), {
+      ? interpolate(ngettext("%(count)s cell holds something other than a number 1 to 13 and is not scored.", "%(count)s cells hold something other than a number 1 to 13 and are not scored.", invalid), {
           count: invalid,
         })
       : "";
