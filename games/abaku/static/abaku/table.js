@@ -412,7 +412,7 @@ if (root) {
     const winners = g.result.winners.map(seatName).join(", ");
     const rows = g.result.standings.map((seat) =>
       el("li", {
-        text: t(gettext("%(player)s: %(score)s points (end adjustment %(adjustment)s)"), {
+        text: t(ngettext("%(player)s: %(score)s point (end adjustment %(adjustment)s)", "%(player)s: %(score)s points (end adjustment %(adjustment)s)", g.result.scores[seat]), {
           player: seatName(seat),
           score: g.result.scores[seat],
           adjustment: g.result.adjustments[seat],
