@@ -44,7 +44,9 @@ class Classroom(models.Model):
 
 
 class CoTeacher(models.Model):
-    """A colleague invited by e-mail; they see the class once they log in with that address."""
+    """A colleague invited by e-mail. The invitation is accepted through a signed
+    link mailed to that address, by an account whose address is that one and
+    verified; until then the colleague sees nothing of the class."""
 
     classroom = models.ForeignKey(
         Classroom, verbose_name=_("class"), on_delete=models.CASCADE, related_name="co_teachers"
@@ -59,6 +61,15 @@ class CoTeacher(models.Model):
         related_name="+",
     )
     invited_at = models.DateTimeField(_("invited"), default=timezone.now)
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account that accepted"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="co_teaching",
+    )
 
     class Meta:
         verbose_name = _("co-teacher")
@@ -70,6 +81,10 @@ class CoTeacher(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email} ({self.classroom})"
+
+    @property
+    def is_accepted(self) -> bool:
+        return self.accepted_at is not None
 
 
 class Membership(models.Model):
@@ -97,6 +112,19 @@ class Membership(models.Model):
         related_name="merged_memberships",
     )
     roster_name = models.CharField(_("name in the roster"), max_length=80)
+    # Printed by the teacher for each roster name: a pupil who types it with
+    # their name is in at once; without it the claim waits for the teacher.
+    claim_code = models.CharField(_("claim code"), max_length=8, blank=True, default="")
+    # A pupil's claim of a roster name without its code: a waiting membership
+    # that joins that roster entry when the teacher approves it.
+    claim_of = models.ForeignKey(
+        "self",
+        verbose_name=_("claims the roster name"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="claims",
+    )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.APPROVED
     )
@@ -120,3 +148,12 @@ class Membership(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.status == self.Status.PENDING
+
+    @property
+    def short_name(self) -> str:
+        """What a pupil at the join page sees of a roster name: the first name
+        and the initial of the last word ("Adam K."), never the full name."""
+        words = self.roster_name.split()
+        if len(words) < 2:
+            return words[0] if words else ""
+        return f"{words[0]} {words[-1][0]}."

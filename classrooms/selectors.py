@@ -27,8 +27,12 @@ from games.rooms.models import Seat
 def classes_for_teacher(user: User) -> QuerySet[Classroom]:
     if not user.is_authenticated:
         return Classroom.objects.none()
+    # Only accepted invitations count: an invitation is accepted through the
+    # signed link mailed to its address (classrooms.services.accept_invitation).
     return (
-        Classroom.objects.filter(Q(teacher=user) | Q(co_teachers__email=user.email.lower()))
+        Classroom.objects.filter(
+            Q(teacher=user) | Q(co_teachers__user=user, co_teachers__accepted_at__isnull=False)
+        )
         .distinct()
         .select_related("teacher")
     )
@@ -61,6 +65,7 @@ def student_membership(player: PlayerProfile | None, pk: int | str) -> Membershi
 
 
 def unclaimed_roster(classroom: Classroom) -> QuerySet[Membership]:
+    """Roster names nobody claimed yet (the join page shows only their short form)."""
     return classroom.members.filter(player__isnull=True, status=Membership.Status.APPROVED)
 
 

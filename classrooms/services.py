@@ -13,6 +13,7 @@ import secrets
 import unicodedata
 
 from django.conf import settings
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -40,6 +41,8 @@ MAX_MEMBERS = 200
 MAX_PENDING = 60
 MAX_ROSTER_NAME = 80
 MAX_CO_TEACHERS = 10
+# Per-pupil claim codes (printed by the teacher), from the class codes' alphabet.
+CLAIM_CODE_LENGTH = 6
 
 
 def new_class_code() -> str:
@@ -113,7 +116,10 @@ def _add_roster_names(classroom: Classroom, names: list[str]) -> list[Membership
             % {"count": MAX_MEMBERS},
         )
     return Membership.objects.bulk_create(
-        [Membership(classroom=classroom, roster_name=name) for name in new_names]
+        [
+            Membership(classroom=classroom, roster_name=name, claim_code=new_claim_code())
+            for name in new_names
+        ]
     )
 
 
@@ -211,10 +217,22 @@ def set_joining(*, classroom: Classroom, enabled: bool) -> Classroom:
     return classroom
 
 
+INVITE_SALT = "classrooms.co-teacher-invitation"
+INVITE_MAX_AGE = 14 * 24 * 3600
+
+
+def invitation_token(invite: CoTeacher) -> str:
+    """Signed (with the time) for the invitation and its address: it only works
+    for the address it was mailed to, and not after INVITE_MAX_AGE."""
+    return signing.dumps({"i": invite.pk, "e": invite.email}, salt=INVITE_SALT, compress=True)
+
+
 @transaction.atomic
 def invite_co_teacher(
-    *, classroom: Classroom, email: str, invited_by: User, class_url: str = ""
+    *, classroom: Classroom, email: str, invited_by: User, accept_url=None
 ) -> CoTeacher:
+    """Invite a colleague by e-mail: they get a signed link, and see the class
+    only after accepting it (``accept_url(token)`` builds the link's address)."""
     email = (email or "").strip().lower()
     try:
         validate_email(email)
@@ -229,14 +247,61 @@ def invite_co_teacher(
     if classroom.co_teachers.count() >= MAX_CO_TEACHERS:
         raise ClassroomError("too_many_co_teachers", _("A class can have at most 10 co-teachers."))
     invite = CoTeacher.objects.create(classroom=classroom, email=email, invited_by=invited_by)
+    url = accept_url(invitation_token(invite)) if accept_url else invitation_token(invite)
     subject = _("Matika: you were invited to teach %(name)s") % {"name": classroom.name}
     body = _(
         "%(teacher)s invited you to teach the class %(name)s on Matika. "
-        "Log in or create a teacher account with this e-mail address to see it: %(url)s"
-    ) % {"teacher": invited_by.get_full_name(), "name": classroom.name, "url": class_url}
+        "To accept, open this link within 14 days and log in (or create a teacher "
+        "account) with this e-mail address: %(url)s"
+    ) % {"teacher": invited_by.get_full_name(), "name": classroom.name, "url": url}
     transaction.on_commit(
         lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email], fail_silently=True)
     )
+    return invite
+
+
+def invitation_for(token: str) -> CoTeacher:
+    """The invitation a mailed link stands for; refused when forged, expired,
+    withdrawn or made for an earlier invitation of the same address."""
+    try:
+        data = signing.loads(token, salt=INVITE_SALT, max_age=INVITE_MAX_AGE)
+    except signing.BadSignature as exc:  # SignatureExpired is one
+        raise ClassroomError(
+            "bad_invitation", _("This invitation link is invalid or has expired.")
+        ) from exc
+    invite = (
+        CoTeacher.objects.select_related("classroom", "classroom__teacher")
+        .filter(pk=data.get("i"), email=str(data.get("e", "")))
+        .first()
+    )
+    if invite is None:
+        raise ClassroomError("bad_invitation", _("This invitation link is invalid or has expired."))
+    return invite
+
+
+@transaction.atomic
+def accept_invitation(*, token: str, user: User) -> CoTeacher:
+    """The invited colleague accepts: the link must be valid, and the account's
+    address the invited one and verified (accounts.signup)."""
+    invite = invitation_for(token)
+    invite = CoTeacher.objects.select_for_update().get(pk=invite.pk)
+    if invite.is_accepted:
+        if invite.user_id == user.pk:
+            return invite
+        raise ClassroomError("bad_invitation", _("This invitation link is invalid or has expired."))
+    if user.email.lower() != invite.email:
+        raise ClassroomError(
+            "wrong_account",
+            _("This invitation is for another e-mail address. Log in with that address."),
+        )
+    if not user.email_verified:
+        raise ClassroomError(
+            "email_unverified",
+            _("Confirm your e-mail address first: open the link we mailed to you."),
+        )
+    invite.user = user
+    invite.accepted_at = timezone.now()
+    invite.save(update_fields=["user", "accepted_at"])
     return invite
 
 
@@ -250,7 +315,7 @@ def remove_co_teacher(*, classroom: Classroom, co_teacher_id: int, user: User) -
     if invite is None:
         raise ClassroomError("unknown_co_teacher", _("This co-teacher is not in the class."))
     invite.delete()
-    colleague = User.objects.filter(email__iexact=invite.email).first()
+    colleague = invite.user
     if colleague is None or colleague.player_id is None:
         return
     for room in room_selectors.live_rooms_for_classroom(classroom).filter(
@@ -275,9 +340,32 @@ def _member(classroom: Classroom, member_id: int, *, lock: bool = True) -> Membe
     return member
 
 
+def new_claim_code() -> str:
+    return "".join(secrets.choice(CLASS_CODE_ALPHABET) for _ in range(CLAIM_CODE_LENGTH))
+
+
+def _claim_code_matches(member: Membership, typed: str) -> bool:
+    """Compared in constant time; a wrong code counts as a code miss
+    (accounts.limits), and a client past the limit gets no match at all."""
+    client = limits.current_client()
+    misses = limits.code_misses()
+    if client is not None and limits.blocked(misses, client):
+        return False
+    ok = bool(member.claim_code) and secrets.compare_digest(
+        normalise_code(typed), member.claim_code
+    )
+    if not ok and client is not None:
+        limits.count(misses, client)
+    return ok
+
+
 @transaction.atomic
 def approve_member(*, classroom: Classroom, member_id: int) -> Membership:
+    """Confirm a waiting member. A claim of a roster name joins that name (its
+    profile moves onto the roster entry, the claim row goes)."""
     member = _member(classroom, member_id)
+    if member.claim_of_id is not None:
+        return merge_members(classroom=classroom, source_id=member.pk, target_id=member.claim_of_id)
     member.status = Membership.Status.APPROVED
     member.save(update_fields=["status"])
     return member
@@ -369,9 +457,13 @@ def join_classroom(
     typed_name: str = "",
     browser_token: str | None = None,
     nickname: str = "",
+    claim_code: str = "",
 ) -> tuple[Membership, str | None]:
-    """A student joins: claims a roster name (approved at once) or types one (the
-    teacher approves). A browser without a profile gets one in the same step.
+    """A student joins: claims a roster name or types one. A claim with the roster
+    name's claim code (printed by the teacher) is in at once; a claim without it,
+    like a typed name, waits for the teacher (a pending membership that points
+    at the roster name, ``claim_of``). A browser without a profile gets one in
+    the same step.
 
     Returns the membership and, when a profile was created, the browser token
     the response must store.
@@ -386,8 +478,22 @@ def join_classroom(
         existing = membership_of(classroom=classroom, player=player)
         if existing is not None:
             return existing, None
-    if member_id is None:
-        name = normalise_roster_name(typed_name)
+    claimed = None
+    if member_id is not None:
+        claimed = _member(classroom, member_id)
+        if claimed.player_id is not None or claimed.is_pending:
+            raise ClassroomError(
+                "name_taken", _("Someone has already picked this name. Ask your teacher.")
+            )
+        if claim_code and not _claim_code_matches(claimed, claim_code):
+            raise ClassroomError(
+                "bad_claim_code",
+                _(
+                    "This code is not right. Check it, or leave it empty and your teacher confirms you."
+                ),
+            )
+    if claimed is None or not claim_code:
+        name = claimed.short_name if claimed is not None else normalise_roster_name(typed_name)
         # Typed names wait for the teacher and have their own cap: joins nobody
         # approved cannot fill the class so that a real pupil is refused.
         members = classroom.members.exclude(status=Membership.Status.PENDING)
@@ -408,12 +514,6 @@ def join_classroom(
                     "Too many students are waiting for the teacher. Ask your teacher to confirm them."
                 ),
             )
-    else:
-        member = _member(classroom, member_id)
-        if member.player_id is not None or member.is_pending:
-            raise ClassroomError(
-                "name_taken", _("Someone has already picked this name. Ask your teacher.")
-            )
     token = None
     if player is None:
         try:
@@ -422,7 +522,7 @@ def join_classroom(
             )
         except AccountsError as error:
             raise ClassroomError(error.code, error.message) from error
-    if member_id is None:
+    if claimed is None or not claim_code:
         try:
             with transaction.atomic():
                 member = Membership.objects.create(
@@ -430,10 +530,12 @@ def join_classroom(
                     player=player,
                     roster_name=name,
                     status=Membership.Status.PENDING,
+                    claim_of=claimed,
                 )
         except IntegrityError:  # a double submit joined this player a moment ago
             return membership_of(classroom=classroom, player=player), token
     else:
+        member = claimed
         member.player = player
         member.joined_at = timezone.now()
         try:

@@ -319,18 +319,54 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Enter a valid e-mail address."))
     else:
-        url = request.build_absolute_uri(reverse("classrooms:detail", kwargs={"pk": pk}))
         _run(
             request,
             lambda: services.invite_co_teacher(
                 classroom=classroom,
                 email=form.cleaned_data["email"],
                 invited_by=request.user,
-                class_url=url,
+                accept_url=lambda token: request.build_absolute_uri(
+                    reverse("classrooms:accept_invitation", kwargs={"token": token})
+                ),
             ),
-            _("The colleague was invited. They see the class after logging in."),
+            _("The colleague was invited. They see the class after accepting the e-mailed link."),
         )
     return redirect("classrooms:detail", pk=classroom.pk)
+
+
+@login_required
+def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to an invited colleague: shows whose class it is and, on
+    POST, accepts it for this account (the invited, verified address only)."""
+    try:
+        invite = services.invitation_for(token)
+    except ClassroomError as error:
+        return render(
+            request, "classrooms/accept_invitation.html", {"error": error.message}, status=404
+        )
+    error = None
+    if request.method == "POST":
+        try:
+            services.accept_invitation(token=token, user=request.user)
+        except ClassroomError as exc:
+            error = exc.message
+        else:
+            messages.success(
+                request, _("You now teach %(name)s.") % {"name": invite.classroom.name}
+            )
+            return redirect("classrooms:detail", pk=invite.classroom_id)
+    # Until accepted, nothing of the class is shown: only its name and who invited.
+    return render(
+        request,
+        "classrooms/accept_invitation.html",
+        {
+            "invite": invite,
+            "class_name": invite.classroom.name,
+            "error": error,
+            "needs_verification": not request.user.email_verified,
+        },
+        status=400 if error else 200,
+    )
 
 
 @login_required
@@ -390,6 +426,22 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
             "classroom": classroom,
             "members": roster,
             "roster_form": RosterForm(),
+        },
+    )
+
+
+@login_required
+def claim_codes(request: HttpRequest, pk: int) -> HttpResponse:
+    """A printable sheet: each roster name nobody claimed yet with its claim code,
+    cut into slips and handed to the pupils."""
+    classroom = selectors.teacher_classroom(request.user, pk)
+    return render(
+        request,
+        "classrooms/claim_codes.html",
+        {
+            "classroom": classroom,
+            "members": selectors.unclaimed_roster(classroom),
+            "join_url": join_url(request, classroom),
         },
     )
 
@@ -541,7 +593,12 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
             "classroom": classroom,
             "form": form,
             "closed": closed,
-            "roster": selectors.unclaimed_roster(classroom),
+            # Only the short form of each roster name ("Adam K."): pupils see
+            # enough to find their own entry, not their classmates' full names.
+            "roster": [
+                {"pk": member.pk, "name": member.short_name}
+                for member in selectors.unclaimed_roster(classroom)
+            ],
             "picked": form.data.get("member", ""),
         },
         status=status,
@@ -575,6 +632,7 @@ def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> Http
             typed_name=data["typed_name"],
             browser_token=identity.read_token(request),
             nickname=data["nickname"],
+            claim_code=request.POST.get("claim_code", "").strip()[:16],
         )
     except ClassroomError as error:
         field = None

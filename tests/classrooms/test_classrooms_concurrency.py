@@ -21,7 +21,12 @@ def test_simultaneous_claims_of_one_roster_name_give_it_to_one_student():
     def claim(player):
         try:
             barrier.wait()
-            services.join_classroom(classroom=classroom, player=player, member_id=member.pk)
+            services.join_classroom(
+                classroom=classroom,
+                player=player,
+                member_id=member.pk,
+                claim_code=member.claim_code,
+            )
             outcomes.append("won")
         except ClassroomError as error:
             outcomes.append(error.code)

@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.core import signing
 from django.test import Client
+from django.utils import timezone
 
 from accounts import identity
 from accounts.models import Browser
@@ -57,6 +58,11 @@ def world():
         "co_teacher": factories.make_teacher("co@skola.sk"),
         "staff": factories.make_teacher("staff@skola.sk", is_staff=True, is_superuser=True),
     }
+    # the co-teacher accepted the mailed invitation (tests/security covers the link)
+    users["co_teacher"].email_verified_at = timezone.now()
+    users["co_teacher"].save(update_fields=["email_verified_at"])
+    invite = classroom.co_teachers.get()
+    services.accept_invitation(token=services.invitation_token(invite), user=users["co_teacher"])
     clients = {"anonymous": Client(headers={"accept-language": "en"})}
     for name, user in users.items():
         clients[name] = Client(headers={"accept-language": "en"})

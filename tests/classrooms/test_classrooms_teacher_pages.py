@@ -1,7 +1,10 @@
 """Teachers manage their classes: create with a roster, code/QR, archive, delete, co-teachers."""
 
+import re
+
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from classrooms.models import Classroom, CoTeacher, Membership
 from games.models import GameRecord, GameResult
@@ -125,8 +128,12 @@ def test_invited_co_teacher_sees_the_class_and_gets_an_email(
         teacher_client.post(f"/classes/{classroom.pk}/co-teachers/", {"email": "Kolega@Skola.sk"})
     assert CoTeacher.objects.get().email == "kolega@skola.sk"
     assert mail.outbox[0].to == ["kolega@skola.sk"]
-    colleague = factories.make_teacher("kolega@skola.sk")
+    colleague = factories.make_teacher("kolega@skola.sk", email_verified_at=timezone.now())
     client.force_login(colleague)
+    # nothing before the mailed link is accepted
+    assert client.get(f"/classes/{classroom.pk}/").status_code == 404
+    link = re.search(r"https?://[^/]+(/classes/invitations/\S+/)", mail.outbox[0].body).group(1)
+    assert client.post(link).status_code == 302
     assert client.get(f"/classes/{classroom.pk}/").status_code == 200
     assert classroom in client.get("/classes/").context["teacher_classes"]
     # a co-teacher may not delete the class

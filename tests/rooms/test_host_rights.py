@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
 from accounts import services as account_services
 from classrooms import services as classroom_services
@@ -72,7 +73,13 @@ def test_a_removed_co_teacher_loses_host_rights_at_once(server, open_socket):
     owner = factories.make_teacher("owner@skola.cz")
     colleague = factories.make_teacher("colleague@skola.cz")
     classroom = factories.make_class(owner)
-    CoTeacher.objects.create(classroom=classroom, email=colleague.email, invited_by=owner)
+    CoTeacher.objects.create(
+        classroom=classroom,
+        email=colleague.email,
+        invited_by=owner,
+        user=colleague,
+        accepted_at=timezone.now(),
+    )
     browser = Client(headers={"accept-language": "en"})
     browser.force_login(colleague)
     room = _start_group_game(browser, classroom)
@@ -90,7 +97,13 @@ def test_only_the_owner_may_allow_publication():
     owner = factories.make_teacher("own@skola.cz")
     colleague = factories.make_teacher("col@skola.cz")
     classroom = factories.make_class(owner)
-    CoTeacher.objects.create(classroom=classroom, email=colleague.email, invited_by=owner)
+    CoTeacher.objects.create(
+        classroom=classroom,
+        email=colleague.email,
+        invited_by=owner,
+        user=colleague,
+        accepted_at=timezone.now(),
+    )
     co_client = Client(headers={"accept-language": "en"})
     co_client.force_login(colleague)
     response = co_client.post(
