@@ -170,6 +170,12 @@ class PublicationConsent(models.Model):
     text_version = models.CharField(_("text version"), max_length=16)
     language = models.CharField(_("language"), max_length=8)
     text = models.TextField(_("text shown"))
+    age_confirmed = models.BooleanField(
+        _("old enough or a parent agreed"),
+        null=True,
+        default=None,
+        help_text=_("GDPR Art. 8: asked with every yes (15 in Czechia, 16 in Slovakia)."),
+    )
     created_at = models.DateTimeField(_("time"), default=timezone.now)
 
     class Meta:

@@ -222,15 +222,26 @@ def touch(*, browser: Browser) -> None:
 
 
 @transaction.atomic
-def record_consent(*, player: PlayerProfile, granted: bool, language: str) -> PublicationConsent:
-    """Store an answer to the publication question (with the exact text shown)."""
+def record_consent(
+    *, player: PlayerProfile, granted: bool, language: str, age_confirmed: bool | None = None
+) -> PublicationConsent:
+    """Store an answer to the publication question (with the exact text shown).
+
+    A yes needs the player's statement that they are old enough or that a parent
+    agreed (GDPR Art. 8, ``consent.age_statement``); a no never does."""
+    if granted and not age_confirmed:
+        raise AccountsError(
+            "needs_age",
+            _("Tick the sentence about your age first, or ask your parent and come back."),
+        )
     PlayerProfile.objects.select_for_update().filter(pk=player.pk).first()
     answer = PublicationConsent.objects.create(
         player=player,
         granted=granted,
+        age_confirmed=bool(age_confirmed) if granted else None,
         text_version=consent.VERSION,
         language=language,
-        text=consent.question(),
+        text=consent.stored_text(granted=granted, language=language),
     )
     if not granted:
         game_registry.withdraw_public_data([player.pk])

@@ -175,6 +175,7 @@ def _profile_page(request: HttpRequest, *, nickname_form=None, code_form=None, s
         "stats_sections": selectors.profile_stats_sections(stats) if stats else [],
         "consent": selectors.current_consent(request.player) if request.player else None,
         "consent_question": consent.question(),
+        "consent_age_statement": consent.age_statement(),
     }
     return render(request, "accounts/profile.html", context, status=status)
 
@@ -368,12 +369,21 @@ def set_consent(request: HttpRequest) -> HttpResponse:
         )
     elif answer not in {"yes", "no"}:
         error = AccountsError("bad_answer", _("Please answer yes or no."))
+    else:
+        try:
+            services.record_consent(
+                player=request.player,
+                granted=answer == "yes",
+                language=get_language(),
+                age_confirmed=request.POST.get("age") == "yes",
+            )
+        except AccountsError as refused:
+            error = refused
     if error is not None:
         if wants_json:
             return JsonResponse({"code": error.code, "message": error.message}, status=400)
         messages.error(request, error.message)
         return redirect("accounts:profile")
-    services.record_consent(player=request.player, granted=answer == "yes", language=get_language())
     if wants_json:
         return JsonResponse({"consent": answer == "yes"})
     if answer == "yes":

@@ -94,6 +94,7 @@ def _competition_context(request: HttpRequest, kind: str) -> dict[str, Any]:
             "can_compete": player is not None,
             "consent_state": "unknown" if answer is None else ("yes" if answer.granted else "no"),
             "consent_question": consent.question(),
+            "consent_age_statement": consent.age_statement(),
         }
     )
     return context

@@ -32,7 +32,7 @@ def _result(player, *, mode="easy", score=100, completed=True, classroom=None, *
 
 def test_consent_is_stored_with_text_version_language_and_time(player_client):
     client, player = player_client
-    client.post("/accounts/player/consent/", {"consent": "yes"})
+    client.post("/accounts/player/consent/", {"consent": "yes", "age": "yes"})
     answer = PublicationConsent.objects.get()
     assert answer.granted is True
     assert answer.text_version == consent.VERSION
@@ -55,7 +55,7 @@ def test_withdrawing_consent_tells_public_tables_at_once(player_client, monkeypa
     client, player = player_client
     heard = []
     monkeypatch.setattr(game_registry, "withdraw_public_data", heard.extend)
-    client.post("/accounts/player/consent/", {"consent": "yes"})
+    client.post("/accounts/player/consent/", {"consent": "yes", "age": "yes"})
     assert heard == []
     client.post("/accounts/player/consent/", {"consent": "no"})
     assert heard == [player.pk]
@@ -103,7 +103,7 @@ def test_export_contains_everything_stored(player_client):
     teacher = _teacher()
     classroom = Classroom.objects.create(name="7.B", teacher=teacher, join_code="ABC234")
     Membership.objects.create(classroom=classroom, player=player, roster_name="Jana K.")
-    client.post("/accounts/player/consent/", {"consent": "yes"})
+    client.post("/accounts/player/consent/", {"consent": "yes", "age": "yes"})
     _result(player, score=123, board=[1] * 25, duration_s=99)
     data = json.loads(client.get("/accounts/player/export.json").content)
     assert data["profile"]["nickname"] == "Tichá Sova"
@@ -151,7 +151,7 @@ def test_delete_leaves_no_personal_data(player_client):
     client, player = player_client
     classroom = Classroom.objects.create(name="8.A", teacher=_teacher(), join_code="XYZ234")
     Membership.objects.create(classroom=classroom, player=player, roster_name="Petr Novák")
-    client.post("/accounts/player/consent/", {"consent": "yes"})
+    client.post("/accounts/player/consent/", {"consent": "yes", "age": "yes"})
     _result(player, score=111, classroom=classroom)
     response = client.post("/accounts/player/delete/")
     assert response.status_code == 302
@@ -197,7 +197,9 @@ def test_admin_can_hide_and_ban_nicknames(player_client, django_user_model):
 def test_consent_answered_from_the_game_dialog_gets_json_and_no_flash_message(player_client):
     client, player = player_client
     response = client.post(
-        "/accounts/player/consent/", {"consent": "yes"}, headers={"accept": "application/json"}
+        "/accounts/player/consent/",
+        {"consent": "yes", "age": "yes"},
+        headers={"accept": "application/json"},
     )
     assert response.json() == {"consent": True}
     assert selectors.has_publication_consent(player)

@@ -25,7 +25,9 @@ def at(text: str) -> float:
 def player(nickname: str, *, consent: bool | None = True) -> PlayerProfile:
     profile, _token = accounts_services.create_profile(browser_token=None, nickname=nickname)
     if consent is not None:
-        accounts_services.record_consent(player=profile, granted=consent, language="en")
+        accounts_services.record_consent(
+            player=profile, granted=consent, language="en", age_confirmed=consent
+        )
     return profile
 
 

@@ -1,6 +1,7 @@
 """A daily challenge played end to end in headless Chromium with the consent dialog."""
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import expect
 
 from accounts import consent
@@ -38,8 +39,15 @@ def test_daily_challenge_end_to_end_with_consent_share_and_replay(player_page):
 
     dialog = page.get_by_test_id("consent-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog.locator("#poker-consent-text")).to_have_text(consent.question())
-    expect(page.get_by_test_id("consent-yes")).to_be_focused()
+    # The page follows the browser's language (en-GB), whatever this process has active.
+    with translation.override("en"):
+        question = consent.question()
+        stored = consent.stored_text(granted=True, language="en")
+    expect(dialog.locator("#poker-consent-text")).to_have_text(question)
+    # A yes waits for the age sentence (GDPR Art. 8): the tick box has the focus.
+    expect(page.get_by_test_id("consent-age")).to_be_focused()
+    expect(page.get_by_test_id("consent-yes")).to_be_disabled()
+    page.get_by_test_id("consent-age").check()
     page.get_by_test_id("consent-yes").click()
 
     expect(page.locator("#poker-game")).to_be_visible()
@@ -60,7 +68,8 @@ def test_daily_challenge_end_to_end_with_consent_share_and_replay(player_page):
     )
 
     answer = PublicationConsent.objects.get(player=page.profile)
-    assert answer.granted and answer.text == consent.question()
+    assert answer.granted and answer.age_confirmed
+    assert answer.text == stored and answer.language == "en"
     attempt = DailyAttempt.objects.get(player=page.profile)
     assert attempt.published and attempt.score == int(score)
     assert GameResult.objects.get(player=page.profile).details["day"] == attempt.day.isoformat()

@@ -52,7 +52,7 @@ def test_the_api_starts_a_ranked_game_without_preview_data(client):
 
 def test_the_api_refuses_a_second_daily_attempt_and_tells_the_share_data(client):
     profile = login_client(client)
-    client.post("/accounts/player/consent/", {"consent": "yes"})
+    client.post("/accounts/player/consent/", {"consent": "yes", "age": "yes"})
     first = post(client, {"mode": "daily"})
     assert first.status_code == 201
     game = first.json()["game"]

@@ -206,7 +206,7 @@ def test_withdrawing_consent_removes_the_entries_at_once():
     assert not LeaderboardEntry.objects.exists()
     assert not SoloGame.objects.filter(published=True).exists()
     # Consent given again publishes new results only.
-    accounts_services.record_consent(player=ada, granted=True, language="en")
+    accounts_services.record_consent(player=ada, granted=True, language="en", age_confirmed=True)
     assert not LeaderboardEntry.objects.exists()
     play_ranked(ada, start=at("2026-11-29 11:00"), deck=LOW_DECK)
     assert LeaderboardEntry.objects.filter(player=ada).count() == 4

@@ -46,7 +46,7 @@ def leave_every_trace(player: PlayerProfile) -> dict:
     from games.theorems.rules import STARTER_DECKS
     from tests.leaderboards import helpers as poker
 
-    accounts_services.record_consent(player=player, granted=True, language="cs")
+    accounts_services.record_consent(player=player, granted=True, language="cs", age_confirmed=True)
     other, _token = accounts_services.create_profile(browser_token=None, nickname="Modrý Jezevec")
     teacher = User.objects.create_user("ucitel@skola.cz", "Heslo-ucitele-1", name="Jan Učitel")
     classroom = Classroom.objects.create(
