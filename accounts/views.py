@@ -99,7 +99,8 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 def lockout(request: HttpRequest, credentials=None, *args, **kwargs) -> HttpResponse:
     """What django-axes answers to a locked (account, address) pair."""
-    return render(request, "accounts/locked_out.html", status=429)
+    minutes = max(1, round(float(settings.AXES_COOLOFF_TIME) * 60))
+    return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes}, status=429)
 
 
 def _staff_only(request: HttpRequest) -> None:
