@@ -502,7 +502,7 @@ def run() -> int:
                 # Twice the protocol's 4 KiB: a slightly long frame still gets the
                 # consumer's too_large error, a huge one is cut off by the server.
                 "--ws-max-size",
-                "8192",
+                "16384",
             ],
             [
                 str(venv_bin / "celery"),
