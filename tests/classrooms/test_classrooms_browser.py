@@ -1,8 +1,9 @@
 """A class lesson in a real headless Chromium against the real ASGI server.
 
-The teacher signs up, creates a class with a pasted roster and shows the QR
-code; three students join on phone-sized screens (two pick roster names, one
-types a new name that the teacher approves); the teacher starts a poker group
+The teacher signs up, logs in, creates a class with a pasted roster and shows
+the QR code; three students join on phone-sized screens (one picks a roster
+name with the claim code the teacher printed, one picks a roster name without
+it and one types a new name, both approved by the teacher); the teacher starts a poker group
 game for the class, the students join it from their class page, it is played
 to the end; the teacher reads the results (server-rendered SVG charts), a
 student's history and downloads the CSV. The API docs page renders.
@@ -30,6 +31,13 @@ def _signup(page, email="ucitelka@skola.sk"):
     page.fill("#id_name", "Pani Učiteľka")
     page.fill("#id_password1", factories.PASSWORD)
     page.fill("#id_password2", factories.PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/accounts/signup/sent/")
+    # Sign-up does not log in (no account oracle); the password does, before
+    # the address is verified, for the teacher's own classes.
+    page.goto("/accounts/login/")
+    page.fill("#id_username", email)
+    page.fill("#id_password", factories.PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url("**/")
 
@@ -67,7 +75,10 @@ def test_lesson_class_join_poker_game_and_results(transactional_db, page, browse
     context1, adam = _phone(browser, asgi_server)
     adam.goto(join_link)
     assert not adam.locator("[data-typed-name]").is_visible()  # a roster name is offered
-    adam.click("label.roster-choice:has-text('Adam Kováč')")
+    adam.click("label.roster-choice:has-text('Adam K.')")
+    assert "Kováč" not in adam.inner_text("main")  # pupils see first names and initials
+    claim_code = Membership.objects.get(roster_name="Adam Kováč").claim_code
+    adam.fill("#id_claim_code", claim_code)
     adam.fill("#id_nickname", "Rychlý Sokol")
     assert _fits_the_phone(adam)
     adam.click("text=Join the class")
@@ -89,13 +100,18 @@ def test_lesson_class_join_poker_game_and_results(transactional_db, page, browse
     ema.click("text=Join the class")
     ema.wait_for_selector("[data-testid=pending-note]")
 
-    # Student 3 picks another roster name.
+    # Student 3 picks another roster name, without a claim code: the teacher confirms.
     context3, bara = _phone(browser, asgi_server)
     bara.goto(join_link)
-    bara.click("label.roster-choice:has-text('Bára Nová')")
+    bara.click("label.roster-choice:has-text('Bára N.')")
     bara.fill("#id_nickname", "Chytrá Liška")
     bara.click("text=Join the class")
-    bara.wait_for_selector("text=Welcome to 6.A!")
+    bara.wait_for_selector("[data-testid=pending-note]")
+    claim = page.locator("[data-testid=pending] li", has_text="claims Bára Nová")
+    claim.wait_for()
+    claim.locator("text=Approve").click()
+    page.wait_for_selector("text=The student was approved.")
+    bara.locator("[data-testid=pending-note]").wait_for(state="detached")
 
     # The teacher approves the typed name (the waiting student appeared by itself).
     pending = page.locator("[data-testid=pending] li", has_text="Ema Malá")
@@ -111,6 +127,7 @@ def test_lesson_class_join_poker_game_and_results(transactional_db, page, browse
     members = {m.roster_name: m for m in classroom.members.select_related("player")}
     assert members["Ema Malá"].status == Membership.Status.APPROVED
     assert members["Adam Kováč"].player.nickname == "Rychlý Sokol"
+    assert members["Bára Nová"].player.nickname == "Chytrá Liška"
     assert members["Cyril Pekný"].player is None
 
     # The teacher starts a poker group game for the class; each student's class
