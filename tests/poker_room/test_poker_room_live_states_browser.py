@@ -293,3 +293,79 @@ def test_a_group_lesson_that_says_the_truth_to_the_end_and_takes_the_class_along
     _shot(adam, "next-round-phone")
     for context in contexts:
         context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES), ids=list(SIZES))
+def test_group_room_states_at_every_size(
+    transactional_db, browser, poker_server, make_player, size
+):
+    """Issue 21 at 360, 1280 and 1920 px: the dealing host is not counted, only the
+    host has the invite card (folded once the game runs), every waiting line names
+    who is waited for, a removed pupil's board goes at once, and after the end the
+    projector shows neither the current number nor "Press G"."""
+    from playwright.sync_api import expect
+
+    host = make_player("Pan Král")
+    adam, bea = make_player("Adam"), make_player("Bea")
+    room = services.create_room(game="poker", mode="group", host=host.profile, settings={})
+    host_context = _context(browser, poker_server, host, SIZES[size])
+    host_page = host_context.new_page()
+    host_page.goto(f"/rooms/{room.code}/")
+    expect(host_page.locator("[data-room-connection]")).to_have_text("Connected")
+    contexts = [host_context]
+    pages = []
+    for player in (adam, bea):
+        context = _context(browser, poker_server, player, SIZES[size])
+        contexts.append(context)
+        page = context.new_page()
+        _join(page, room.code, expect)
+        pages.append(page)
+    adam_page, bea_page = pages
+    expect(host_page.locator("[data-testid=player-count]")).to_have_text("2/50")
+    expect(host_page.locator("[data-room-invite]")).to_have_attribute("open", "")
+    for page in pages:
+        expect(page.locator("[data-room-invite]")).to_have_count(0)
+        expect(page.locator(".room-status")).to_have_text("Waiting for Pan Král to start the game.")
+    projector = host_context.new_page()
+    projector.goto(f"/poker/room/{room.code}/projector/")
+    expect(projector.locator("[data-pr-status]")).to_have_text(
+        "Join with the code or the QR code: the game starts soon."
+    )
+
+    host_page.get_by_role("button", name="Start the game").click()
+    expect(host_page.locator("[data-testid=draw]")).to_be_enabled()
+    rig_deck(Room.objects.get(pk=room.pk), NUMBERS[:25])
+    expect(host_page.locator("[data-room-invite]")).not_to_have_attribute("open", "")
+    expect(host_page.locator("[data-testid=room-code]")).to_have_text(room.code)  # still shown
+    host_page.locator("[data-testid=draw]").click()
+    for page in pages:
+        expect(page.locator("[data-pr-hand]")).to_have_attribute("data-dealt", "1")
+        expect(page.locator("[data-pr-status]")).not_to_contain_text("Wait")
+    _place(adam_page, expect)
+    expect(adam_page.locator("[data-pr-status]")).to_have_text(
+        "Waiting for Pan Král to draw the next number."
+    )
+    expect(bea_page.locator("[data-pr-status]")).not_to_contain_text("Wait")
+    expect(projector.locator("[data-testid=projector-keys]")).to_be_visible()
+    expect(projector.locator("[data-testid=projector-current]")).to_be_visible()
+
+    host_page.locator("[data-room-seats] li", has_text="Bea").get_by_role(
+        "button", name="Remove"
+    ).click()
+    host_page.get_by_role("button", name="Yes").click()
+    expect(bea_page.locator("[data-room-board]")).to_be_hidden()
+    expect(bea_page.locator(".room-status")).to_be_hidden()
+    expect(projector.locator("[data-pr-placed]")).to_have_text(
+        "1 of 1 has placed the number", timeout=10000
+    )
+
+    host_page.get_by_role("button", name="End the room").click()
+    host_page.get_by_role("button", name="Yes").click()
+    expect(adam_page.locator("[data-testid=final]")).to_be_visible(timeout=20000)
+    expect(adam_page.locator("[data-testid=final-ranking] > li")).to_have_count(1)
+    expect(projector.locator("[data-pr-status]")).to_have_text("The game is over.")
+    expect(projector.locator("[data-testid=projector-current]")).to_be_hidden()
+    expect(projector.locator("[data-testid=projector-keys]")).to_be_hidden()
+    _shot(projector, f"projector-after-end-{size}")
+    for context in contexts:
+        context.close()
