@@ -291,6 +291,9 @@ if (root) {
     statusLine.textContent = "";
     statusLine.hidden = true;
     if (board) board.hidden = true;
+    // The list would no longer follow the room: it goes too.
+    seatsList.hidden = true;
+    if (countBadge.closest("h2")) countBadge.closest("h2").hidden = true;
     root.classList.remove("pr-playing");
     if (controls) controls.hidden = true;
     if (leaveButton) leaveButton.hidden = true;
