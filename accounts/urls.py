@@ -63,4 +63,6 @@ urlpatterns = [
     path("player/export.<str:fmt>", views.export_data, name="export_data"),
     path("player/reset/", views.reset_stats, name="reset_stats"),
     path("player/delete/", views.delete_profile, name="delete_profile"),
+    path("teacher/export.json", views.export_account, name="export_account"),
+    path("teacher/delete/", views.delete_account, name="delete_account"),
 ]

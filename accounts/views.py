@@ -454,3 +454,48 @@ def privacy(request: HttpRequest) -> HttpResponse:
             "controller_contact": settings.DATA_CONTROLLER_CONTACT,
         },
     )
+
+
+@login_required
+@require_GET
+def export_account(request: HttpRequest) -> HttpResponse:
+    """A teacher's own data as JSON (``accounts.teacher_data``)."""
+    from django.utils.http import content_disposition_header
+
+    from accounts import teacher_data
+
+    response = HttpResponse(
+        json.dumps(teacher_data.export_account(request.user), ensure_ascii=False, indent=2),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"matika-{request.user.email}.json"
+    )
+    return response
+
+
+@login_required
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Deleting a teacher's account: a page that says what happens to each class,
+    then the password and a tick confirm it."""
+    from django.contrib.auth import logout
+
+    from accounts import teacher_data
+
+    error = None
+    if request.method == "POST":
+        if request.POST.get("confirm") != "yes":
+            error = _("Tick the box to confirm.")
+        elif not request.user.check_password(request.POST.get("password", "")):
+            error = _("The password is not right.")
+        else:
+            teacher_data.delete_account(request.user)
+            logout(request)
+            messages.success(request, _("Your teacher account and its data were deleted."))
+            return redirect("home")
+    return render(
+        request,
+        "accounts/delete_account.html",
+        {"plan": teacher_data.deletion_plan(request.user), "error": error},
+        status=400 if error else 200,
+    )
