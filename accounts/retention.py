@@ -33,6 +33,7 @@ KINDS = (
     "sessions",
     "browsers",
     "profiles",
+    "login_records",
 )
 # pg_try_advisory_lock key: "matika retention".
 ADVISORY_KEY = 0x6D617469_6B61
@@ -92,6 +93,22 @@ def delete_unused_browsers(now: datetime) -> int:
     return _delete_in_batches(Browser.objects.filter(last_seen_at__lt=cutoff))
 
 
+def delete_login_records(now: datetime) -> int:
+    """django-axes' records of login attempts (address, browser, time) after the period;
+    lockouts last minutes, so old attempts are no longer needed for them."""
+    from django.apps import apps
+
+    cutoff = now - period("login_record_days")
+    deleted = 0
+    for label in ("axes.AccessAttempt", "axes.AccessLog", "axes.AccessFailureLog"):
+        try:
+            model = apps.get_model(label)
+        except LookupError:
+            continue
+        deleted += _delete_in_batches(model._default_manager.filter(attempt_time__lt=cutoff))
+    return deleted
+
+
 def unused_profiles(now: datetime):
     """Profiles without a teacher account nobody has used for the period."""
     cutoff = now - period("unused_profile_days")
@@ -141,6 +158,7 @@ def apply_retention(*, now: datetime | None = None) -> dict[str, int] | None:
             "sessions": delete_expired_sessions(now),
             "browsers": delete_unused_browsers(now),
             "profiles": erase_unused_profiles(now),
+            "login_records": delete_login_records(now),
         }
     finally:
         with connection.cursor() as cursor:

@@ -231,6 +231,8 @@ RETENTION = {
     # A browser record, and a player profile without a teacher account, unused this long.
     "unused_browser_days": 395,
     "unused_profile_days": 395,
+    # Teachers' login records (django-axes: address, browser, time of each attempt).
+    "login_record_days": 30,
 }
 RETENTION_BATCH = int(os.environ.get("RETENTION_BATCH", "1000"))
 # Named on the privacy page: who is responsible for the data and how to reach them.

@@ -242,3 +242,30 @@ def test_the_privacy_page_shows_the_tables_numbers(client, settings, db):
     assert "397 days" in html
     assert f"{settings.RETENTION['unfinished_room_hours']} hours" in html
     assert "six hours" not in html
+
+
+@pytest.mark.django_db
+def test_login_records_go_after_the_period():
+    from axes.models import AccessAttempt, AccessLog
+
+    now = timezone.now()
+    old = now - timedelta(days=settings.RETENTION["login_record_days"], hours=1)
+    for username in ("a@skola.cz", "b@skola.cz"):
+        AccessAttempt.objects.create(
+            username=username, ip_address="10.0.0.1", failures_since_start=1
+        )
+        AccessLog.objects.create(username=username, ip_address="10.0.0.1")
+    AccessAttempt.objects.filter(username="a@skola.cz").update(attempt_time=old)
+    AccessLog.objects.filter(username="a@skola.cz").update(attempt_time=old)
+    assert retention.apply_retention(now=now)["login_records"] == 2
+    assert set(AccessAttempt.objects.values_list("username", flat=True)) == {"b@skola.cz"}
+    assert set(AccessLog.objects.values_list("username", flat=True)) == {"b@skola.cz"}
+
+
+def test_the_privacy_page_names_the_controller_and_contact(client, settings, db):
+    settings.DATA_CONTROLLER_NAME = "ZŠ Matiční, Brno"
+    settings.DATA_CONTROLLER_CONTACT = "poverenec@zs-maticni.cz"
+    html = client.get("/privacy/", headers={"accept-language": "en"}).content.decode()
+    assert "The data controller is ZŠ Matiční, Brno." in html
+    assert "poverenec@zs-maticni.cz" in html
+    assert f"{settings.RETENTION['login_record_days']} days" in html
