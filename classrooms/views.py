@@ -595,14 +595,27 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
             "closed": closed,
             # Only the short form of each roster name ("Adam K."): pupils see
             # enough to find their own entry, not their classmates' full names.
-            "roster": [
-                {"pk": member.pk, "name": member.short_name}
-                for member in selectors.unclaimed_roster(classroom)
-            ],
+            "roster": _join_choices(selectors.unclaimed_roster(classroom)),
             "picked": form.data.get("member", ""),
         },
         status=status,
     )
+
+
+def _join_choices(members) -> list[dict]:
+    """Roster names as pupils see them: first name and surname initial, with
+    more letters of the surname only where two entries would look the same."""
+    members = list(members)
+    labels = {member.pk: member.short_name for member in members}
+    for letters in (2, 3):
+        counts: dict[str, int] = {}
+        for label in labels.values():
+            counts[label] = counts.get(label, 0) + 1
+        for member in members:
+            words = member.roster_name.split()
+            if counts[labels[member.pk]] > 1 and len(words) > 1:
+                labels[member.pk] = f"{words[0]} {words[-1][:letters]}."
+    return [{"pk": member.pk, "name": labels[member.pk]} for member in members]
 
 
 def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> HttpResponse | None:

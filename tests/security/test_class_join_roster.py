@@ -119,3 +119,10 @@ def test_the_teacher_prints_the_claim_codes(classroom):
     other = Client()
     other.force_login(factories.make_teacher())
     assert other.get(f"/classes/{classroom.pk}/members/claim-codes/").status_code == 404
+
+
+def test_look_alike_short_names_get_one_more_letter_but_never_the_surname():
+    classroom = factories.make_class(roster="Adam Kováč\nAdam Kubík\nEma Nová")
+    page = _pupil().get(f"/classes/join/{classroom.join_code}/").content.decode()
+    assert "Adam Ko." in page and "Adam Ku." in page and "Ema N." in page
+    assert "Kováč" not in page and "Kubík" not in page
