@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
+from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -38,7 +39,8 @@ from games.rooms.steps import (
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 6
-ROOM_LIFETIME = timedelta(hours=6)
+# A room not finished this long after creation expires: the retention table's number.
+ROOM_LIFETIME = timedelta(hours=django_settings.RETENTION["unfinished_room_hours"])
 
 
 # --- creating and joining --------------------------------------------------------
