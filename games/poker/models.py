@@ -61,6 +61,13 @@ class SoloGame(models.Model):
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated"), default=timezone.now)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    #: Every accepted move, in order, with what the player knew then (for the
+    #: game review): ``{"type", "cell", "value", "card", "handled", "dealt", "kept"}``.
+    moves = models.JSONField(_("moves"), default=list, blank=True)
+    #: Hints the coach gave in this game (easy games only).
+    hints = models.PositiveSmallIntegerField(_("hints used"), default=0)
+    #: The coach's review, computed once after the end (``coach_review``).
+    review = models.JSONField(_("coach review"), null=True, blank=True)
     record = models.OneToOneField(
         GameRecord,
         verbose_name=_("played game"),

@@ -12,11 +12,13 @@ from django.utils.translation import gettext as _
 from accounts import selectors as accounts_selectors
 from accounts.models import PlayerProfile
 
+from . import coach_advice
 from . import stats as poker_stats
 from .errors import PokerError
 from .models import DailyAttempt, LeaderboardEntry, SoloGame
 from .periods import period_key
-from .rules import PokerGame
+from .rules import JOKER, TABLE_NAMES, PokerGame, get_table
+from .rules.scoring import CELLS
 
 #: Places shown on a public table.
 TOP = 100
@@ -229,3 +231,48 @@ def daily_result(*, player: PlayerProfile, day: date) -> dict[str, Any] | None:
 def player_stats(*, player: PlayerProfile) -> dict[str, Any]:
     """Spec §5, from the one source (``accounts.selectors.player_stats``)."""
     return accounts_selectors.player_stats(player)["poker"]
+
+
+# --- the coach's hints ----------------------------------------------------------------
+
+#: Where a hint for a board sent by the browser may be asked: the scoresheet
+#: and the easy game played in the browser. Everything else is refused.
+HINT_CONTEXTS = ("scoresheet", "easy")
+
+
+def board_hint(data: dict[str, Any]) -> dict[str, Any]:
+    """A hint for a board the browser sends (scoresheet, browser-led easy game).
+
+    ``{"context", "table", "cells", "card", "seen"?, "kept"?}``; ``seen``
+    defaults to the numbers on the board (a paper game's only known cards).
+    """
+    if data.get("context") not in HINT_CONTEXTS:
+        raise PokerError(
+            "hint_not_allowed", _("Hints are only for easy games and the scoresheet."), 403
+        )
+    bad = PokerError("bad_board", _("Send a board of 25 cells, each empty or 1 to 13."))
+    table = data.get("table")
+    if table not in TABLE_NAMES:
+        raise PokerError("bad_table", _("Unknown scoring table."))
+    cells = data.get("cells")
+    if not isinstance(cells, list) or len(cells) != CELLS:
+        raise bad
+    if any(c is not None and (type(c) is not int or not 1 <= c <= 13) for c in cells):
+        raise bad
+    if None not in cells:
+        raise PokerError("board_full", _("The board is full."), 409)
+    card = data.get("card")
+    if card is not None and (type(card) is not int or not 0 <= card <= 13):
+        raise PokerError("bad_card", _("The number in hand must be 1 to 13 (0 for a joker)."))
+    kept = data.get("kept", 0)
+    if type(kept) is not int or not 0 <= kept <= 4:
+        raise bad
+    seen = data.get("seen")
+    if seen is None:
+        seen = [c for c in cells if c is not None]
+    if not isinstance(seen, list) or any(type(c) is not int or not 0 <= c <= 13 for c in seen):
+        raise bad
+    if card == JOKER or kept:
+        if get_table(table).jokers == 0:
+            raise PokerError("bad_card", _("This table is played without jokers."))
+    return coach_advice.hint(cells, card, table=table, seen=seen, kept=kept)

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from accounts.models import PlayerProfile
 from games.models import GameRecord, GameResult
 
-from . import selectors
+from . import coach_advice, selectors
 from .errors import RULE_MESSAGES, PokerError
 from .models import DailyAttempt, DailyChallenge, LeaderboardEntry, SoloGame
 from .periods import period_bounds, period_keys
@@ -215,15 +215,65 @@ def act_in_solo_game(
         events = engine.advance(now)
         refusal: IllegalMove | None = None
         if action["type"] != "advance":
+            before = _move_context(engine)
             try:
                 events += engine.apply(action, now)
             except IllegalMove as error:
                 refusal = error
+            else:
+                game.moves = [*game.moves, _move(action, before)]
         if events:
             _save(game=game, engine=engine, now=now)
     if refusal is not None:
         raise PokerError(refusal.code, str(RULE_MESSAGES[refusal.code]), 409)
     return game, events
+
+
+def _move_context(engine: PokerGame) -> dict[str, Any]:
+    """What the player knew when acting: the card in hand, how many cards were
+    behind them (``handled``) and dealt, and the jokers in the reserve."""
+    return {
+        "card": engine.hand,
+        "handled": engine.handled,
+        "dealt": len(engine.sequence),
+        "kept": engine.kept_jokers,
+    }
+
+
+def _move(action: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    move = {"type": action["type"], **before}
+    if action["type"] != "keep_joker":
+        move["cell"] = action["cell"]
+        move["value"] = action.get("value", before["card"])
+    return move
+
+
+def hint_for_game(*, game_id: object, player: PlayerProfile | None) -> dict[str, Any]:
+    """The coach's hint for the card in hand of an easy solo game, counted on the game.
+
+    Only easy games may ask: ranked, daily (and, elsewhere, group and duel)
+    games are refused with ``hint_not_allowed`` whatever the browser shows.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id=game_id, player=player)
+        if game.mode != SoloGame.Mode.EASY:
+            raise PokerError(
+                "hint_not_allowed", _("Hints are only for easy games and the scoresheet."), 403
+            )
+        engine = PokerGame.from_dict(game.state)
+        if engine.over:
+            raise PokerError("game_over", str(RULE_MESSAGES["game_over"]), 409)
+        advice = coach_advice.hint(
+            engine.cells,
+            engine.hand,
+            table=engine.table,
+            seen=engine.sequence[: engine.handled],
+            kept=engine.kept_jokers,
+        )
+        if advice["action"] != "draw":
+            game.hints += 1
+            game.save(update_fields=["hints"])
+    return advice
 
 
 def _locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:

@@ -21,4 +21,6 @@ urlpatterns = [
     path("api/games/", views.api_games, name="api_games"),
     path("api/games/<str:game_id>/", views.api_game, name="api_game"),
     path("api/games/<str:game_id>/actions/", views.api_actions, name="api_actions"),
+    path("api/games/<str:game_id>/hint/", views.api_hint, name="api_hint"),
+    path("api/hint/", views.api_board_hint, name="api_board_hint"),
 ]

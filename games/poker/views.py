@@ -297,3 +297,23 @@ def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
     if game.finished_at is not None and not game.replay and game.day is not None:
         payload["daily"] = selectors.daily_result(player=game.player, day=game.day)
     return JsonResponse(payload)
+
+
+@require_POST
+def api_hint(request: HttpRequest, game_id: str) -> JsonResponse:
+    """The coach's hint for the card in hand of the player's easy game."""
+    try:
+        advice = services.hint_for_game(game_id=game_id, player=request.player)
+    except PokerError as error:
+        return _error(error)
+    return JsonResponse({"hint": advice})
+
+
+@require_POST
+def api_board_hint(request: HttpRequest) -> JsonResponse:
+    """The coach's hint for a board the browser sends (scoresheet, browser-led easy game)."""
+    try:
+        advice = selectors.board_hint(_body(request))
+    except PokerError as error:
+        return _error(error)
+    return JsonResponse({"hint": advice})
