@@ -28,7 +28,10 @@ def classroom():
 
 
 def _pupil() -> Client:
-    address = f"10.9.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+    # 172.16/12: apart from the 10/8 addresses of tests/security/conftest.py
+    address = (
+        f"172.{16 + secrets.randbelow(16)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+    )
     return Client(headers={"accept-language": "en"}, REMOTE_ADDR=address)
 
 
