@@ -74,11 +74,14 @@ def test_junk_joins_cannot_lock_a_real_pupil_out(browser):
     )
     assert refused.status_code == 400
     assert "waiting for the teacher" in refused.content.decode()
-    # The real pupil claims their roster name: the waiting joins do not count.
+    # The real pupil claims their roster name with the claim code the teacher
+    # printed (a claim without it waits for the teacher like a typed name):
+    # the waiting joins do not count.
     real = classroom.members.get(roster_name="Real Pupil")
     pupil = browser()
     joined = pupil.post(
-        f"/classes/join/{classroom.join_code}/", {"member": real.pk, "nickname": "Real Nick"}
+        f"/classes/join/{classroom.join_code}/",
+        {"member": real.pk, "nickname": "Real Nick", "claim_code": real.claim_code},
     )
     assert joined.status_code == 302
     real.refresh_from_db()
