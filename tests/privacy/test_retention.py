@@ -269,3 +269,17 @@ def test_the_privacy_page_names_the_controller_and_contact(client, settings, db)
     assert "The data controller is ZŠ Matiční, Brno." in html
     assert "poverenec@zs-maticni.cz" in html
     assert f"{settings.RETENTION['login_record_days']} days" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_celery_worker_runs_the_retention_task(celery_worker_process):
+    from accounts import tasks
+
+    host = _player("Pracovitý")
+    room = rooms.create_room(game=testgame.GAME, mode="duel", host=host, settings={})
+    Room.objects.filter(pk=room.pk).update(
+        status=Room.Status.FINISHED, finished_at=timezone.now() - timedelta(days=400)
+    )
+    counts = tasks.apply_retention.delay().get(timeout=60)
+    assert counts["deleted_rooms"] == 1
+    assert not Room.objects.filter(pk=room.pk).exists()
