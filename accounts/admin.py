@@ -9,7 +9,7 @@ from games import registry as game_registry
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     ordering = ("email",)
-    list_display = ("email", "name", "is_staff", "is_active", "date_joined")
+    list_display = ("email", "name", "is_staff", "is_active", "date_joined", "email_verified_at")
     list_filter = ("is_staff", "is_superuser", "is_active")
     search_fields = ("email", "name")
     fieldsets = (
@@ -18,7 +18,7 @@ class UserAdmin(DjangoUserAdmin):
             _("Permissions"),
             {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
         ),
-        (_("Dates"), {"fields": ("last_login", "date_joined")}),
+        (_("Dates"), {"fields": ("last_login", "date_joined", "email_verified_at")}),
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
     raw_id_fields = ("player",)
