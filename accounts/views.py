@@ -72,10 +72,13 @@ class LoginView(auth_views.LoginView):
 
     def post(self, request, *args, **kwargs):
         if login_limits.login_blocked(request):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, _("Too many failed logins from here. Please try again later."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
+            # Refused before the password is checked at all.
+            form = self.get_form_class()(
+                request, initial={"username": request.POST.get("username")}
+            )
+            context = self.get_context_data(form=form)
+            context["refusal"] = _("Too many failed logins from here. Please try again later.")
+            return self.render_to_response(context, status=429)
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):

@@ -93,8 +93,14 @@ def test_one_address_trying_many_accounts_meets_the_per_address_ceiling(settings
     for attempt in range(30):  # under every account's own limit (10 each)
         _login(_client(), f"u{attempt % 3}@skola.sk", f"guess-{attempt}", address)
     blocked = _client()
-    assert _login(blocked, "u3@skola.sk", PASSWORD, address).status_code == 429
+    response = _login(blocked, "u3@skola.sk", PASSWORD, address)
+    assert response.status_code == 429
+    assert "Too many failed logins from here" in response.content.decode()
     assert not _logged_in(blocked)
+    # refused before the password is checked: nothing was counted for the account
+    from axes.models import AccessAttempt
+
+    assert not AccessAttempt.objects.filter(username="u3@skola.sk").exists()
     elsewhere = _client()
     assert _login(elsewhere, "u3@skola.sk", PASSWORD, _address()).status_code == 302
 
