@@ -85,3 +85,20 @@ def test_erasure_is_one_transaction():
     assert erasure.erase_profile(player) is True
     assert erasure.erase_profile(player) is False
     assert not ProcessedMessage.objects.filter(player_id=PLAYER_ID).exists()
+
+
+def test_stored_moves_keep_only_the_fields_the_protocol_defines():
+    """'Accepted client messages are stored whole, with any extra keys the client added.'"""
+    from accounts import services as accounts_services
+    from games.rooms import services as rooms
+    from tests.rooms import testgame
+
+    testgame.register()
+    host = accounts_services.create_profile(browser_token=None, nickname="Hostitel")[0]
+    guest = accounts_services.create_profile(browser_token=None, nickname="Host")[0]
+    room = rooms.create_room(game=testgame.GAME, mode="duel", host=host, settings={})
+    rooms.join_room(room=room, player=guest)
+    rooms.start_room(room=room, actor=host)
+    message = {"type": "add", "n": 2, "nickname": "Hostitel", "junk": ["x" * 1000]}
+    rooms.submit(room_id=room.pk, player=host, client_id="c1", message=message)
+    assert RoomEvent.objects.get(room=room, kind="move").action == {"type": "add", "n": 2}
