@@ -92,9 +92,15 @@ def line_chart(
     label_every = max(1, -(-count // 10))
     for index, label in enumerate(x_labels):
         if index % label_every == 0 or index == count - 1:
+            # The outermost labels lean inwards, so a long one ("1. 12. 10:05") is not cut.
+            anchor = "middle"
+            if count > 1 and index == count - 1:
+                anchor = "end"
+            elif count > 1 and index == 0:
+                anchor = "start"
             parts.append(
-                f'<text class="chart-axis" x="{x_at(index):.1f}" y="{HEIGHT - BOTTOM + 18}" '
-                f'text-anchor="middle">{escape(label)}</text>'
+                f'<text class="chart-axis chart-x" x="{x_at(index):.1f}" '
+                f'y="{HEIGHT - BOTTOM + 18}" text-anchor="{anchor}">{escape(label)}</text>'
             )
     for number, item in enumerate(series):
         css = f"chart-series chart-series-{number % len(MARKERS)}"
