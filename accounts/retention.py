@@ -29,6 +29,7 @@ from accounts.models import Browser, PlayerProfile
 KINDS = (
     "expired_rooms",
     "deleted_rooms",
+    "stripped_class_rooms",
     "processed_messages",
     "sessions",
     "browsers",
@@ -66,15 +67,55 @@ def _delete_in_batches(queryset) -> int:
             return deleted
 
 
-def delete_ended_rooms(now: datetime) -> int:
-    """Finished and expired rooms with their seats, log and state, after the period."""
+def _ended_before(now: datetime):
     from games.rooms.models import Room
 
     cutoff = now - period("ended_room_days")
-    ended = Room.objects.filter(status__in=[Room.Status.FINISHED, Room.Status.EXPIRED]).filter(
+    return Room.objects.filter(status__in=[Room.Status.FINISHED, Room.Status.EXPIRED]).filter(
         Q(finished_at__lt=cutoff) | Q(finished_at__isnull=True, expires_at__lt=cutoff)
     )
-    return _delete_in_batches(ended)
+
+
+def delete_ended_rooms(now: datetime) -> int:
+    """Ended rooms after the period: deleted with seats, log and state -- except a
+    class game's room, which is stripped instead (``strip_class_rooms``)."""
+    return _delete_in_batches(
+        _ended_before(now).exclude(classroom__isnull=False, record__isnull=False)
+    )
+
+
+def strip_class_rooms(now: datetime) -> int:
+    """A class game's room after the period keeps only its seats' who-and-status:
+    class reports mark pupils who left or were removed early from them
+    (``classrooms.selectors.departures``). The log, the game state, the seats'
+    states and remembered answers -- moves and nicknames -- are deleted."""
+    from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
+
+    pending = (
+        _ended_before(now)
+        .filter(classroom__isnull=False, record__isnull=False)
+        .filter(
+            ~Q(state={})
+            | Q(pk__in=RoomEvent.objects.values("room_id"))
+            | Q(pk__in=Seat.objects.exclude(state={}).values("room_id"))
+        )
+    )
+    stripped = 0
+    while True:
+        with transaction.atomic():
+            ids = list(
+                pending.order_by("pk")
+                .select_for_update(skip_locked=True, of=("self",))
+                .values_list("pk", flat=True)[: _batch()]
+            )
+            if ids:
+                RoomEvent.objects.filter(room_id__in=ids).delete()
+                ProcessedMessage.objects.filter(room_id__in=ids).delete()
+                Seat.objects.filter(room_id__in=ids).update(state={})
+                Room.objects.filter(pk__in=ids).update(state={})
+        stripped += len(ids)
+        if len(ids) < _batch():
+            return stripped
 
 
 def delete_processed_messages(now: datetime) -> int:
@@ -154,6 +195,7 @@ def apply_retention(*, now: datetime | None = None) -> dict[str, int] | None:
         return {
             "expired_rooms": expire_stale_rooms(now=now),
             "deleted_rooms": delete_ended_rooms(now),
+            "stripped_class_rooms": strip_class_rooms(now),
             "processed_messages": delete_processed_messages(now),
             "sessions": delete_expired_sessions(now),
             "browsers": delete_unused_browsers(now),

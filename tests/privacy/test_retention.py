@@ -283,3 +283,35 @@ def test_a_real_celery_worker_runs_the_retention_task(celery_worker_process):
     counts = tasks.apply_retention.delay().get(timeout=60)
     assert counts["deleted_rooms"] == 1
     assert not Room.objects.filter(pk=room.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_class_games_room_is_stripped_not_deleted_so_reports_keep_departures():
+    from classrooms.models import Classroom
+    from classrooms.selectors import departures
+
+    teacher = User.objects.create_user("t@skola.cz", "Heslo-ucitele-1")
+    classroom = Classroom.objects.create(name="5.A", teacher=teacher, join_code="RET234")
+    host, pupil, leaver = _player("Třídní Host"), _player("Žák Jeden"), _player("Žák Dva")
+    room = rooms.create_room(
+        game=testgame.GAME, mode="group", host=host, settings={}, classroom=classroom
+    )
+    rooms.join_room(room=room, player=pupil)
+    rooms.join_room(room=room, player=leaver)
+    rooms.start_room(room=room, actor=host)
+    rooms.submit(room_id=room.pk, player=pupil, client_id="p", message={"type": "place", "n": 1})
+    rooms.kick(room=room, actor=host, player_id=leaver.pk)
+    rooms.end_room(room=room, actor=host)
+    room.refresh_from_db()
+    before = departures([room.record_id])
+    assert before == {(room.record_id, leaver.pk): "kicked"}
+    later = timezone.now() + timedelta(days=settings.RETENTION["ended_room_days"] + 1)
+    counts = retention.apply_retention(now=later)
+    assert counts["stripped_class_rooms"] == 1 and counts["deleted_rooms"] == 0
+    room.refresh_from_db()
+    assert room.state == {}
+    assert not RoomEvent.objects.filter(room=room).exists()
+    assert not ProcessedMessage.objects.filter(room=room).exists()
+    assert all(seat.state == {} for seat in Seat.objects.filter(room=room))
+    assert departures([room.record_id]) == before  # the report still marks the removed pupil
+    assert retention.apply_retention(now=later)["stripped_class_rooms"] == 0  # idempotent
