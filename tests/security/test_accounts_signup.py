@@ -84,3 +84,14 @@ def test_verification_links_expire(monkeypatch):
     monkeypatch.setattr(signup, "VERIFY_MAX_AGE", -1)
     assert _client().get(path).status_code == 400
     assert not User.objects.get(email="novy@skola.sk").email_verified
+
+
+def test_an_unverified_teacher_is_told_and_can_ask_for_the_link_again():
+    _signup(_client(), "novy@skola.sk")
+    client = _client()
+    client.force_login(User.objects.get(email="novy@skola.sk"))
+    assert 'data-testid="email-unverified"' in client.get("/accounts/player/").content.decode()
+    mail.outbox.clear()
+    client.post("/accounts/verify/resend/", {"next": "/accounts/player/"})
+    assert _client().get(_verification_path(mail.outbox[0])).status_code == 200
+    assert 'data-testid="email-unverified"' not in client.get("/accounts/player/").content.decode()
