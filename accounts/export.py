@@ -86,6 +86,24 @@ def _rows(field, player: PlayerProfile) -> list[dict]:
     return [_row(instance, player_id=player.pk, skip=skip) for instance in rows]
 
 
+def _events_addressed_to(player: PlayerProfile) -> list[dict]:
+    """Room steps someone else took that told this player something privately (a
+    dealt hand, a secret): stored by player id inside ``RoomEvent.private``, not
+    by a relation."""
+    from games.rooms.models import RoomEvent
+
+    events = (
+        RoomEvent.objects.filter(room__seats__player=player, private__has_key=str(player.pk))
+        .exclude(actor=player)
+        .order_by("pk")
+    )
+    return [_row(event, player_id=player.pk) for event in events]
+
+
+# Rows that name the player by id inside JSON rather than by a relation.
+BY_ID_SECTIONS = {"rooms.RoomEvent.private": _events_addressed_to}
+
+
 def export_profile(player: PlayerProfile) -> dict:
     """Everything stored about the profile, for the JSON/CSV download."""
     other = {}
@@ -94,6 +112,10 @@ def export_profile(player: PlayerProfile) -> dict:
         if key in SHAPED:
             continue
         rows = _rows(field, player)
+        if rows:
+            other[key] = rows
+    for key, rows_of in BY_ID_SECTIONS.items():
+        rows = rows_of(player)
         if rows:
             other[key] = rows
     return {

@@ -105,3 +105,20 @@ def test_the_filename_keeps_the_diacritics(client):
         header = client.get(f"/accounts/player/export.{fmt}")["Content-Disposition"]
         assert header.startswith("attachment")
         assert f"filename*=utf-8''matika-Zrzav%C3%A1%20Veverka.{fmt}" in header
+
+
+def test_private_events_addressed_to_the_player_are_exported_only_their_part():
+    from games.rooms import services as rooms
+    from tests.rooms import testgame
+
+    testgame.register()
+    player, _token = make_player()
+    host, _token = make_player("Hostitel Stolu", pk=987_654_400)
+    room = rooms.create_room(game=testgame.GAME, mode="duel", host=host, settings={})
+    rooms.join_room(room=room, player=player)
+    rooms.start_room(room=room, actor=host)  # the host's step deals both secrets
+    data = export.export_profile(player)
+    addressed = data["other"]["rooms.RoomEvent.private"]
+    assert len(addressed) == 1
+    assert list(addressed[0]["private"]) == [str(player.pk)]
+    assert addressed[0]["private"][str(player.pk)][0]["type"] == "secret"
