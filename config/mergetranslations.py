@@ -8,6 +8,7 @@ still missing. Merged files are removed with ``--remove``.
 """
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -15,6 +16,17 @@ import polib
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 LANGUAGES = ("cs", "sk")
+
+
+def _fit(forms: list[str], plurals: int) -> list[str]:
+    """One pending list for catalogues with different numbers of forms: Django's
+    cs/sk JavaScript header has four (one, few, fractions, many), the Python one
+    three (one, few, many). The last form (many) fills up or closes the list."""
+    if not plurals or len(forms) == plurals:
+        return list(forms)
+    if len(forms) < plurals:
+        return list(forms) + [forms[-1]] * (plurals - len(forms))
+    return list(forms[: plurals - 1]) + [forms[-1]]
 
 
 def merge(remove: bool = False) -> dict[str, list[str]]:
@@ -30,19 +42,25 @@ def merge(remove: bool = False) -> dict[str, list[str]]:
             if not po_path.exists():
                 continue
             catalogue = polib.pofile(str(po_path), wrapwidth=0)
+            found = re.search(r"nplurals=(\d+)", catalogue.metadata.get("Plural-Forms", ""))
+            plurals = int(found.group(1)) if found else 0
             for entry in catalogue:
                 if entry.obsolete:
                     continue
                 if "fuzzy" in entry.flags:
+                    # a guess from a similar msgid: never kept (plural forms too)
                     entry.flags.remove("fuzzy")
                     entry.msgstr = ""
+                    if entry.msgid_plural:
+                        entry.msgstr_plural = {k: "" for k in entry.msgstr_plural}
+                    entry.previous_msgid = entry.previous_msgid_plural = None
                 text = pending.get(entry.msgid, {}).get(language)
                 if entry.msgid_plural:
                     # Plural forms come as a list in the catalogue's order
                     # (cs and sk: one, few, many/other).
                     forms = entry.msgstr_plural
-                    if isinstance(text, list) and not any(forms.values()):
-                        entry.msgstr_plural = dict(enumerate(text))
+                    if isinstance(text, list) and text and not any(forms.values()):
+                        entry.msgstr_plural = dict(enumerate(_fit(text, plurals)))
                     if not all(entry.msgstr_plural.values()):
                         missing.setdefault(f"{language}/{domain}", []).append(entry.msgid)
                     continue
