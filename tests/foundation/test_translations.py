@@ -60,10 +60,15 @@ def python_messages() -> set[str]:
                 and isinstance(node.func, ast.Name)
                 and node.func.id in GETTEXT_NAMES
                 and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
             ):
-                found.add(node.args[0].value)
+                # pgettext(context, message): the message is the second argument
+                index = 1 if node.func.id.startswith("p") else 0
+                if (
+                    len(node.args) > index
+                    and isinstance(node.args[index], ast.Constant)
+                    and isinstance(node.args[index].value, str)
+                ):
+                    found.add(node.args[index].value)
     return found
 
 
