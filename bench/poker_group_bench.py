@@ -18,6 +18,15 @@ from PostgreSQL after the run -- acknowledged placements missing from the
 boards (must all be 0). The "simultaneous" phase first has 50 players of one
 lobby place the same number at the same moment.
 
+CPU: the seconds of CPU the server process(es), the PostgreSQL cluster and this
+client process used during the game phase (from /proc; from the moment every
+socket is connected to the end of the games), per acknowledged placement -- on a shared, busy machine a steadier measure than latency.
+
+``--profile PY_SPY`` samples the (first) server with py-spy during the game
+phase (only the thread holding the GIL: where its Python CPU goes) and prints
+the hottest frames (install py-spy anywhere,
+e.g. ``pip install --target /tmp/pyspy py-spy``, and pass its binary).
+
 Uses bench/rooms_fanout.py for services, servers and the socket client.
 """
 
@@ -28,6 +37,8 @@ import asyncio
 import json
 import os
 import random
+import shutil
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -79,7 +90,9 @@ class Player(fanout.Client):
         return {"type": "place", "cell": cell}
 
 
-async def play(lobbies, addresses, *, interval: float, max_delay: float, seed: int) -> dict:
+async def play(
+    lobbies, addresses, *, interval: float, max_delay: float, seed: int, on_connected=None
+) -> dict:
     rng = random.Random(seed)
     hosts, groups = [], []
     gate = asyncio.Semaphore(50)
@@ -102,6 +115,8 @@ async def play(lobbies, addresses, *, interval: float, max_delay: float, seed: i
     began = time.monotonic()
     await asyncio.gather(*(opened(c) for c in [*hosts, *(p for g in groups for p in g)]))
     connect_s = time.monotonic() - began
+    if on_connected is not None:
+        on_connected()  # the CPU meter and the profiler cover the game, not the connects
 
     draws: list[tuple[int, int, float]] = []  # (lobby, seq, sent)
     draw_acks: list[float] = []
@@ -249,6 +264,61 @@ def check_boards(lobbies: list[dict], acked: dict[int, int]) -> int:
     return missing
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process (all its threads), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_pids(workdir: Path) -> list[int]:
+    """The postmaster and its backends (they come and go; measured at both ends)."""
+    try:
+        postmaster = int((workdir / "postgres" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    pids = [postmaster]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == postmaster:
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+class CpuMeter:
+    """CPU used by the servers, PostgreSQL and this client between start() and stop().
+
+    PostgreSQL backends that exit in between are missed (their time goes to
+    nobody we can read), so its figure is a lower bound; the pool keeps most
+    backends for the whole run.
+    """
+
+    def __init__(self, workdir: Path, server_pids: list[int]) -> None:
+        self.workdir, self.server_pids = workdir, server_pids
+
+    def _read(self) -> dict[str, dict[int, float]]:
+        return {
+            "server": {pid: cpu_seconds(pid) for pid in self.server_pids},
+            "postgres": {pid: cpu_seconds(pid) for pid in postgres_pids(self.workdir)},
+            "clients": {os.getpid(): cpu_seconds(os.getpid())},
+        }
+
+    def start(self) -> None:
+        self.before = self._read()
+
+    def stop(self) -> dict[str, float]:
+        after = self._read()
+        return {
+            part: sum(t - self.before[part].get(pid, 0.0) for pid, t in after[part].items())
+            for part in after
+        }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lobbies", type=int, default=1)
@@ -257,10 +327,14 @@ def main() -> int:
     parser.add_argument("--max-delay", type=float, default=1.5, help="players' random delay")
     parser.add_argument("--servers", type=int, default=1, help="uvicorn processes")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="PY_SPY", help="py-spy binary: profile the server")
+    parser.add_argument("--profile-raw", metavar="PATH", help="keep py-spy's raw stacks here")
     args = parser.parse_args()
     load_before = f"{os.getloadavg()[0]:.1f}"
-    with fanout.bench_services("matika-poker-bench-") as (_workdir, env, servers):
+    with fanout.bench_services("matika-poker-bench-") as (workdir, env, servers):
         env["DJANGO_SETTINGS_MODULE"] = SETTINGS
+        # A thousand simulated phones connect from one loopback address.
+        env["ROOM_SOCKETS_PER_ADDRESS"] = str(10 * (args.lobbies + 1) * (args.players + 1))
         os.environ.update(env)
         began = time.monotonic()
         lobbies = fanout.make_rooms(args.lobbies + 1, args.players, game="poker")
@@ -268,6 +342,13 @@ def main() -> int:
         servers += fanout.start_servers(env, args.servers)
         addresses = [address for _p, address in servers]
         together = asyncio.run(simultaneous(lobbies[0], addresses[0]))
+        meter = CpuMeter(workdir, [process.pid for process, _address in servers])
+        profiling: list = []
+
+        def connected() -> None:
+            profiling.append(start_profile(args.profile, servers[0][0].pid, workdir))
+            meter.start()
+
         result = asyncio.run(
             play(
                 lobbies[1:],
@@ -275,8 +356,18 @@ def main() -> int:
                 interval=args.interval,
                 max_delay=args.max_delay,
                 seed=args.seed,
+                on_connected=connected,
             )
         )
+        profiler = profiling[0] if profiling else None
+        cpu = meter.stop()
+        result["cpu_s"] = cpu
+        placed = max(1, result["placements"])
+        result["cpu_ms_per_placement"] = {part: 1000 * s / placed for part, s in cpu.items()}
+        if profiler is not None:
+            result["profile"] = stop_profile(profiler, workdir)
+            if args.profile_raw and (workdir / "profile.raw").exists():
+                shutil.copy(workdir / "profile.raw", args.profile_raw)
         result["acked_but_missing_on_boards"] = check_boards(lobbies[1:], result.pop("_acked"))
         result["simultaneous"] = together
         result["setup_s"] = setup_s
@@ -284,6 +375,63 @@ def main() -> int:
         result["machine"] = fanout.machine(load_before)
         report(result, args)
     return 0
+
+
+def start_profile(py_spy: str | None, pid: int, workdir: Path) -> subprocess.Popen | None:
+    if not py_spy:
+        return None
+    return subprocess.Popen(
+        [py_spy, "record", "--pid", str(pid), "--rate", "50", "--format", "raw", "--gil"]
+        + ["--nonblocking", "--output", str(workdir / "profile.raw")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def stop_profile(profiler: subprocess.Popen, workdir: Path, top: int = 25) -> dict:
+    """Stop py-spy (it writes on SIGINT) and summarise: the share of samples in
+    each project function (inclusive) and in each innermost frame (self)."""
+    import signal
+
+    profiler.send_signal(signal.SIGINT)
+    profiler.wait(timeout=60)
+    samples: Counter = Counter()
+    project: Counter = Counter()
+    leaf: Counter = Counter()
+    raw = workdir / "profile.raw"
+    for line in raw.read_text().splitlines() if raw.exists() else []:
+        stack, _, count = line.rpartition(" ")
+        frames, n = stack.split(";"), int(count)
+        samples["all"] += n
+        leaf[_frame(frames[-1])] += n
+        for name in {_frame(f) for f in frames if _in_project(f)}:
+            project[name] += n
+    total = max(1, samples["all"])
+    return {
+        "samples": samples["all"],
+        # Inclusive: the share of samples with this project function on the stack.
+        "project_functions_pct": {
+            k: round(100 * v / total, 1) for k, v in project.most_common(top)
+        },
+        "by_innermost_frame_pct": {k: round(100 * v / total, 1) for k, v in leaf.most_common(top)},
+    }
+
+
+PROJECT_PACKAGES = ("games/", "accounts/", "classrooms/", "config/", "tests/")
+
+
+def _in_project(frame: str) -> bool:
+    """A frame of the project's code (py-spy shortens paths to the package's)."""
+    return frame.partition(" (")[2].startswith(PROJECT_PACKAGES)
+
+
+def _frame(frame: str) -> str:
+    name, _, where = frame.partition(" (")
+    where = where.rstrip(")").rsplit(":", 1)[0]
+    for marker in ("site-packages/", "python3.11/", str(BASE_DIR) + "/"):
+        if marker in where:
+            where = where.split(marker, 1)[1]
+    return f"{name} ({where})"
 
 
 def report(result: dict, args) -> None:
@@ -298,7 +446,8 @@ def report(result: dict, args) -> None:
         + f"unanswered {result['placements_unanswered']}, "
         + f"missing on boards {result['acked_but_missing_on_boards']}; "
         + f"{together['players']} at once: all acked in {together['all_acked_ms']:.0f} ms, "
-        + f"own acks {together['own_acks']}",
+        + f"own acks {together['own_acks']}; CPU ms per placement: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in result["cpu_ms_per_placement"].items()),
         flush=True,
     )
 
