@@ -345,6 +345,7 @@ class PokerPlay {
       if (this.view && this.view.kept_jokers > 0 && !this.view.over) this.askJoker("kept");
     });
     $("poker-draw").addEventListener("click", () => this.draw());
+    if ($("poker-hint")) $("poker-hint").addEventListener("click", () => this.askHint());
     const eye = $("poker-preview-toggle");
     eye.setAttribute("aria-pressed", String(this.showPreview));
     eye.addEventListener("click", () => {
@@ -552,6 +553,7 @@ class PokerPlay {
   accept(payload) {
     const before = this.view;
     this.view = payload.game;
+    this.hint = null;
     if (payload.daily) this.daily = payload.daily;
     this.offset = typeof payload.now === "number" ? payload.now - nowSeconds() : 0;
     this.advancing = false;
@@ -604,6 +606,38 @@ class PokerPlay {
         return;
       }
     }
+  }
+
+  /** The coach's hint (easy games only; the server refuses it elsewhere):
+   * its cell is highlighted and the status says why. */
+  async askHint() {
+    const view = this.view;
+    if (!view || view.over || this.busy || view.mode !== "easy") return;
+    const server = new ServerDriver(root.dataset.api, this.csrfToken());
+    let payload;
+    try {
+      if (this.driver instanceof ServerDriver) {
+        payload = await server.request(`${root.dataset.api}${this.driver.id}/hint/`, {});
+      } else {
+        const game = this.driver.game;
+        payload = await server.request(root.dataset.boardHint, {
+          context: "easy",
+          table: view.table,
+          cells: view.cells,
+          card: view.hand,
+          seen: game.sequence.slice(0, game.handled),
+          kept: view.kept_jokers,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      this.setStatus(error.code === "offline" ? gettext("The coach needs the server: hints work only online.") : error.message);
+      return;
+    }
+    if (this.view !== view) return;
+    this.hint = payload.hint;
+    this.render();
+    this.setStatus(payload.hint.reason);
   }
 
   askJoker(source) {
@@ -710,6 +744,10 @@ class PokerPlay {
       playable: !view.over && (inHand !== null || this.pending !== null),
       lines: view.lines,
     });
+    const hintCell = this.hint && typeof this.hint.cell === "number" ? this.hint.cell : null;
+    this.board.cells.forEach((node, index) => node.classList.toggle("is-hint", index === hintCell));
+    const hintButton = $("poker-hint");
+    if (hintButton) hintButton.hidden = view.over || view.mode !== "easy" || (inHand === null && view.kept_jokers === 0);
   }
 
   renderDayRecord() {

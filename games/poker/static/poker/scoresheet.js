@@ -64,6 +64,43 @@ if (root) {
       target.select();
     });
   }
+  // The coach's hint for the next number (the numbers on the board count as seen).
+  const clearHint = () => board.cells.forEach((input) => input.classList.remove("is-hint"));
+  const askHint = async () => {
+    clearHint();
+    const card = Number.parseInt(document.getElementById("poker-sheet-card").value, 10);
+    if (!(card >= 1 && card <= 13)) {
+      status.textContent = gettext("Type the next number (1 to 13) first.");
+      return;
+    }
+    const cells = board.cells.map((input) => parse(input.value).value);
+    let payload = null;
+    try {
+      const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+      const response = await fetch(root.dataset.boardHint, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "X-CSRFToken": match ? decodeURIComponent(match[1]) : root.dataset.csrf,
+        },
+        body: JSON.stringify({ context: "scoresheet", table: select.value, cells, card }),
+      });
+      payload = await response.json();
+      if (!response.ok) {
+        status.textContent = payload.message || "";
+        return;
+      }
+    } catch (error) {
+      status.textContent = gettext("The coach needs the server: hints work only online.");
+      return;
+    }
+    board.cell(payload.hint.cell).classList.add("is-hint");
+    status.textContent = payload.hint.reason;
+  };
+  document.getElementById("poker-sheet-hint").addEventListener("click", askHint);
+  for (const input of board.cells) input.addEventListener("input", clearHint);
   select.addEventListener("change", update);
   document.getElementById("poker-sheet-clear").addEventListener("click", () => {
     for (const input of board.cells) input.value = "";
