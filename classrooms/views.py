@@ -199,7 +199,8 @@ def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
                     for player_id, member in selectors.player_names(classroom).items()
                 },
             ),
-            "sessions": selectors.class_sessions(classroom)[:5],
+            # every recent game, an unfinished one marked (the reports leave it out)
+            "sessions": selectors.class_sessions(classroom, include_unfinished=True)[:5],
             "co_teachers": classroom.co_teachers.all(),
             "invite_form": InviteForm(),
             "signature": _teacher_signature(classroom),
