@@ -276,3 +276,46 @@ def board_hint(data: dict[str, Any]) -> dict[str, Any]:
         if get_table(table).jokers == 0:
             raise PokerError("bad_card", _("This table is played without jokers."))
     return coach_advice.hint(cells, card, table=table, seen=seen, kept=kept)
+
+
+# --- the coach's review and the coach's daily score -------------------------------
+
+#: How long the coach's score on a day's deck is cached (it never changes).
+COACH_DAILY_CACHE_SECONDS = 3 * 24 * 3600
+
+
+def reviewable_game(*, game_id: object, viewer: PlayerProfile | None, today: date) -> SoloGame:
+    """A finished game whose review may be shown to ``viewer``.
+
+    The link is shareable: anyone holding it sees the review (no nickname is
+    shown). A daily game of a day still running is only its player's: its
+    numbers are everybody's challenge until the day is over."""
+    not_found = PokerError("not_found", _("This game review does not exist."), 404)
+    try:
+        game = SoloGame.objects.get(pk=uuid.UUID(str(game_id)))
+    except (SoloGame.DoesNotExist, ValueError):
+        raise not_found from None
+    if game.finished_at is None:
+        raise not_found
+    owner = viewer is not None and viewer.pk == game.player_id
+    if (
+        game.mode == SoloGame.Mode.DAILY
+        and game.day is not None
+        and game.day >= today
+        and not owner
+    ):
+        raise not_found
+    return game
+
+
+def coach_daily_score(*, day: date, table: str, secret: str) -> int:
+    """The coach's score on the day's deck: computed once per day, then cached."""
+    from . import coach_review
+    from .rules import daily_deck
+
+    key = f"poker:coach-daily:{day.isoformat()}:{table}"
+    score = cache.get(key)
+    if score is None:
+        score = coach_review.coach_game(daily_deck(day, secret, table), table)["score"]
+        cache.set(key, score, COACH_DAILY_CACHE_SECONDS)
+    return score

@@ -567,3 +567,20 @@ def withdraw_players(player_ids: list[int]) -> None:
     players leave every public poker table now."""
     for player in PlayerProfile.objects.filter(pk__in=player_ids):
         withdraw_public_data(player=player)
+
+
+# --- the coach's review -------------------------------------------------------------
+
+
+def ensure_review(*, game: SoloGame) -> dict[str, Any]:
+    """The finished game's review: computed once (the first time it is asked
+    for) and stored on the game row; two requests at once may both compute it,
+    the result is the same (the coach is deterministic)."""
+    from . import coach_review
+
+    if game.review is not None and game.review.get("version") == coach_review.REVIEW_VERSION:
+        return game.review
+    review = coach_review.build_review(moves=game.moves, state=game.state, table=game.table)
+    SoloGame.objects.filter(pk=game.pk).update(review=review)
+    game.review = review
+    return review

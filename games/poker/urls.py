@@ -18,6 +18,7 @@ urlpatterns = [
     path("offline/", views.offline, name="offline"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("sw.js", views.service_worker, name="service_worker"),
+    path("review/<str:game_id>/", views.review, name="review"),
     path("api/games/", views.api_games, name="api_games"),
     path("api/games/<str:game_id>/", views.api_game, name="api_game"),
     path("api/games/<str:game_id>/actions/", views.api_actions, name="api_actions"),

@@ -33,7 +33,7 @@ from . import selectors, services
 from .errors import PokerError
 from .periods import PERIODS
 from .presentation import table_context
-from .rules import DEFAULT_TABLE, TABLE_NAMES, daily_date
+from .rules import DEFAULT_TABLE, TABLE_NAMES, daily_date, score_board
 from .rules.state import MAX_SECONDS, MIN_SECONDS
 
 
@@ -121,6 +121,12 @@ def daily(request: HttpRequest) -> HttpResponse:
         context["daily_result"] = selectors.daily_result(player=request.player, day=day)
         if attempt is not None and attempt.finished_at is None and attempt.game_id:
             context["continue_id"] = str(attempt.game_id)
+        if attempt is not None and attempt.finished_at is not None and attempt.game is not None:
+            # After the attempt: the coach's score on the same numbers, and the review.
+            context["coach_score"] = selectors.coach_daily_score(
+                day=day, table=attempt.game.table, secret=services.daily_secret()
+            )
+            context["review_id"] = str(attempt.game_id)
     return render(request, "poker/play.html", context)
 
 
@@ -317,3 +323,46 @@ def api_board_hint(request: HttpRequest) -> JsonResponse:
     except PokerError as error:
         return _error(error)
     return JsonResponse({"hint": advice})
+
+
+@require_GET
+def review(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The coach's review of a finished server-led game: a shareable page a
+    teacher can project (move by move, the costliest moves, the coach's score)."""
+    from .coach_review import step_text
+
+    player = request.player if request.storage_enabled else None
+    try:
+        game = selectors.reviewable_game(
+            game_id=game_id, viewer=player, today=daily_date(timezone.now())
+        )
+    except PokerError:
+        raise Http404 from None
+    data = services.ensure_review(game=game)
+    steps = [{**step, "text": step_text(step)} for step in data["steps"]]
+    for step in steps:
+        step["lines"] = score_board(step["cells"], data["table"]).lines
+    by_number = {step["number"]: step for step in steps}
+    context = {
+        **_page_context(request),
+        "game": game,
+        "review": data,
+        "steps": steps,
+        "costliest": [by_number[number] for number in data["costliest"]],
+        "replay_steps": [
+            {
+                "cells": step["cells"],
+                "lines": step["lines"],
+                "cell": step["cell"],
+                "coach": step["coach_cell"],
+                "text": step["text"],
+                "cost": step["cost"],
+            }
+            for step in steps
+        ],
+        "own": player is not None and player.pk == game.player_id,
+        "table_label": next(
+            (t["label"] for t in table_context() if t["name"] == game.table), game.table
+        ),
+    }
+    return render(request, "poker/review.html", context)

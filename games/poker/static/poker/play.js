@@ -871,6 +871,10 @@ class PokerPlay {
       settingsLink.hidden = view.kind === "daily";
       if (view.kind === "ranked") settingsLink.href = window.location.pathname;
     }
+    // A game the server led can be reviewed with the coach (a shareable page).
+    const reviewable = this.driver instanceof ServerDriver && Boolean(view.id);
+    $("poker-review-box").hidden = !reviewable;
+    if (reviewable) $("poker-review-link").href = root.dataset.reviewUrl.replace("GAME", view.id);
     const dialog = $("poker-end-dialog");
     openDialog(dialog);
     $("poker-again").focus();
