@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.mathesso import events, rules
 from games.mathesso.rules import data
@@ -30,6 +31,34 @@ from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo
 
 DEFAULT_VARIANT = "pico"
+
+# The engine's refusals speak English for programs and logs; players read these,
+# in the language the consumer activated for their socket.
+MESSAGES = {
+    "bad_action": gettext_lazy("This is not a Mathesso move."),
+    "unknown_player": gettext_lazy("You do not sit at this table."),
+    "game_over": gettext_lazy("The game is over."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "no_such_tile": gettext_lazy("There is no such tile on the table."),
+    "tile_taken": gettext_lazy("This tile is already part of a pair."),
+    "already_flipped": gettext_lazy("This tile is already face up."),
+    "not_a_one": gettext_lazy(
+        "To decide the order, flip a tile whose black-and-white side shows 1."
+    ),
+    "wrong_phase": gettext_lazy("You cannot do that in this part of the game."),
+    "nothing_flipped": gettext_lazy("Flip at least one tile before you end your turn."),
+    "nothing_to_turn_back": gettext_lazy("No tiles are waiting to be turned back."),
+    "already_gone": gettext_lazy("This player has already left the table."),
+}
+
+
+def refusal(error: rules.IllegalMove) -> rules.IllegalMove:
+    """The engine's refusal, same type and stable code, its message in the active
+    language (the runtime answers the sender with both)."""
+    message = MESSAGES.get(error.code)
+    return rules.IllegalMove(error.code, str(message) if message else error.message)
+
+
 PLAYING_ROLES = ("host", "player")
 
 
@@ -132,8 +161,10 @@ class MathessoTable(RoomGame):
         if message["type"] == "flip":
             action["tile"] = message.get("tile")
         game = rules.GameState.from_dict(state)
-        # IllegalMove carries a stable code and message; the runtime answers with them.
-        game, events = rules.apply_action(game, action)
+        try:
+            game, events = rules.apply_action(game, action)
+        except rules.IllegalMove as error:
+            raise refusal(error) from error
         return Outcome(state=game.to_dict(), public=events, finished=game.phase == "over")
 
     def view(
