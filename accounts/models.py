@@ -78,6 +78,17 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.name or self.email.split("@")[0]
 
 
+class PlayerProfileQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """``save()`` is skipped here: the skeleton is filled in the same way."""
+        from accounts.nicknames import skeleton
+
+        objs = list(objs)
+        for profile in objs:
+            profile.nickname_skeleton = skeleton(profile.nickname)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class PlayerProfile(models.Model):
     nickname = models.CharField(_("nickname"), max_length=24)
     # What the nickname looks like (accounts.nicknames.skeleton): unique among
@@ -96,6 +107,8 @@ class PlayerProfile(models.Model):
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     last_seen_at = models.DateTimeField(_("last seen"), default=timezone.now)
+
+    objects = PlayerProfileQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("player profile")
