@@ -28,6 +28,7 @@ class SoloGame(models.Model):
         HARD = "hard", _("hard")
         RANKED = "ranked", _("ranked")
         DAILY = "daily", _("daily challenge")
+        ROBOT = "robot", _("vs robot")
 
     class Difficulty(models.TextChoices):
         EASY = "easy", _("easy")
@@ -66,6 +67,8 @@ class SoloGame(models.Model):
     moves = models.JSONField(_("moves"), default=list, blank=True)
     #: Hints the coach gave in this game (easy games only).
     hints = models.PositiveSmallIntegerField(_("hints used"), default=0)
+    #: A game against the robot: its board on the same numbers (``coach_robot``).
+    robot = models.JSONField(_("robot"), null=True, blank=True)
     #: The coach's review, computed once after the end (``coach_review``).
     review = models.JSONField(_("coach review"), null=True, blank=True)
     record = models.OneToOneField(

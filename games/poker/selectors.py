@@ -17,7 +17,7 @@ from . import stats as poker_stats
 from .errors import PokerError
 from .models import DailyAttempt, LeaderboardEntry, SoloGame
 from .periods import period_key
-from .rules import JOKER, TABLE_NAMES, PokerGame, get_table
+from .rules import JOKER, TABLE_NAMES, PokerGame, get_table, score_board
 from .rules.scoring import CELLS
 
 #: Places shown on a public table.
@@ -59,6 +59,15 @@ def solo_game_view(game: SoloGame, *, now: float) -> dict[str, Any]:
         view["day_record"] = day_record(day=game.day) if game.day else None
     if game.mode in (SoloGame.Mode.RANKED, SoloGame.Mode.DAILY):
         view["published"] = game.published
+    if game.robot is not None:
+        robot_score = score_board(game.robot["cells"], game.table)
+        view["robot"] = {
+            "level": game.robot["level"],
+            "cells": game.robot["cells"],
+            "score": robot_score.total,
+            "lines": robot_score.lines,
+            "kept_jokers": game.robot["kept"],
+        }
     return view
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from accounts.models import PlayerProfile
 from games.models import GameRecord, GameResult
 
-from . import coach_advice, selectors
+from . import coach_advice, coach_robot, selectors
 from .errors import RULE_MESSAGES, PokerError
 from .models import DailyAttempt, DailyChallenge, LeaderboardEntry, SoloGame
 from .periods import period_bounds, period_keys
@@ -43,7 +43,7 @@ from .rules.state import MAX_SECONDS, MIN_SECONDS
 #: Actions the browser may send; ``advance`` only applies what time decided.
 ACTIONS = ("place", "use_joker", "keep_joker", "place_kept_joker", "advance")
 #: What the start request may ask for (``SoloGame.Mode``).
-KINDS = ("easy", "hard", "ranked", "daily")
+KINDS = ("easy", "hard", "ranked", "daily", "robot")
 #: An unfinished game untouched this long is abandoned (``cleanup_abandoned_games``).
 ABANDONED_AFTER = timedelta(hours=24)
 
@@ -79,6 +79,12 @@ def _parse_settings(
         raise PokerError("bad_mode", _("Choose the easy or the hard game."))
     if mode == "daily":
         return "daily", EASY, DEFAULT_TABLE, None
+    if mode == "robot":
+        # Against the robot: easy rules, any table (never on a public table).
+        table = DEFAULT_TABLE if table in (None, "") else table
+        if table not in TABLE_NAMES:
+            raise PokerError("bad_table", _("Unknown scoring table."))
+        return "robot", EASY, str(table), None
     if mode == "ranked":
         if difficulty not in (EASY, HARD):
             raise PokerError("bad_difficulty", _("Choose the difficulty: easy or hard."))
@@ -102,6 +108,7 @@ def start_solo_game(
     seconds_per_card: object = None,
     difficulty: object = None,
     replay: bool = False,
+    level: object = None,
     now: float,
 ) -> SoloGame:
     """Deal a new server-led game: a secretly seeded deck, or the day's deck.
@@ -124,6 +131,11 @@ def start_solo_game(
     moment = _moment(now)
     if kind == "daily":
         return _start_daily(player=player, replay=bool(replay), now=now)
+    robot = None
+    if kind == "robot":
+        if level not in coach_robot.LEVELS:
+            raise PokerError("bad_level", _("Choose the robot: beginner, greedy or coach."))
+        robot = coach_robot.new_robot(str(level))
     deck = seeded_deck(secrets.randbits(256), table)
     engine = PokerGame.new(
         table=table, mode=difficulty, seconds_per_card=seconds, deck=deck, now=now
@@ -135,6 +147,7 @@ def start_solo_game(
         table=table,
         seconds_per_card=seconds,
         state=engine.to_dict(),
+        robot=robot,
         created_at=moment,
         updated_at=moment,
     )
@@ -287,7 +300,22 @@ def _locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
         raise not_found from None
 
 
+def _robot_plays(*, game: SoloGame, engine: PokerGame) -> None:
+    """The robot handles the numbers the player has handled; at the end it
+    plays on with the same deck until its board is full."""
+    seed = game.pk.int % 2**32
+    robot = dict(game.robot)
+    if engine.over:
+        deck = [*engine.sequence, *(engine.deck or [])]
+        coach_robot.finish(robot, deck, table=game.table, seed=seed)
+    else:
+        coach_robot.catch_up(robot, engine.sequence, engine.handled, table=game.table, seed=seed)
+    game.robot = robot
+
+
 def _save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
+    if game.robot is not None:
+        _robot_plays(game=game, engine=engine)
     game.state = engine.to_dict()
     game.updated_at = _moment(now)
     if engine.over and game.finished_at is None:
@@ -331,6 +359,14 @@ def _record(*, game: SoloGame, engine: PokerGame) -> GameResult:
     }
     if game.day is not None:
         details["day"] = game.day.isoformat()
+    if game.robot is not None:
+        # Counted with the duels as "vs robot" (stats.py), never on a public table.
+        mine, robot = engine.score().total, coach_robot.score(game.robot, game.table).total
+        details.update(
+            robot=game.robot["level"],
+            robot_score=robot,
+            outcome="win" if mine > robot else "loss" if mine < robot else "draw",
+        )
     return GameResult.objects.create(
         record=record,
         player=game.player,

@@ -9,6 +9,7 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("ranked/", views.ranked, name="ranked"),
     path("daily/", views.daily, name="daily"),
+    path("robot/", views.robot, name="robot"),
     path("daily/table/", views.daily_table, name="daily_table"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("scoresheet/", views.scoresheet, name="scoresheet"),

@@ -108,6 +108,25 @@ def ranked(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @ensure_csrf_cookie
+def robot(request: HttpRequest) -> HttpResponse:
+    """A game against the robot (beginner, greedy or the coach) on the same numbers."""
+    context = _page_context(request)
+    context.update(
+        {
+            "kind": "robot",
+            "can_compete": request.player is not None and request.storage_enabled,
+            "robot_levels": [
+                ("beginner", _("Beginner: plays sensibly, with some luck")),
+                ("greedy", _("Greedy: always takes the most points now")),
+                ("coach", _("Coach: the strongest, plans ahead")),
+            ],
+        }
+    )
+    return render(request, "poker/play.html", context)
+
+
+@require_GET
+@ensure_csrf_cookie
 def daily(request: HttpRequest) -> HttpResponse:
     """Today's challenge: start it, continue it, or (when used) see the result,
     share it and replay the numbers."""
@@ -257,6 +276,7 @@ def api_games(request: HttpRequest) -> JsonResponse:
             seconds_per_card=data.get("seconds_per_card"),
             difficulty=data.get("difficulty"),
             replay=data.get("replay") is True,
+            level=data.get("level"),
             now=now,
         )
     except PokerError as error:

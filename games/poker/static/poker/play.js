@@ -30,6 +30,8 @@ const $ = (id) => document.getElementById(id);
 // "free" (easy/hard with fallback), "ranked" or "daily".
 const KIND = root ? root.dataset.kind || "free" : "free";
 const COMPETITIVE = KIND === "ranked" || KIND === "daily";
+// Against the robot (server only, easy rules): the robot's board is shown beside.
+const ROBOT = KIND === "robot";
 
 const SETTINGS_KEY = "matika-poker-settings";
 // The game in progress in this tab (one per page kind), so a reload continues it.
@@ -103,6 +105,7 @@ class ServerDriver {
       table: settings.table,
       seconds_per_card: settings.mode === "hard" ? settings.seconds : null,
       replay: Boolean(settings.replay),
+      level: settings.level || null,
     });
     this.id = payload.game.id;
     return payload;
@@ -205,6 +208,12 @@ const NOT_RECORDED = {
     ),
 };
 
+const ROBOT_LEVELS = {
+  beginner: () => gettext("beginner"),
+  greedy: () => gettext("greedy"),
+  coach: () => gettext("coach"),
+};
+
 class PokerPlay {
   constructor() {
     this.board = buildBoard($("poker-board"));
@@ -217,7 +226,8 @@ class PokerPlay {
     this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
     this.daily = null;
     this.wire();
-    if (KIND !== "daily") this.restoreSettings();
+    if (ROBOT) this.robotBoard = buildBoard($("poker-robot-board"));
+    if (KIND !== "daily" && !ROBOT) this.restoreSettings();
     this.resume();
   }
 
@@ -249,6 +259,7 @@ class PokerPlay {
       seconds: payload.game.seconds_per_card,
       table: payload.game.table,
     };
+    if (ROBOT && payload.game.robot) this.settings = { ...this.settings, kind: "robot", level: payload.game.robot.level };
     this.show(payload);
   }
 
@@ -327,8 +338,12 @@ class PokerPlay {
         event.preventDefault();
         if (!form.reportValidity()) return;
         this.settings = this.readSettings();
+        if (ROBOT) {
+          const level = form.querySelector("input[name=level]:checked");
+          this.settings = { ...this.settings, kind: "robot", mode: "easy", level: level ? level.value : "coach" };
+        }
         if (KIND === "ranked") this.settings.kind = "ranked";
-        else writeStorage(SETTINGS_KEY, this.settings);
+        else if (!ROBOT) writeStorage(SETTINGS_KEY, this.settings);
         this.start();
       });
     }
@@ -416,7 +431,7 @@ class PokerPlay {
 
   /** Ranked and daily: the server or nothing. */
   async startCompetitive() {
-    await this.askConsent();
+    if (!ROBOT) await this.askConsent();
     this.driver = new ServerDriver(root.dataset.api, this.csrfToken());
     let payload;
     try {
@@ -450,7 +465,7 @@ class PokerPlay {
     this.view = null;
     this.daily = null;
     this.setStatus("");
-    if (COMPETITIVE) {
+    if (COMPETITIVE || ROBOT) {
       await this.startCompetitive();
       return;
     }
@@ -746,6 +761,11 @@ class PokerPlay {
     });
     const hintCell = this.hint && typeof this.hint.cell === "number" ? this.hint.cell : null;
     this.board.cells.forEach((node, index) => node.classList.toggle("is-hint", index === hintCell));
+    if (ROBOT && view.robot) {
+      paintBoard(this.robotBoard, { cells: view.robot.cells, lines: view.robot.lines });
+      $("poker-robot-total").textContent = String(view.robot.score);
+      $("poker-robot-level").textContent = ROBOT_LEVELS[view.robot.level]();
+    }
     const hintButton = $("poker-hint");
     if (hintButton) hintButton.hidden = view.over || view.mode !== "easy" || (inHand === null && view.kept_jokers === 0);
   }
@@ -869,7 +889,18 @@ class PokerPlay {
     const settingsLink = $("poker-end-dialog").querySelector("a.button");
     if (settingsLink) {
       settingsLink.hidden = view.kind === "daily";
-      if (view.kind === "ranked") settingsLink.href = window.location.pathname;
+      if (view.kind === "ranked" || ROBOT) settingsLink.href = window.location.pathname;
+    }
+    const robotLine = $("poker-end-robot");
+    robotLine.hidden = !(ROBOT && view.robot);
+    if (ROBOT && view.robot) {
+      const words = { mine: view.score, robot: view.robot.score, level: ROBOT_LEVELS[view.robot.level]() };
+      robotLine.textContent =
+        view.score > view.robot.score
+          ? interpolate(gettext("You beat the robot (%(level)s): %(mine)s to %(robot)s."), words)
+          : view.score < view.robot.score
+            ? interpolate(gettext("The robot (%(level)s) won: %(robot)s to %(mine)s."), words)
+            : interpolate(gettext("A draw with the robot (%(level)s): %(mine)s to %(robot)s."), words);
     }
     // A game the server led can be reviewed with the coach (a shareable page).
     const reviewable = this.driver instanceof ServerDriver && Boolean(view.id);
