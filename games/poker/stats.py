@@ -69,6 +69,11 @@ def profile_stats(results: QuerySet, *, player: PlayerProfile, today: date | Non
         outcome: results.filter(record__mode="duel", details__outcome=outcome).count()
         for outcome in ("win", "loss", "draw")
     }
+    # Games against the robot count beside the duels, never mixed into them.
+    robot = {
+        outcome: results.filter(record__mode="robot", details__outcome=outcome).count()
+        for outcome in ("win", "loss", "draw")
+    }
     return {
         "best": records["best_score"],
         "easy_record": records["easy"],
@@ -77,4 +82,5 @@ def profile_stats(results: QuerySet, *, player: PlayerProfile, today: date | Non
         "fastest_s": records["fastest"],
         "daily_streak": daily_streak(player, today=today),
         "duel": duel,
+        "robot": robot,
     }
