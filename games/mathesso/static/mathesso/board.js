@@ -7,7 +7,7 @@
 // anything the server sends, so there is nothing here to hide.
 import { gettext, interpolate } from "../js/kit/i18n.js";
 import { whenRoomReady } from "../js/kit/socket.js";
-import { faceSvg, lookOf } from "./tiles.js";
+import { MARKS, faceSvg, lookOf, useRuler } from "./tiles.js";
 
 const ZOOMS = [1, 1.5, 2, 3];
 const LEAVE_MS = 700;
@@ -287,14 +287,17 @@ if (root && live) {
         item.dataset.hex = colour.hex.toLowerCase();
         item.dataset.number = String(colour.number);
         const swatch = document.createElement("span");
-        swatch.className = "mathesso-swatch";
-        swatch.style.backgroundColor = colour.hex;
+        swatch.className = `mathesso-swatch mt-bg-${colour.number}`;
+        const mark = document.createElement("span");
+        mark.className = "mathesso-mark";
+        mark.setAttribute("aria-hidden", "true");
+        mark.textContent = MARKS[colour.number] || "";
         const number = document.createElement("strong");
         number.textContent = String(colour.number);
         const label = document.createElement("span");
         label.className = "mathesso-ruler-label";
         label.textContent = colour.label;
-        item.append(swatch, number, label);
+        item.append(swatch, mark, number, label);
         return item;
       }),
     );
@@ -583,6 +586,7 @@ if (root && live) {
       whenRoomReady(live),
     ]);
     catalogue = loaded;
+    useRuler(catalogue.ruler);
     socket = roomSocket;
     buildRuler();
     socket.addEventListener("sync", (event) => {

@@ -7,6 +7,24 @@ import { svgEl as el } from "../js/kit/dom.js";
 
 let counter = 0;
 
+// The colour-blind aid: one shape per ruler colour (number), on tiles and ruler.
+export const MARKS = { 1: "●", 2: "▲", 3: "■", 4: "◆", 5: "★", 6: "✚", 7: "▼", 8: "✱", 9: "✖", 10: "◯" };
+
+// The server paints a digit with its ruler colour's hex; the page draws it with
+// that colour's ink for the current theme (mathesso.css --mt-ink-<number>).
+const rulerByHex = new Map();
+
+export function useRuler(ruler) {
+  rulerByHex.clear();
+  for (const colour of ruler) rulerByHex.set(colour.hex.toLowerCase(), String(colour.number));
+}
+
+function inkOf(hex) {
+  const lower = String(hex).toLowerCase();
+  if (rulerByHex.has(lower)) return rulerByHex.get(lower);
+  return lower === "#ffffff" ? "white" : "plain";
+}
+
 export function faceSvg(look, label) {
   counter += 1;
   const uid = `mtf${counter}`;
@@ -31,41 +49,55 @@ export function faceSvg(look, label) {
     svg.append(el("rect", { width: 100, height: 100, rx: 10, fill: `url(#${uid}-bg)` }));
   }
   const digits = look.digits;
-  const size = digits.length === 1 ? 62 : digits.length === 2 ? 50 : 38;
+  const black = look.background === "black";
+  const size = digits.length === 1 ? 58 : digits.length === 2 ? 46 : 36;
+  // Digits sit on a plate in the theme's ink colours (mathesso.css), so every
+  // colour reads at WCAG AA on a grey, yellow or rainbow tile alike.
+  if (!black) svg.append(el("rect", { class: "mt-plate", x: 12, y: 14, width: 76, height: 76, rx: 14 }));
   if (look.behind !== null && look.behind !== undefined) {
-    svg.append(
-      el("text", { x: 50, y: 64, "text-anchor": "middle", "font-size": 44, "font-weight": 700, fill: "#ffffff", "fill-opacity": 0.28 }, look.behind),
-    );
+    svg.append(el("text", { class: "mt-behind", x: 50, y: 64, "text-anchor": "middle", "font-size": 44, "font-weight": 700 }, look.behind));
   }
   const text = el("text", {
+    class: black ? "mt-digits is-on-black" : "mt-digits",
     x: 50,
-    y: 50 + size * 0.36,
+    y: (black ? 50 : 44) + size * 0.36,
     "text-anchor": "middle",
     "font-size": size,
     "font-weight": 800,
-    stroke: look.background === "black" ? "#000000" : "#ffffff",
-    "stroke-width": 3,
-    "paint-order": "stroke",
   });
+  const marks = [];
   digits.forEach((digit, i) => {
-    let fill = digit.colours[0];
+    const inks = digit.colours.map(inkOf);
+    let fill = null;
     if (digit.colours.length === 2) {
       const gid = `${uid}-d${i}`;
       const gradient = el("linearGradient", { id: gid, x1: 0, y1: 0, x2: 1, y2: 0 });
-      gradient.append(el("stop", { offset: "50%", "stop-color": digit.colours[0] }));
-      gradient.append(el("stop", { offset: "50%", "stop-color": digit.colours[1] }));
+      gradient.append(el("stop", { offset: "50%", class: `mt-stop-${inks[0]}` }));
+      gradient.append(el("stop", { offset: "50%", class: `mt-stop-${inks[1]}` }));
       defs.append(gradient);
       fill = `url(#${gid})`;
     }
-    text.append(el("tspan", { fill }, digit.digit));
+    const tspan = el("tspan", fill ? { fill, "data-inks": inks.join(" ") } : { class: `mt-ink-${inks[0]}`, "data-inks": inks[0] }, digit.digit);
+    text.append(tspan);
+    for (const ink of inks) if (MARKS[ink]) marks.push(ink);
   });
   svg.append(text);
+  // A shape per ruler colour under the digits, the same as on the ruler, so
+  // red 2, green 5 and dark green 6 differ without seeing colour.
+  if (!black && marks.length) {
+    const gap = 15;
+    marks.forEach((ink, i) => {
+      svg.append(
+        el("text", { class: `mt-mark mt-ink-${ink}`, x: 50 + (i - (marks.length - 1) / 2) * gap, y: 84, "text-anchor": "middle", "font-size": 12, "aria-hidden": "true" }, MARKS[ink]),
+      );
+    });
+  }
   // Dots under a zero's 0 tell the two black 12s apart (they do not pair).
   const dots = look.dots || 0;
   for (let i = 0; i < dots; i += 1) {
     svg.append(el("circle", { class: "mt-dot", cx: 50 + (i - (dots - 1) / 2) * 16, cy: 88, r: 5, fill: "#ffffff" }));
   }
-  if (look.hint) svg.append(el("text", { x: 82, y: 92, "text-anchor": "middle", "font-size": 16, fill: "#111111" }, look.hint));
+  if (look.hint) svg.append(el("text", { class: "mt-ink-plain", x: 76, y: 84, "text-anchor": "middle", "font-size": 14 }, look.hint));
   if (look.design) svg.append(el("text", { x: 14, y: 20, "text-anchor": "middle", "font-size": 14, fill: "#111111" }, "I".repeat(look.design)));
   return svg;
 }
