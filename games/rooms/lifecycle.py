@@ -20,7 +20,7 @@ from accounts.models import PlayerProfile
 from games.rooms import registry
 from games.rooms.delivery import player_group, send
 from games.rooms.errors import RoomError
-from games.rooms.models import Room, Seat
+from games.rooms.models import Room, RoomEvent, Seat
 from games.rooms.registry import Outcome
 from games.rooms.steps import (
     FINISH_FIELDS,
@@ -355,3 +355,58 @@ def end_room(*, room: Room, actor: PlayerProfile) -> int:
     seq = append(room, kind="end", actor_id=actor.pk, public=public, now=now)
     room.save()
     return seq
+
+
+# --- after the game ------------------------------------------------------------------
+
+
+@transaction.atomic
+def rematch(*, room: Room, actor: PlayerProfile) -> Room:
+    """The same table again: a new room with the finished ``room``'s game, mode,
+    settings and class, the same players seated (robots come back from the
+    settings) and the game started at once.
+
+    The old room logs a ``rematch`` step whose event tells every page still on
+    it the new code, so the other players' pages follow by themselves. The old
+    room's row lock makes two clicks open one room: the second click (or the
+    second player's page) gets the room the first opened while it is live.
+    Players who left or were removed are not seated again; a player the new
+    room refuses can still join by its code while it is a lobby.
+    """
+    old = locked_room(room.pk)
+    adapter = registry.get(old.game, old.mode)
+    if not adapter.rematch:
+        raise RoomError("no_rematch", _("This game cannot be started again from here."))
+    require_host(old, actor)
+    if old.status != Room.Status.FINISHED:
+        raise RoomError("not_finished", _("The game is not over yet."))
+    earlier = RoomEvent.objects.filter(room=old, kind="rematch").order_by("-seq").first()
+    if earlier is not None:
+        following = Room.objects.filter(pk=earlier.action.get("room_id")).first()
+        if following is not None and following.is_live:
+            return following
+    fresh = create_room(
+        game=old.game, mode=old.mode, host=actor, settings=old.settings, classroom=old.classroom
+    )
+    players = (
+        old.seats.select_related("player")
+        .filter(status=Seat.Status.JOINED, role=Seat.Role.PLAYER, player__is_active=True)
+        .order_by("joined_at", "pk")
+    )
+    for seat in players:
+        try:
+            join_room(room=fresh, player=seat.player)
+        except RoomError:  # refused (full): they can still join by the code
+            continue
+    start_room(room=fresh, actor=actor)
+    fresh.refresh_from_db()
+    append(
+        old,
+        kind="rematch",
+        actor_id=actor.pk,
+        public=[{"type": "rematch", "code": fresh.code}],
+        action={"room_id": fresh.pk},
+        now=timezone.now(),
+    )
+    old.save(update_fields=["seq"])
+    return fresh

@@ -133,6 +133,9 @@ class RoomGame:
     # True for games that start by themselves once ``limits.max_players`` are in
     # (a duel): the join that fills the room starts it in the same transaction.
     starts_when_full: ClassVar[bool] = False
+    # True for games whose finished room offers a rematch (``lifecycle.rematch``):
+    # a new room with the same settings and the same players, started at once.
+    rematch: ClassVar[bool] = False
 
     def clean_settings(self, settings: dict) -> dict:
         """Validate and normalise the host's settings; raise RoomError if bad."""

@@ -183,6 +183,11 @@ EVENTS = by_type(
         results=(list[ResultLine], ...),
     ),
     event("expired", "The room passed its lifetime; the server closes the socket (4410)."),
+    event(
+        "rematch",
+        "The host started the same table again: every page goes to the new room.",
+        code=(str, Field(description="the new room's code")),
+    ),
 )
 
 # --- frames: what the server sends on the socket --------------------------------------

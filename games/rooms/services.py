@@ -23,6 +23,7 @@ from games.rooms.lifecycle import (
     kick,
     leave_room,
     normalise_code,
+    rematch,
     set_locked,
     start_room,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "kick",
     "leave_room",
     "normalise_code",
+    "rematch",
     "player_group",
     "room_group",
     "seat_public",

@@ -88,20 +88,34 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     return _room_page(request, found)
 
 
+def _invites(room: Room, adapter: registry.RoomGame, players: list[Seat]) -> bool:
+    """Whether the host's invite card is on the page: never in a one-seat game
+    (solo), in the lobby always, and in a running game only while another person
+    plays (a game against robots has nobody to invite)."""
+    if not room.is_live or adapter.limits.max_players <= 1:
+        return False
+    if room.status == Room.Status.LOBBY:
+        return True
+    return sum(1 for seat in players if seat.role != Seat.Role.SPECTATOR) > 1
+
+
 def _room_page(request: HttpRequest, room: Room, *, error: str | None = None, status=200):
     player = selectors.request_player(request, room)
     seat = selectors.seat_for(room, player)
     adapter = registry.get(room.game, room.mode)
+    players = selectors.seats(room)
+    is_host = player is not None and room.host_id == player.pk
     context = {
         "room": room,
+        "invite": is_host and _invites(room, adapter, players),
         "seat": seat,
         "seated": seat is not None and seat.status == Seat.Status.JOINED,
-        "is_host": player is not None and room.host_id == player.pk,
+        "is_host": is_host,
         "left_url": reverse("rooms:left", kwargs={"code": room.code}),
         "join_url": _join_url(request, room),
         "limits": adapter.limits,
         "adapter": adapter,
-        "players": selectors.seats(room),
+        "players": players,
         "error": error,
         "suggested_nickname": nicknames.generate(language=get_language()),
     }
@@ -146,6 +160,23 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if token:
         identity.write_token(response, token)
     return response
+
+
+@require_POST
+def rematch(request: HttpRequest, code: str) -> HttpResponse:
+    """The host's "Play again" after a game: the same table in a new room, started
+    (``services.rematch``); the other players' pages follow the room's event."""
+    room = _find_room(request, code)
+    if isinstance(room, HttpResponse):
+        return room
+    player = selectors.request_player(request, room)
+    if player is None:
+        return _room_page(request, room, error=_("Only the host can do this."), status=403)
+    try:
+        fresh = services.rematch(room=room, actor=player)
+    except RoomError as error:
+        return _room_page(request, room, error=error.message, status=409)
+    return redirect("rooms:room", code=fresh.code)
 
 
 def _after_leaving_url(request: HttpRequest, room: Room) -> str:

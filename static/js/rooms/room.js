@@ -14,7 +14,11 @@ if (root) {
   const countBadge = root.querySelector("[data-room-count]");
   const connection = root.querySelector("[data-room-connection]");
   const statusLine = root.querySelector("[data-room-status]");
-  const controls = root.querySelector("[data-host-controls]");
+  // The start/lock row above the game and the end button below it.
+  const controlRows = [...root.querySelectorAll("[data-host-controls]")];
+  const controls = controlRows.length ? root : null;
+  const rematchForm = root.querySelector("[data-room-rematch]");
+  const layout = document.querySelector("[data-room-layout]");
   const leaveButton = root.querySelector("[data-room-leave]");
   const errorLine = root.querySelector("[data-room-error]");
   const invite = document.querySelector("[data-room-invite]");
@@ -71,7 +75,7 @@ if (root) {
     statusLine.textContent = text;
     if (controls) {
       const live = room.status === "lobby" || room.status === "running";
-      for (const button of controls.querySelectorAll("[data-room-action]")) {
+      for (const button of root.querySelectorAll("[data-room-action]")) {
         const action = button.dataset.roomAction;
         button.hidden =
           !live ||
@@ -81,6 +85,8 @@ if (root) {
       }
     }
     if (leaveButton) leaveButton.hidden = !(room.status === "lobby" || room.status === "running");
+    if (rematchForm) rematchForm.hidden = room.status !== "finished";
+    if (layout) layout.classList.toggle("is-running", room.status !== "lobby");
   }
 
   function roleLabel(seat) {
@@ -220,8 +226,14 @@ if (root) {
     if (seat) seat.status = status;
   }
 
+  // Once the game runs the invite folds; with nobody else playing (robots only) it goes.
   function foldInvite() {
-    if (invite && room && room.status !== "lobby") invite.open = false;
+    if (!invite || !room || room.status === "lobby") return;
+    invite.open = false;
+    if (playingCount() <= 1) {
+      invite.remove();
+      if (layout) layout.classList.add("is-single");
+    }
   }
 
   const socket = new RoomSocket(root.dataset.code);
@@ -264,6 +276,10 @@ if (root) {
         case "expired":
           room.status = "expired";
           break;
+        case "rematch":
+          // The host started the same table again: this page follows to the new room.
+          window.location.assign(`/rooms/${encodeURIComponent(change.code)}/`);
+          return;
         default:
           break;
       }
@@ -295,7 +311,8 @@ if (root) {
     seatsList.hidden = true;
     if (countBadge.closest("h2")) countBadge.closest("h2").hidden = true;
     root.classList.remove("pr-playing");
-    if (controls) controls.hidden = true;
+    for (const row of controlRows) row.hidden = true;
+    if (rematchForm) rematchForm.hidden = true;
     if (leaveButton) leaveButton.hidden = true;
   });
 
@@ -309,7 +326,7 @@ if (root) {
   });
 
   if (controls) {
-    for (const button of controls.querySelectorAll("[data-room-action]")) {
+    for (const button of root.querySelectorAll("[data-room-action]")) {
       button.addEventListener("click", async () => {
         if (button.dataset.confirm && !(await confirmDialog(button.dataset.confirm))) return;
         button.disabled = true;
