@@ -141,6 +141,7 @@ class AbakuTable(RoomGame):
     template_name = "abaku/_table.html"
     script = "abaku/table.js"
     solo = False
+    rematch = True
 
     def clean_settings(self, settings: dict) -> dict:
         return clean_settings(settings, solo=self.solo)

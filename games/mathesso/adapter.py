@@ -118,6 +118,7 @@ class MathessoTable(RoomGame):
     """A table of 1-6 players playing in real time."""
 
     limits = Limits(max_players=data.MAX_PLAYERS, min_players=data.MIN_PLAYERS, spectators=True)
+    rematch = True  # "Play again" after the game (games.rooms.lifecycle.rematch)
     messages = events.MESSAGES
     message_types = frozenset(messages)
     events = events.EVENTS

@@ -57,6 +57,7 @@ MAX_DECK_NAME = 60
 
 class TheoremsTable(RoomGame):
     limits = Limits(max_players=4, min_players=1, spectators=False, host_plays=True)
+    rematch = True  # "Play again" after the game (games.rooms.lifecycle.rematch)
     messages = events.MESSAGES
     message_types = frozenset(messages)
     events = events.EVENTS
