@@ -49,6 +49,7 @@ class Settings(Shape):
 
 class GroupSettings(Settings):
     host_plays: bool
+    coach_seat: bool = Field(default=False, description="the coach robot plays a board too")
     previous_room: int = Field(default=None, description="the round before, if any")
 
 

@@ -37,6 +37,7 @@ from games.rooms.registry import (
     SeatOutcome,
 )
 
+from .. import coach_seat
 from . import common, events
 
 MAX_PLAYERS = 50
@@ -48,6 +49,11 @@ def clean_group_settings(settings: dict) -> dict:
     if isinstance(host_plays, str):
         host_plays = host_plays.lower() in ("1", "true", "on", "yes")
     cleaned["host_plays"] = bool(host_plays)
+    coach_seat = settings.get("coach_seat", False)
+    if isinstance(coach_seat, str):
+        coach_seat = coach_seat.lower() in ("1", "true", "on", "yes")
+    if coach_seat:  # only when asked: older rooms' settings stay as they were
+        cleaned["coach_seat"] = True
     previous = settings.get("previous_room")
     if previous is not None:
         if type(previous) is not int:
@@ -96,6 +102,9 @@ class GroupGame(RoomGame):
             "ended_at": None,
             **common.new_sequence_state(settings, rng),
         }
+        if settings.get("coach_seat"):
+            # The coach's board lives in the room state (games/poker/coach_seat.py).
+            state["coach"] = common.new_board(settings).to_dict()
         return Outcome(state=state, public=[{"type": "poker_started", **public_info(state)}])
 
     def initial_seat_state(self, state: dict, player_id: int) -> dict:
@@ -123,6 +132,8 @@ class GroupGame(RoomGame):
         state["sequence"] = list(state["sequence"])
         state["dealt_at"] = list(state["dealt_at"])
         event = common.draw_card(state, common.seconds(now))
+        if state.get("coach"):
+            state["coach"] = coach_seat.play(state["coach"], state, common.seconds(now))
         return Outcome(state=state, public=[event])
 
     # --- a player acts on their own board ----------------------------------------------
@@ -178,6 +189,7 @@ class GroupGame(RoomGame):
         return {**state, "ended_at": state.get("ended_at") or common.seconds(now)}
 
     def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
+        # The coach seat is not among these: it has no result and no place among pupils.
         return [
             PlayerResult(
                 player_id=entry["player_id"],
@@ -208,13 +220,19 @@ def public_info(state: dict) -> dict[str, Any]:
     }
 
 
-def standings(state: dict, seat_states: dict, now: float | None) -> list[dict[str, Any]]:
-    """Every board brought up to ``now`` and ranked (score, then filled cells)."""
+def standings(
+    state: dict, seat_states: dict, now: float | None, *, with_coach: bool = False
+) -> list[dict[str, Any]]:
+    """Every board brought up to ``now`` and ranked (score, then filled cells);
+    ``with_coach`` adds the coach seat (the projector's ranking, never results)."""
     entries = []
     for player_id, nickname in state["players"]:
         stored = seat_states.get(player_id) or seat_states.get(str(player_id))
         game = common.board_at(state, stored, now)
         entries.append({"player_id": player_id, "nickname": nickname, **common.board_final(game)})
+    coach = coach_seat.entry(state, now) if with_coach else None
+    if coach is not None:
+        entries.append(coach)
     return common.ranked(entries)
 
 

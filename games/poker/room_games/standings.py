@@ -104,7 +104,9 @@ def group_standings(room: Room, *, player_id: int, now: float | None = None) -> 
         return payload
     ended = state.get("ended_at")
     gone = gone_players(room)
-    every = group.standings(state, seat_states(room), ended if ended is not None else now)
+    every = group.standings(
+        state, seat_states(room), ended if ended is not None else now, with_coach=True
+    )
     # A removed player is out of the ranking; one who left stays in it, marked,
     # but neither is counted among those the others wait for.
     entries = common.ranked(
@@ -112,7 +114,8 @@ def group_standings(room: Room, *, player_id: int, now: float | None = None) -> 
         for entry in every
         if gone.get(entry["player_id"]) != Seat.Status.KICKED
     )
-    still_in = [e for e in entries if e["gone"] is None]
+    # The coach seat (games/poker/coach_seat.py) is ranked but never waited for.
+    still_in = [e for e in entries if e["gone"] is None and not e.get("robot")]
     drawn = len(state["sequence"])
     payload.update(
         drawn=drawn,
