@@ -35,6 +35,7 @@ class RoomSettingsForm(forms.Form):
     seconds = forms.CharField(initial=DEFAULT_SECONDS, required=False)
     table = forms.ChoiceField(choices=_table_choices, initial=DEFAULT_TABLE, required=False)
     host_plays = forms.BooleanField(initial=False, required=False)
+    coach_seat = forms.BooleanField(initial=False, required=False)
 
     min_seconds = MIN_SECONDS
     max_seconds = MAX_SECONDS
@@ -44,6 +45,7 @@ class RoomSettingsForm(forms.Form):
         self.mode = mode
         if mode != "group":  # in a duel both play; there is no dealing host
             del self.fields["host_plays"]
+            del self.fields["coach_seat"]
 
     @property
     def is_group(self) -> bool:
@@ -65,4 +67,5 @@ class RoomSettingsForm(forms.Form):
             settings["seconds"] = (data.get("seconds") or "").strip() or DEFAULT_SECONDS
         if self.is_group:
             settings["host_plays"] = data.get("host_plays") == "on"
+            settings["coach_seat"] = data.get("coach_seat") == "on"
         return settings
