@@ -67,7 +67,7 @@ STRONG_CANDIDATES = 40
 PROBE_CANDIDATES = 6
 PROBE_RACKS = 2
 PROBE_STONES = 3
-PROBE_WEIGHT = 1.0
+PROBE_WEIGHT = 1.5
 # Endgame look-ahead: how many of the best moves (plus every move that empties
 # the rack) are answered with the opponent's best reply.
 ENDGAME_CANDIDATES = 8
