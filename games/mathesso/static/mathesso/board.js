@@ -125,6 +125,8 @@ if (root && live) {
     const button = tileEls[tile.id];
     const key = `${tile.up}|${tile.owner}|${tile.face || ""}|${leaving.has(tile.id)}`;
     if (tileKeys[tile.id] !== key) {
+      const before = tileKeys[tile.id];
+      const turned = before !== null && before.split("|")[0] !== String(tile.up);
       tileKeys[tile.id] = key;
       button.replaceChildren();
       if (tile.face && (tile.up || leaving.has(tile.id))) {
@@ -140,6 +142,8 @@ if (root && live) {
         button.append(bw);
         delete button.dataset.face;
       }
+      // A tile that turns over shows it (a CSS flip; none with reduced motion).
+      if (turned) button.firstElementChild.classList.add("is-turning");
       button.classList.toggle("is-up", Boolean(tile.up));
       button.classList.toggle("is-taken", tile.owner !== null && !leaving.has(tile.id));
       button.classList.toggle("is-leaving", leaving.has(tile.id));
