@@ -36,7 +36,9 @@ from .rules import (
     GameState,
     IllegalMove,
     apply,
+    best_move,
     new_game,
+    review,
     robot_action,
     view,
 )
@@ -173,6 +175,10 @@ class AbakuTable(RoomGame):
             "seats": table,
             "settings": settings,
             "game": game.to_dict(),
+            # the first state and every action applied to it: the after-game review
+            # replays them (``review.replay``); the racks they reveal stay on the server
+            "initial": game.to_dict(),
+            "actions": [],
             "robot_due": None,
             "started_at": now.isoformat(),
             "finished_at": None,
@@ -209,7 +215,7 @@ class AbakuTable(RoomGame):
             game, events = apply(game, action)
         except IllegalMove as error:
             raise refusal(error) from error
-        return self._after(state, game, events, now)
+        return self._after(_logged(state, action), game, events, now)
 
     def _after(self, state: dict, game: GameState, events: list, now: datetime) -> Outcome:
         state = {**state, "game": game.to_dict()}
@@ -236,7 +242,8 @@ class AbakuTable(RoomGame):
             return None
         game = GameState.from_dict(state["game"])
         game, events = remove_player(game, seat, now=_stamp(now))
-        state = {**state, "seats": [dict(s) for s in state["seats"]]}
+        state = _logged(state, {"type": "removed", "player": seat, "now": _stamp(now)})
+        state["seats"] = [dict(s) for s in state["seats"]]
         state["seats"][seat]["left"] = True
         humans = [
             i
@@ -258,13 +265,14 @@ class AbakuTable(RoomGame):
         robot = state["seats"][game.turn]["robot"]
         due = state.get("robot_due")
         if robot and due is not None and now >= datetime.fromisoformat(due):
-            action = robot_action(game, robot, rng)
-            game, events = apply(game, {**action, "now": _stamp(now)})
-            return self._after(state, game, events, now)
+            action = {**robot_action(game, robot, rng), "now": _stamp(now)}
+            game, events = apply(game, action)
+            return self._after(_logged(state, action), game, events, now)
         deadline = game.deadline
         if not robot and deadline is not None and _stamp(now) >= deadline:
-            game, events = apply(game, {"type": "timeout", "now": _stamp(now)})
-            return self._after(state, game, events, now)
+            action = {"type": "timeout", "now": _stamp(now)}
+            game, events = apply(game, action)
+            return self._after(_logged(state, action), game, events, now)
         return None
 
     def next_deadline(self, state: dict) -> datetime | None:
@@ -388,6 +396,84 @@ class AbakuSolo(AbakuTable):
 
     limits = Limits(max_players=1, min_players=1, spectators=False)
     solo = True
+
+
+# --- hints and the after-game review (issue 19, item 5) -----------------------------
+
+
+def _other_humans(state: dict, seat: int) -> bool:
+    return any(
+        s["player_id"] is not None and index != seat for index, s in enumerate(state["seats"])
+    )
+
+
+def hint(state: dict, *, player_id: int) -> dict:
+    """The best move for the player on turn: ``{"placements": [[row, col, digit,
+    joker], ...] or None, "score": int}``. Only in games without other people
+    (practice alone, against robots): elsewhere it would help one player against
+    another (``hint_not_allowed``). Read-only: nothing is stored."""
+    if not state or state.get("phase") != PLAYING:
+        raise refusal(IllegalMove("game_over"))
+    seat = _seat_of(state, player_id)
+    if _other_humans(state, seat):
+        raise RoomError(
+            "hint_not_allowed",
+            _("Hints are only for games alone or against robots."),
+        )
+    game = GameState.from_dict(state["game"])
+    if game.turn != seat:
+        raise refusal(IllegalMove("not_your_turn"))
+    move = best_move(game.board, game.players[seat].rack)
+    if move is None:
+        return {"placements": None, "score": 0}
+    placements = [[p.row, p.col, p.digit, p.joker] for p in move.placements]
+    return {"placements": placements, "score": move.score}
+
+
+def game_review(state: dict, *, player_id: int) -> list[dict]:
+    """After the game, per turn what was played and the best move there was
+    (``rules.review``), replayed from the first state and the action log.
+
+    A seat that left mid-game is taken out where it happened, as in the game.
+    The best moves of other people's turns are left out (``best`` None): they
+    would show what was on their racks; robots' turns and the own are shown."""
+    if not state or state.get("phase") == PLAYING:
+        raise RoomError("not_finished", _("The review is there once the game is over."))
+    if "initial" not in state:
+        raise RoomError("no_review", _("This game was played before reviews were kept."))
+    seat = _seat_of(state, player_id)
+    game = GameState.from_dict(state["initial"])
+    turns: list[dict] = []
+    segment: list[dict] = []
+
+    def flush(game: GameState) -> None:
+        for turn in review(game, segment):
+            turns.append({**turn, "move_number": len(turns) + 1})
+
+    for action in state["actions"]:
+        if action.get("type") != "removed":
+            segment.append(action)
+            continue
+        flush(game)
+        for earlier in segment:
+            game, _events = apply(game, earlier)
+        segment = []
+        if not game.finished:
+            game, _events = remove_player(game, action["player"], now=action.get("now"))
+    flush(game)
+    for turn in turns:
+        owner = state["seats"][turn["player"]]
+        if owner["player_id"] is not None and turn["player"] != seat:
+            turn["best"], turn["best_score"], turn["missed"] = None, None, None
+    return turns
+
+
+def _logged(state: dict, action: dict) -> dict:
+    """The state with ``action`` appended to its action log (states stored before
+    the log existed have none and get no review)."""
+    if "actions" not in state:
+        return dict(state)
+    return {**state, "actions": [*state["actions"], action]}
 
 
 def _seat_of(state: dict, player_id: int) -> int:

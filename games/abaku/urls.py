@@ -9,4 +9,6 @@ urlpatterns = [
     path("new/", views.new_game, name="new_game"),
     path("rules/", views.rules, name="rules"),
     path("rooms/<str:code>/preview/", views.preview, name="preview"),
+    path("rooms/<str:code>/hint/", views.hint, name="hint"),
+    path("rooms/<str:code>/review/", views.review, name="review"),
 ]

@@ -23,7 +23,7 @@ from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 
-from . import presentation
+from . import adapter, presentation
 from .adapter import TURN_SECONDS_CHOICES, clean_settings, refusal
 from .rules import DEFAULT_LEVEL, Board, IllegalMove, evaluate_move
 
@@ -136,6 +136,49 @@ def preview(request: HttpRequest, code: str) -> JsonResponse:
             ],
         }
     )
+
+
+def _own_room(request: HttpRequest, code: str):
+    """The Abaku room with this code if the requester has a seat in it, else None."""
+    room = room_selectors.room_by_code(code)
+    if room is None or room.game != "abaku" or not room.state or "game" not in room.state:
+        return None, None
+    player = room_selectors.request_player(request, room)
+    if room_selectors.seat_for(room, player) is None:
+        return None, None
+    return room, player
+
+
+def _no_room() -> JsonResponse:
+    return JsonResponse(
+        {"code": "unknown_room", "message": _("There is no room with this code.")}, status=404
+    )
+
+
+@require_POST
+def hint(request: HttpRequest, code: str) -> JsonResponse:
+    """The best move for the player on turn, in practice and against robots only
+    (``hint_not_allowed`` at a table with other people). Changes nothing."""
+    room, player = _own_room(request, code)
+    if room is None:
+        return _no_room()
+    try:
+        answer = adapter.hint(room.state, player_id=player.pk)
+    except RoomError as error:
+        return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
+    return JsonResponse({"ok": True, **answer})
+
+
+def review(request: HttpRequest, code: str) -> JsonResponse:
+    """After the game: per turn what was played and the best move there was."""
+    room, player = _own_room(request, code)
+    if room is None:
+        return _no_room()
+    try:
+        turns = adapter.game_review(room.state, player_id=player.pk)
+    except RoomError as error:
+        return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
+    return JsonResponse({"ok": True, "turns": turns})
 
 
 def rules(request: HttpRequest) -> HttpResponse:
