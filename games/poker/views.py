@@ -31,6 +31,7 @@ from accounts import selectors as accounts_selectors
 from . import offline as offline_assets
 from . import selectors, services
 from .errors import PokerError
+from .models import DailyChallenge
 from .periods import PERIODS
 from .presentation import table_context
 from .rules import DEFAULT_TABLE, TABLE_NAMES, daily_date, score_board
@@ -173,8 +174,19 @@ def daily_table(request: HttpRequest) -> HttpResponse:
     if day > today:
         raise Http404
     player = request.player if request.storage_enabled else None
+    table = selectors.daily_table(day=day, player=player)
+    coach_score = None
+    own = table["own"]
+    challenge = DailyChallenge.objects.filter(day=day).first()
+    # Beside the table: the coach's score on the day's numbers -- for a day
+    # that is over, or today after the viewer's own attempt (never a spoiler).
+    if challenge is not None and (day < today or (own is not None and own.finished_at)):
+        coach_score = selectors.coach_daily_score(
+            day=day, table=challenge.table, secret=services.daily_secret()
+        )
     context = {
-        "table": selectors.daily_table(day=day, player=player),
+        "coach_score": coach_score,
+        "table": table,
         "day": day,
         "today": today,
         "previous": date.fromordinal(day.toordinal() - 1),
@@ -322,6 +334,10 @@ def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
     }
     if game.finished_at is not None and not game.replay and game.day is not None:
         payload["daily"] = selectors.daily_result(player=game.player, day=game.day)
+        if payload["daily"] is not None:
+            payload["daily"]["coach_score"] = selectors.coach_daily_score(
+                day=game.day, table=game.table, secret=services.daily_secret()
+            )
     return JsonResponse(payload)
 
 

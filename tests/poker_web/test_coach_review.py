@@ -104,3 +104,17 @@ def test_the_coach_game_fills_the_board_with_the_decks_own_cards():
     assert all(1 <= v <= 13 for v in placed)
     # Deterministic: the same deck, the same game.
     assert coach_review.coach_game(deck, "matematico") == result
+
+
+def test_the_table_of_the_day_shows_the_coach_only_after_the_attempt(client):
+    cache.clear()
+    login_client(client)
+    assert 'data-testid="coach-daily"' not in client.get("/poker/daily/table/").content.decode()
+    game = play_to_end(client, mode="daily")
+    # The finishing answer carried it too (the end dialog shows it).
+    finished = client.get(f"{API}{game['id']}/").json()
+    assert "daily" in finished
+    page = client.get("/poker/daily/table/").content.decode()
+    assert 'data-testid="coach-daily"' in page
+    login_client(client, nickname="Iný Hráč")
+    assert 'data-testid="coach-daily"' not in client.get("/poker/daily/table/").content.decode()

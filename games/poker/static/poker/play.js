@@ -883,6 +883,12 @@ class PokerPlay {
     $("poker-share-status").textContent = "";
     if (showDaily) {
       daily.textContent = interpolate(gettext("Place %(rank)s of the day · streak %(streak)s"), this.daily);
+      if (typeof this.daily.coach_score === "number") {
+        daily.textContent += ` · ${interpolate(
+          ngettext("the coach: %(score)s point on the same numbers", "the coach: %(score)s points on the same numbers", this.daily.coach_score),
+          { score: this.daily.coach_score },
+        )}`;
+      }
     }
     $("poker-again").textContent =
       view.kind === "daily" ? gettext("Replay the numbers") : gettext("Play again");
