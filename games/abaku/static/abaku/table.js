@@ -46,9 +46,17 @@ if (root) {
     jokerCancel: $("joker-cancel"),
     clock: $("clock"),
     zoom: $("zoom"),
+    hint: $("hint"),
+    reviewOpen: $("review-open"),
+    reviewArea: $("review-area"),
+    review: $("review"),
     boardWrap: root.querySelector(".ab-board-wrap"),
   };
   const previewUrl = root.dataset.previewUrl;
+  const hintUrl = root.dataset.hintUrl;
+  const reviewUrl = root.dataset.reviewUrl;
+  let review = null; // the after-game review's turns, once fetched
+  let reviewIndex = null; // the turn shown on the board
   const csrfInput = document.querySelector("input[name=csrfmiddlewaretoken]");
   let view = null;
   let log = [];
@@ -295,6 +303,26 @@ if (root) {
 
   // --- drawing ----------------------------------------------------------------------
 
+  // In the review the board is the one before the chosen turn (the moves played
+  // until then), with that turn's move and the best move there was on top.
+  function reviewBoard() {
+    const stones = new Map();
+    const played = new Set();
+    const best = new Map();
+    review.slice(0, reviewIndex).forEach((turn) => {
+      for (const [r, c, digit, joker] of turn.placements || []) stones.set(`${r},${c}`, { digit, joker });
+    });
+    const turn = review[reviewIndex];
+    for (const [r, c, digit, joker] of turn.placements || []) {
+      stones.set(`${r},${c}`, { digit, joker });
+      played.add(`${r},${c}`);
+    }
+    for (const [r, c, digit, joker] of turn.best || []) {
+      if (!played.has(`${r},${c}`)) best.set(`${r},${c}`, { digit, joker });
+    }
+    return { stones, played, best };
+  }
+
   function renderBoard() {
     const g = game();
     const layout = LAYOUTS[g.board.layout] || null;
@@ -306,18 +334,21 @@ if (root) {
         break;
       }
     }
+    const shown = review && reviewIndex !== null ? reviewBoard() : null;
     for (let row = 0; row < SIZE; row += 1) {
       for (let col = 0; col < SIZE; col += 1) {
         const premium = layout ? layout[row][col] : ".";
-        const stone = stoneAt(row, col);
-        const mine = pendingAt(row, col);
+        const key = `${row},${col}`;
+        const stone = shown ? shown.stones.get(key) || null : stoneAt(row, col);
+        const mine = shown ? null : pendingAt(row, col);
+        const better = shown ? shown.best.get(key) : null;
         const classes = ["ab-cell"];
         let text = "";
         let label = "";
         if (stone) {
           classes.push("ab-stone");
           if (stone.joker) classes.push("ab-jokered");
-          if (lastPlaced.has(`${row},${col}`)) classes.push("ab-last");
+          if (shown ? shown.played.has(key) : lastPlaced.has(key)) classes.push(shown ? "ab-played" : "ab-last");
           text = String(stone.digit);
           label = text;
         } else if (mine) {
@@ -325,6 +356,10 @@ if (root) {
           if (mine.joker) classes.push("ab-jokered");
           text = String(mine.digit);
           label = t(gettext("%(digit)s, not played yet; tap to take it back"), { digit: mine.digit });
+        } else if (better) {
+          classes.push("ab-hint");
+          text = String(better.digit);
+          label = t(gettext("%(digit)s: the best move"), { digit: better.digit });
         } else if (premium !== ".") {
           classes.push(PREMIUM_CLASS[premium]);
           label = PREMIUM_LABEL[premium]();
@@ -452,6 +487,11 @@ if (root) {
     parts.skip.disabled = !turn || exchanging;
     parts.recall.disabled = !pending.length;
     parts.confirm.disabled = !(turn && previewOk && pending.length);
+    parts.hint.hidden = !hintAllowed() || view.phase !== "playing" || g.finished;
+    parts.hint.disabled = !turn || exchanging;
+    const over = g.finished || view.phase !== "playing";
+    parts.reviewOpen.hidden = !over || view.you === null || view.you === undefined || Boolean(review);
+    parts.reviewArea.hidden = !review;
     renderLog();
     scheduleTick();
   }
@@ -473,6 +513,109 @@ if (root) {
     parts.boardWrap.classList.toggle("is-zoomed", zoomed);
     parts.zoom.setAttribute("aria-pressed", String(zoomed));
     parts.zoom.textContent = zoomed ? gettext("Smaller board") : gettext("Bigger board");
+  });
+
+  // --- hints and the review (practice and robot games; the server decides) ------------
+
+  // Hints only where nobody else plays: every other seat is a robot (or there is none).
+  function hintAllowed() {
+    if (!view || view.you === null || view.you === undefined) return false;
+    return view.seats.every((seat) => seat.seat === view.you || seat.player_id === null);
+  }
+
+  async function post(url) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "X-CSRFToken": csrfInput ? csrfInput.value : "" },
+    });
+    return response.json();
+  }
+
+  // The hint lays the best move's stones from the rack as a proposal: the preview
+  // scores it, the player may play it or take the stones back.
+  parts.hint.addEventListener("click", async () => {
+    if (!myTurn() || busy) return;
+    parts.hint.disabled = true;
+    let answer;
+    try {
+      answer = await post(hintUrl);
+    } catch (error) {
+      answer = { ok: false, message: gettext("The hint could not be fetched. Try again.") };
+    }
+    parts.hint.disabled = !myTurn();
+    if (!answer.ok) {
+      parts.error.textContent = answer.message || answer.code;
+      return;
+    }
+    if (!answer.placements) {
+      parts.error.textContent = gettext("No move is possible with these stones: exchange or skip.");
+      return;
+    }
+    pending = [];
+    selected = null;
+    const free = rack().map((kind, index) => ({ kind, index }));
+    for (const [row, col, digit, joker] of answer.placements) {
+      const found = free.findIndex((stone) => stone.kind === (joker ? JOKER : digit));
+      if (found < 0) continue;
+      pending.push({ index: free[found].index, row, col, digit, joker: Boolean(joker) });
+      free.splice(found, 1);
+    }
+    root.dataset.hint = String(answer.score);
+    changed();
+  });
+
+  function describeTurn(turn) {
+    const who = seatName(turn.player);
+    const played =
+      turn.action === "place"
+        ? t(ngettext("%(score)s point", "%(score)s points", turn.score), { score: turn.score })
+        : turn.action === "exchange"
+          ? gettext("exchanged")
+          : gettext("empty turn");
+    if (turn.best_score === null) return t(gettext("Turn %(number)s, %(player)s: %(played)s"), { number: turn.move_number, player: who, played });
+    const best = turn.best
+      ? t(ngettext("best move %(score)s point", "best move %(score)s points", turn.best_score), { score: turn.best_score })
+      : gettext("no move was possible");
+    return t(gettext("Turn %(number)s, %(player)s: %(played)s; %(best)s"), { number: turn.move_number, player: who, played, best });
+  }
+
+  function renderReview() {
+    parts.review.replaceChildren(
+      ...review.map((turn, index) => {
+        const button = el("button", {
+          className: "button small secondary",
+          text: describeTurn(turn),
+          attrs: { type: "button", "data-review-turn": String(index), "aria-pressed": String(index === reviewIndex) },
+        });
+        if (turn.missed) button.dataset.missed = String(turn.missed);
+        button.addEventListener("click", () => {
+          reviewIndex = reviewIndex === index ? null : index;
+          renderReview();
+          render();
+          parts.board.scrollIntoView({ block: "nearest" });
+        });
+        return el("li", {}, [button]);
+      }),
+    );
+  }
+
+  parts.reviewOpen.addEventListener("click", async () => {
+    parts.reviewOpen.disabled = true;
+    let answer;
+    try {
+      answer = await (await fetch(reviewUrl)).json();
+    } catch (error) {
+      answer = { ok: false, message: gettext("The review could not be fetched. Try again.") };
+    }
+    parts.reviewOpen.disabled = false;
+    if (!answer.ok) {
+      parts.result.append(el("p", { className: "error", text: answer.message || answer.code }));
+      return;
+    }
+    review = answer.turns;
+    reviewIndex = null;
+    renderReview();
+    render();
   });
 
   // --- input: taps and drags ------------------------------------------------------------
