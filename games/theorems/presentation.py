@@ -7,7 +7,9 @@ the deck builder and the table read one source and no card text is written twice
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from django.utils.translation import get_language
@@ -17,6 +19,20 @@ from .rules import CATALOGUE, FIELDS, KIND_NAMES, STARTER_DECKS, Card
 
 LANGUAGES = ("cs", "sk", "en")
 KIND_ORDER = ("mathematician", "theorem", "event", "tool", "definition")
+
+# The case forms a sentence needs ("dokázal(a) Cevovu větu"): presentation data
+# kept in the catalogue beside each card's names, which the rules never read.
+_CATALOGUE_FILE = Path(__file__).with_name("rules") / "catalogue.json"
+CASES: dict[str, dict[str, dict[str, str]]] = {
+    entry["id"]: entry.get("cases", {})
+    for entry in json.loads(_CATALOGUE_FILE.read_text(encoding="utf-8"))["cards"]
+}
+
+
+def case_form(card: Card, case: str, lang: str | None = None) -> str:
+    """The card's name in a grammatical case; the plain name where it does not change."""
+    lang = lang or language()
+    return CASES.get(card.id, {}).get(case, {}).get(lang) or card.name(lang)
 
 
 def language() -> str:
@@ -154,6 +170,7 @@ def card_data(card: Card, lang: str | None = None) -> dict[str, Any]:
         "kind": card.kind,
         "kind_name": KIND_NAMES[card.kind][lang],
         "name": card.name(lang),
+        "accusative": case_form(card, "accusative", lang),
         "fields": list(card.fields),
         "field_names": [FIELDS[f][lang] for f in card.fields],
         "text": card_text(card),
