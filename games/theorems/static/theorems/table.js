@@ -1,9 +1,11 @@
 // The Matematici table inside a room page: deck choice, the game screen, the log.
 // State comes only from the server: the snapshot's `view` and the private `view`
 // events after every step; public `log` events carry the new log lines.
+import { confirmDialog } from "../js/kit/dialog.js";
 import { el } from "../js/kit/dom.js";
-import { gettext, interpolate as t } from "../js/kit/i18n.js";
+import { gettext, ngettext, interpolate as t } from "../js/kit/i18n.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
+import { createTutorial } from "./tutorial.js";
 
 const root = document.querySelector("[data-theorems-table]");
 const dataBlock = document.getElementById("theorems-data");
@@ -31,6 +33,8 @@ if (root && dataBlock) {
   let busy = false;
 
   const cardName = (id) => (cards[id] ? cards[id].name : id);
+  // The name as the object of a verb ("dokázal(a) Cevovu větu"): the catalogue's case form.
+  const cardObject = (id) => (cards[id] ? cards[id].accusative || cards[id].name : id);
 
   function seatName(seat) {
     const info = view && view.seats ? view.seats[seat] : null;
@@ -41,18 +45,39 @@ if (root && dataBlock) {
 
   // --- the log in words ---------------------------------------------------------
 
-  function describe(entry) {
+  // A round is every seat still playing taking one turn, counted from the seat
+  // that began: a new one starts when the turn passes that seat again (a seat
+  // that lost or left is skipped, so the test is on the order, not one seat).
+  function roundsOf(entries) {
+    const rounds = new Map();
+    const seats = view && view.seats ? view.seats.length : 4;
+    let round = 0;
+    let first = null;
+    let previous = null;
+    for (const entry of entries) {
+      if (entry.type !== "turn") continue;
+      if (first === null) first = entry.player;
+      const place = (entry.player - first + seats) % seats;
+      if (previous === null || place <= previous) round += 1;
+      previous = place;
+      rounds.set(entry, round);
+    }
+    return rounds;
+  }
+
+  function describe(entry, rounds) {
     const who = seatName(entry.player);
     const card = entry.card ? cardName(entry.card) : "";
+    const object = entry.card ? cardObject(entry.card) : "";
     switch (entry.type) {
       case "turn":
-        return t(gettext("Turn %(turn)s: %(player)s is on turn."), { turn: entry.turn, player: who });
+        return t(gettext("Round %(round)s: %(player)s is on turn."), { round: rounds.get(entry) || 1, player: who });
       case "define":
-        return t(gettext("%(player)s laid the definition %(card)s."), { player: who, card });
+        return t(gettext("%(player)s laid %(card)s."), { player: who, card: object });
       case "play":
-        return t(gettext("%(player)s played %(card)s."), { player: who, card });
+        return t(gettext("%(player)s played %(card)s."), { player: who, card: object });
       case "prove":
-        return t(gettext("%(player)s worked on %(card)s."), { player: who, card });
+        return t(gettext("%(player)s worked on %(card)s."), { player: who, card: object });
       case "progress":
         return t(gettext("%(card)s of %(player)s: progress %(progress)s."), {
           card,
@@ -60,13 +85,13 @@ if (root && dataBlock) {
           progress: entry.progress,
         });
       case "proven":
-        return t(gettext("%(player)s proved %(card)s!"), { player: who, card });
+        return t(gettext("%(player)s proved %(card)s!"), { player: who, card: object });
       case "use":
-        return t(gettext("%(player)s used %(card)s."), { player: who, card });
+        return t(gettext("%(player)s used %(card)s."), { player: who, card: object });
       case "draw":
         return t(gettext("%(player)s took %(count)s card(s)."), { player: who, count: entry.count });
       case "discard":
-        return t(gettext("%(player)s discarded %(card)s."), { player: who, card });
+        return t(gettext("%(player)s discarded %(card)s."), { player: who, card: object });
       case "boredom":
         return t(gettext("%(player)s: boredom %(amount)s (now %(boredom)s)."), {
           player: who,
@@ -105,13 +130,13 @@ if (root && dataBlock) {
             })
           : t(gettext("%(player)s stole a card from %(victim)s."), { player: who, victim: seatName(entry.victim) });
       case "repeat":
-        return t(gettext("%(player)s repeated %(card)s."), { player: who, card });
+        return t(gettext("%(player)s repeated %(card)s."), { player: who, card: object });
       case "fetch":
         return entry.card
-          ? t(gettext("%(player)s took %(card)s into the hand."), { player: who, card })
+          ? t(gettext("%(player)s took %(card)s into the hand."), { player: who, card: object })
           : t(gettext("%(player)s took a card into the hand."), { player: who });
       case "burn":
-        return t(gettext("%(player)s burned %(card)s."), { player: who, card });
+        return t(gettext("%(player)s burned %(card)s."), { player: who, card: object });
       case "no_target":
         return t(gettext("%(card)s had nothing to act on."), { card });
       case "end_turn":
@@ -137,9 +162,10 @@ if (root && dataBlock) {
   function renderLog() {
     parts.logArea.hidden = log.length === 0;
     const recent = log.slice(-60);
+    const rounds = roundsOf(log);
     parts.log.replaceChildren(
       ...recent.map((entry) =>
-        el("li", { className: `th-log-${entry.type}`, text: describe(entry) }),
+        el("li", { className: `th-log-${entry.type}`, text: describe(entry, rounds) }),
       ),
     );
     parts.log.scrollTop = parts.log.scrollHeight;
@@ -212,7 +238,18 @@ if (root && dataBlock) {
     button.addEventListener("click", () =>
       send({ type: "deck", name: deck.name, mathematician: deck.mathematician, cards: deck.cards }),
     );
-    item.append(button);
+    // Look through the deck before choosing it: its cards by name, tap one for its text.
+    const preview = el("details", { className: "th-deck-preview", attrs: { "data-deck-preview": deck.name } }, [
+      el("summary", { text: t(gettext("Show the cards (%(count)s)"), { count: deck.cards.length }) }),
+      el(
+        "ul",
+        { className: "th-deck-cards" },
+        deck.cards.map((id) =>
+          el("li", {}, [cardChip(id), el("span", { className: "th-deck-card-kind", text: cards[id] ? ` ${cards[id].kind_name}` : "" })]),
+        ),
+      ),
+    ]);
+    item.append(button, preview);
     return item;
   }
 
@@ -486,11 +523,37 @@ if (root && dataBlock) {
     }
   }
 
+  // Ending the turn with actions left (and something to spend them on) asks first.
+  function endTurnButton(action) {
+    const button = actionButton(action, gettext("End the turn"), "button secondary");
+    const left = view.game.actions_left || 0;
+    const more = legal().some((a) => ["draw", "play", "prove", "use"].includes(a.type));
+    if (left > 0 && more) {
+      button.addEventListener(
+        "click",
+        async (event) => {
+          event.stopImmediatePropagation();
+          const question = t(
+            ngettext(
+              "You still have %(count)s action left. End the turn anyway?",
+              "You still have %(count)s actions left. End the turn anyway?",
+              left,
+            ),
+            { count: left },
+          );
+          if (await confirmDialog(question)) send({ type: "action", action: { ...action, player: undefined } });
+        },
+        { capture: true },
+      );
+    }
+    return button;
+  }
+
   function renderGlobal() {
     const buttons = [];
     for (const action of legal()) {
       if (action.type === "draw") buttons.push(actionButton(action, gettext("Draw a card"), "button"));
-      if (action.type === "end_turn") buttons.push(actionButton(action, gettext("End the turn"), "button secondary"));
+      if (action.type === "end_turn") buttons.push(endTurnButton(action));
     }
     parts.global.replaceChildren(...buttons);
   }
@@ -508,6 +571,7 @@ if (root && dataBlock) {
   }
 
   let version = 0;
+  const tutorial = createTutorial(root);
 
   function render() {
     version += 1;
@@ -520,6 +584,7 @@ if (root && dataBlock) {
     if (phase === "setup") renderSetup();
     if (view && view.game) renderGame();
     renderLog();
+    if (view && view.game && view.phase === "playing" && view.game.status === "running") tutorial.refresh();
     scheduleTick();
   }
 
