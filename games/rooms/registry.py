@@ -141,6 +141,11 @@ class RoomGame:
         """Validate and normalise the host's settings; raise RoomError if bad."""
         return dict(settings)
 
+    def table_seats(self, settings: dict) -> int:
+        """How many playing places this room's table has, as the room page counts
+        them ("Players 1/2"); a game whose host picks the table size says so."""
+        return self.limits.max_players
+
     def start(
         self, *, settings: dict, seats: list[SeatInfo], rng: random.Random, now: datetime
     ) -> Outcome:

@@ -90,7 +90,8 @@ def all_seats(room: Room) -> list[Seat]:
 
 
 def room_public(room: Room) -> dict:
-    limits = registry.get(room.game, room.mode).limits
+    adapter = registry.get(room.game, room.mode)
+    limits = adapter.limits
     return {
         "code": room.code,
         "game": room.game,
@@ -98,7 +99,7 @@ def room_public(room: Room) -> dict:
         "status": room.status,
         "locked": room.locked,
         "host_id": room.host_id,
-        "max_players": limits.max_players,
+        "max_players": adapter.table_seats(room.settings or {}),
         "spectators": limits.spectators,
         "expires_at": room.expires_at.isoformat(),
         "seats": [seat_public(seat) for seat in all_seats(room)],

@@ -114,6 +114,7 @@ def _room_page(request: HttpRequest, room: Room, *, error: str | None = None, st
         "left_url": reverse("rooms:left", kwargs={"code": room.code}),
         "join_url": _join_url(request, room),
         "limits": adapter.limits,
+        "table_seats": adapter.table_seats(room.settings or {}),
         "adapter": adapter,
         "players": players,
         "error": error,
