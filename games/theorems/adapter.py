@@ -83,6 +83,11 @@ class TheoremsTable(RoomGame):
             raise RoomError("bad_settings", _("These table settings are not valid."))
         return {"table_size": size, "burn": burn, "robot_delay_ms": delay}
 
+    def table_seats(self, settings: dict) -> int:
+        """The seats the host chose (2-4): "Players 1/2" at a two-seat table."""
+        size = settings.get("table_size", DEFAULT_TABLE_SIZE)
+        return size if isinstance(size, int) and 2 <= size <= 4 else self.limits.max_players
+
     def start(
         self, *, settings: dict, seats: list[SeatInfo], rng: random.Random, now: datetime
     ) -> Outcome:

@@ -109,6 +109,8 @@ def test_a_first_game_on_a_phone(phone):
     page, room = phone
     page.goto(f"/rooms/{room.code}/")
     page.locator("[data-choose-deck]").first.wait_for()
+    # a two-seat table counts two places, not the game's four
+    assert page.get_by_test_id("player-count").inner_text() == "1/2"
     # the deck preview: every card of the deck by name, before choosing
     deck = STARTER_DECKS[0]
     preview = page.locator("[data-deck-preview]").first
