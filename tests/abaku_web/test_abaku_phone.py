@@ -46,6 +46,7 @@ def wait_for_state(room_pk: int, predicate, timeout: float = 30) -> dict:
 
 def shoot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}-360-screen.png"))  # what the phone shows
     page.screenshot(path=str(SHOTS / f"{name}-360.png"), full_page=True)
     page.set_viewport_size(LAPTOP)
     page.screenshot(path=str(SHOTS / f"{name}-1280.png"), full_page=True)
@@ -96,7 +97,11 @@ def test_abaku_against_a_robot_on_a_phone_hint_review_and_rematch(
     last_cell = box(page, '[data-ab-board] [data-row="14"][data-col="14"]')
     assert last_cell["x"] + last_cell["width"] <= PHONE["width"]  # all 15 columns
     assert box(page, '[data-room-action="end"]')["y"] > board["y"] + board["height"]
-    assert board["y"] < 740 * 1.2, "the board starts near the top of the page"
+    # the game opens scrolled so that the whole board and the rack share the screen
+    page.wait_for_function("window.scrollY > 0")
+    assert in_view(page, "[data-ab-board]"), "the whole board is on the screen"
+    assert in_view(page, "[data-ab-rack]"), "the rack is on the screen under the board"
+    assert box(page, "[data-ab-rack]")["y"] >= box(page, "[data-ab-board]")["y"] + board["height"]
     shoot(page, "start")
 
     # the hint lays the best move on the board; the preview beside it scores it

@@ -70,6 +70,7 @@ if (root) {
   let previewOk = false;
   let version = 0;
   let jokerTarget = null;
+  let scrolledToGame = false;
 
   const game = () => (view ? view.game : null);
   const myTurn = () => {
@@ -468,6 +469,11 @@ if (root) {
     parts.lobby.hidden = Boolean(g);
     parts.game.hidden = !g;
     if (!g) return;
+    // On a phone the game opens scrolled to the turn line: board and rack then share the screen.
+    if (!scrolledToGame && window.matchMedia("(max-width: 40rem)").matches) {
+      scrolledToGame = true;
+      requestAnimationFrame(() => parts.turn.scrollIntoView({ block: "start" }));
+    }
     root.dataset.turn = myTurn() ? "mine" : "other";
     if (!myTurn()) {
       pending = [];
