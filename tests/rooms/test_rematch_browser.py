@@ -131,3 +131,40 @@ def test_a_table_with_people_folds_the_invite_below_the_game_on_a_phone(
         shoot(page, "mathesso-table-middle")
     finally:
         context.close()
+
+
+def test_the_other_players_page_follows_the_rematch_and_people_get_no_hint(
+    transactional_db, browser, asgi_server, make_player
+):
+    """Abaku with two people and a robot: no Hint button (the server refuses it
+    too, tests/abaku_web/test_abaku_hint.py); after the game the host's "Play
+    again" takes the guest's page to the new room by the ``rematch`` event."""
+    host, guest = make_player("Ada Again"), make_player("Bob Again")
+    room = services.create_room(
+        game="abaku", mode="table", host=host.profile, settings={"table_size": 3}
+    )
+    services.join_room(room=room, player=guest.profile)
+    services.start_room(room=room, actor=host.profile)
+    contexts = [_context(browser, asgi_server, p) for p in (host, guest)]
+    try:
+        host_page, guest_page = (c.new_page() for c in contexts)
+        for page in (host_page, guest_page):
+            page.goto(f"/rooms/{room.code}/")
+            expect(page.locator("[data-ab-board] [data-row]")).to_have_count(225, timeout=TIMEOUT)
+            expect(page.locator("[data-ab-hint]")).to_be_hidden()
+        host_page.get_by_role("button", name="End the room").click()
+        host_page.locator("dialog[open] >> text=Yes").click()
+        expect(guest_page.locator("[data-ab-turn]")).to_contain_text(
+            re.compile("ended|over"), timeout=TIMEOUT
+        )
+        expect(guest_page.locator('[data-testid="rematch"]')).to_have_count(0)
+        host_page.locator('[data-testid="rematch"]').click()
+        host_page.wait_for_url(re.compile(r"/rooms/[A-Z0-9]+/$"))
+        fresh = Room.objects.exclude(pk=room.pk).get(game="abaku", host=host.profile)
+        guest_page.wait_for_url(f"**/rooms/{fresh.code}/", timeout=TIMEOUT)
+        expect(guest_page.locator("[data-ab-board] [data-row]")).to_have_count(225, timeout=TIMEOUT)
+        seats = [(s["player_id"], bool(s["robot"])) for s in fresh.state["seats"]]
+        assert seats == [(host.id, False), (guest.id, False), (None, True)]
+    finally:
+        for context in contexts:
+            context.close()
