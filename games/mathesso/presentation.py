@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.mathesso.rules import catalogue
+from games.mathesso.rules import catalogue, data
 
 GROUP_TITLES = {
     "mult": _("small multiplication table"),
@@ -79,12 +79,17 @@ COLOUR_NAMES = {
 
 EXTENSION_TITLES = {"factorial": _("Factorial"), "cjv": _("CJV")}
 
+# The colour-blind aid: one shape per ruler colour (by its number), drawn under a
+# coloured digit and beside the ruler's swatch (the board reads it from the catalogue).
+RULER_MARKS = {1: "●", 2: "▲", 3: "■", 4: "◆", 5: "★", 6: "✚", 7: "▼", 8: "✱", 9: "✖", 10: "◯"}
+
 
 def localised_catalogue(variant: str | None = None, extensions=()) -> dict[str, Any]:
     """The engine's catalogue with names in the active language added as ``label``."""
     data = catalogue(variant, extensions)
     for colour in data["ruler"]:
         colour["label"] = str(COLOUR_NAMES.get(colour["name"], colour["name"]))
+        colour["mark"] = RULER_MARKS[colour["number"]]
     for group in data["groups"]:
         group["label"] = str(GROUP_TITLES.get(group["name"], group["title"]))
         group["background_label"] = str(
@@ -124,48 +129,76 @@ def _background(look: dict, uid: str) -> tuple[str, str]:
     return defs, format_html('<rect width="100" height="100" rx="10" fill="url(#{}-bg)"/>', uid)
 
 
+_RULER_BY_HEX = {colour.hex.lower(): str(colour.number) for colour in data.RULER}
+
+
+def _ink(hex_colour: str) -> str:
+    """The ink class of a digit colour: its ruler number, white (on black) or plain."""
+    lower = hex_colour.lower()
+    return _RULER_BY_HEX.get(lower) or ("white" if lower == "#ffffff" else "plain")
+
+
 def face_svg(look: dict, uid: str, *, label: str = "") -> SafeString:
     """A tile's coloured side as an inline SVG (viewBox 100x100), from its ``look``."""
     defs, background = _background(look, uid)
     parts = [background]
     digits = look["digits"]
-    size = 62 if len(digits) == 1 else 50 if len(digits) == 2 else 38
+    black = look["background"] == "black"
+    size = 58 if len(digits) == 1 else 46 if len(digits) == 2 else 36
+    # Digits sit on a plate in the theme's inks (mathesso.css), as on the board.
+    if not black:
+        parts.append(
+            mark_safe('<rect class="mt-plate" x="12" y="14" width="76" height="76" rx="14"/>')
+        )
     if look.get("behind") is not None:
         parts.append(
             format_html(
-                '<text x="50" y="64" text-anchor="middle" font-size="44" font-weight="700" '
-                'fill="#ffffff" fill-opacity="0.28">{}</text>',
+                '<text class="mt-behind" x="50" y="64" text-anchor="middle" font-size="44" '
+                'font-weight="700">{}</text>',
                 look["behind"],
             )
         )
     spans = []
+    marks = []
     for index, digit in enumerate(digits):
-        colours = digit["colours"]
-        if len(colours) == 2:
+        inks = [_ink(colour) for colour in digit["colours"]]
+        if len(inks) == 2:
             gid = f"{uid}-d{index}"
             defs += format_html(
                 '<linearGradient id="{}" x1="0" y1="0" x2="1" y2="0">'
-                '<stop offset="50%" stop-color="{}"/><stop offset="50%" stop-color="{}"/>'
+                '<stop offset="50%" class="mt-stop-{}"/><stop offset="50%" class="mt-stop-{}"/>'
                 "</linearGradient>",
                 gid,
-                colours[0],
-                colours[1],
+                inks[0],
+                inks[1],
             )
-            fill = f"url(#{gid})"
+            spans.append(format_html('<tspan fill="url(#{})">{}</tspan>', gid, digit["digit"]))
         else:
-            fill = colours[0]
-        spans.append(format_html('<tspan fill="{}">{}</tspan>', fill, digit["digit"]))
-    outline = "#ffffff" if look["background"] != "black" else "#000000"
+            spans.append(
+                format_html('<tspan class="mt-ink-{}">{}</tspan>', inks[0], digit["digit"])
+            )
+        marks.extend(int(ink) for ink in inks if ink.isdigit())
     parts.append(
         format_html(
-            '<text x="50" y="{}" text-anchor="middle" font-size="{}" font-weight="800" '
-            'stroke="{}" stroke-width="3" paint-order="stroke">{}</text>',
-            50 + size * 0.36,
+            '<text class="{}" x="50" y="{}" text-anchor="middle" font-size="{}" '
+            'font-weight="800">{}</text>',
+            "mt-digits is-on-black" if black else "mt-digits",
+            (50 if black else 44) + size * 0.36,
             size,
-            outline,
             mark_safe("".join(spans)),
         )
     )
+    if not black:
+        for index, number in enumerate(marks):
+            parts.append(
+                format_html(
+                    '<text class="mt-mark mt-ink-{}" x="{}" y="84" text-anchor="middle" '
+                    'font-size="12" aria-hidden="true">{}</text>',
+                    number,
+                    50 + (index - (len(marks) - 1) / 2) * 15,
+                    RULER_MARKS[number],
+                )
+            )
     dots = look.get("dots") or 0
     for index in range(dots):  # tells the two black 12s apart: they do not pair
         parts.append(
@@ -177,7 +210,8 @@ def face_svg(look: dict, uid: str, *, label: str = "") -> SafeString:
     if look.get("hint"):
         parts.append(
             format_html(
-                '<text x="82" y="92" text-anchor="middle" font-size="16" fill="#111111">{}</text>',
+                '<text class="mt-ink-plain" x="76" y="84" text-anchor="middle" '
+                'font-size="14">{}</text>',
                 look["hint"],
             )
         )

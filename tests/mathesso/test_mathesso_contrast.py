@@ -75,6 +75,37 @@ def test_dark_and_light_inks_are_told_apart_from_their_neighbours():
         assert len(set(inks)) == len(inks)
 
 
+PAIRS_OF = """
+function pairsOf(svg, fallback) {
+  const plate = svg.querySelector(".mt-plate");
+  const back = plate ? getComputedStyle(plate).fill : fallback;
+  const pairs = [];
+  for (const node of svg.querySelectorAll("tspan, .mt-mark")) {
+    const fill = getComputedStyle(node).fill;
+    if (fill.startsWith("url")) {
+      const id = fill.match(/#([^"')]+)/)[1];
+      for (const stop of svg.getElementById(id).querySelectorAll("stop")) {
+        pairs.push(["stop", getComputedStyle(stop).stopColor]);
+      }
+    } else pairs.push([node.classList.contains("mt-mark") ? "mark" : "digit", fill]);
+  }
+  const behind = svg.querySelector(".mt-behind");
+  if (behind) pairs.push(["behind", getComputedStyle(behind).fill]);
+  return { back, pairs, marks: svg.querySelectorAll(".mt-mark").length };
+}
+"""
+
+RULES_PAGE = (
+    "() => {"
+    + PAIRS_OF
+    + """
+  return [...document.querySelectorAll("svg.mt-face")].map((svg) => {
+    const rect = svg.querySelector("rect");
+    return { face: svg.getAttribute("aria-label"), ...pairsOf(svg, getComputedStyle(rect).fill) };
+  });
+}"""
+)
+
 MEASURE = """
 async () => {
   const src = [...document.scripts].map((s) => s.src).find((s) => s.includes("mathesso/board"));
@@ -110,6 +141,39 @@ async () => {
   return out;
 }
 """
+
+
+def assert_readable(scheme: str, faces: list[dict]) -> int:
+    checked = 0
+    for face in faces:
+        back = hex_rgb(face["back"]) if face["back"].startswith("#") else css_rgb(face["back"])
+        for kind, colour in face["pairs"]:
+            if kind == "mark":
+                continue
+            ratio = contrast(css_rgb(colour), (0, 0, 0) if kind == "behind" else back)
+            assert ratio >= AA, (scheme, face["face"], kind, colour, round(ratio, 2))
+            checked += 1
+    return checked
+
+
+@pytest.mark.browser
+@pytest.mark.live
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_rules_page_draws_its_tiles_as_readable_as_the_board(
+    transactional_db, browser, asgi_server, scheme
+):
+    context = browser.new_context(base_url=asgi_server, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.emulate_media(color_scheme=scheme)
+        page.goto("/mathesso/")
+        page.goto(page.locator(".mathesso-variant-links a").last.get_attribute("href"))
+        page.wait_for_selector("svg.mt-face")
+        faces = page.evaluate(RULES_PAGE)
+        assert assert_readable(scheme, faces) > 40
+        assert sum(bool(f["marks"]) for f in faces) > 10
+    finally:
+        context.close()
 
 
 @pytest.mark.browser

@@ -7,8 +7,9 @@ import { svgEl as el } from "../js/kit/dom.js";
 
 let counter = 0;
 
-// The colour-blind aid: one shape per ruler colour (number), on tiles and ruler.
-export const MARKS = { 1: "●", 2: "▲", 3: "■", 4: "◆", 5: "★", 6: "✚", 7: "▼", 8: "✱", 9: "✖", 10: "◯" };
+// The colour-blind aid: one shape per ruler colour (number), on tiles and ruler;
+// the shapes come with the catalogue's ruler (games/mathesso/presentation.py).
+export const MARKS = {};
 
 // The server paints a digit with its ruler colour's hex; the page draws it with
 // that colour's ink for the current theme (mathesso.css --mt-ink-<number>).
@@ -16,7 +17,10 @@ const rulerByHex = new Map();
 
 export function useRuler(ruler) {
   rulerByHex.clear();
-  for (const colour of ruler) rulerByHex.set(colour.hex.toLowerCase(), String(colour.number));
+  for (const colour of ruler) {
+    rulerByHex.set(colour.hex.toLowerCase(), String(colour.number));
+    MARKS[colour.number] = colour.mark;
+  }
 }
 
 function inkOf(hex) {
