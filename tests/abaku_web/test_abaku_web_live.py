@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from games.abaku.rules import GameState, all_moves
+from games.abaku.rules import DEFAULT_LEVEL, GameState, all_moves
 from games.rooms import services
 from tests.mathesso.live import Player, Socket
 
@@ -44,7 +44,11 @@ def test_a_table_with_a_robot_over_real_websockets(transactional_db, asgi_server
         assert started["type"] == "ack"
         room.refresh_from_db()
         assert room.status == "running"
-        assert [s["robot"] for s in room.state["seats"]] == [None, None, "greedy"]
+        assert [s["robot"] for s in room.state["seats"]] == [
+            None,
+            None,
+            DEFAULT_LEVEL,
+        ]  # a first game: the easiest robot
 
         # the host lays a legal move (or exchanges when the deal has none)
         game = GameState.from_dict(room.state["game"])

@@ -15,7 +15,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from games.abaku.rules import GameState, all_moves, evaluate_move
+from games.abaku.rules import DEFAULT_LEVEL, GameState, all_moves, evaluate_move
 from games.models import GameResult
 from games.rooms.models import Room
 
@@ -62,7 +62,11 @@ def test_two_people_and_a_robot_play_at_one_table(transactional_db, browser, asg
             expect(page.locator("[data-ab-players] .ab-player")).to_have_count(3, timeout=TIMEOUT)
         expect(guest.locator("[data-ab-players]")).to_contain_text("Robot 3")
         state = wait_for_state(room.pk, lambda s: bool(s.get("game")))
-        assert [s["robot"] for s in state["seats"]] == [None, None, "greedy"]
+        assert [s["robot"] for s in state["seats"]] == [
+            None,
+            None,
+            DEFAULT_LEVEL,
+        ]  # a first game: the easiest robot
 
         # the host (seat 0) drags a legal move onto the board, or exchanges without one
         expect(host.locator("[data-abaku-table]")).to_have_attribute("data-turn", "mine")
