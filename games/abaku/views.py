@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -28,6 +29,7 @@ from .adapter import TURN_SECONDS_CHOICES, clean_settings, refusal
 from .rules import DEFAULT_LEVEL, Board, IllegalMove, evaluate_move
 
 MAX_PREVIEW_BYTES = 2048
+REVIEW_CACHE_SECONDS = 6 * 3600
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -174,8 +176,14 @@ def review(request: HttpRequest, code: str) -> JsonResponse:
     room, player = _own_room(request, code)
     if room is None:
         return _no_room()
+    # A finished game never changes, and replaying it with the complete move
+    # generator takes seconds (bench/RESULTS-abaku.md): computed once per player.
+    key = f"abaku-review:{room.pk}:{room.seq}:{player.pk}"
     try:
-        turns = adapter.game_review(room.state, player_id=player.pk)
+        turns = cache.get(key)
+        if turns is None:
+            turns = adapter.game_review(room.state, player_id=player.pk)
+            cache.set(key, turns, REVIEW_CACHE_SECONDS)
     except RoomError as error:
         return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
     return JsonResponse({"ok": True, "turns": turns})
