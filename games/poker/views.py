@@ -65,6 +65,9 @@ def _page_context(request: HttpRequest) -> dict[str, Any]:
         "board_rows": [list(range(row * 5, row * 5 + 5)) for row in range(5)],
         "line_columns": [5, 6, 7, 8, 9],
         "values": list(range(1, 14)),
+        # The play page holds the consent dialog of ranked and daily games too.
+        "consent_question": consent.question(),
+        "consent_age_statement": consent.age_statement(),
     }
 
 
