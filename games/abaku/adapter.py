@@ -450,17 +450,20 @@ def game_review(state: dict, *, player_id: int) -> list[dict]:
         for turn in review(game, segment):
             turns.append({**turn, "move_number": len(turns) + 1})
 
-    for action in state["actions"]:
-        if action.get("type") != "removed":
-            segment.append(action)
-            continue
+    try:
+        for action in state["actions"]:
+            if action.get("type") != "removed":
+                segment.append(action)
+                continue
+            flush(game)
+            for earlier in segment:
+                game, _events = apply(game, earlier)
+            segment = []
+            if not game.finished:
+                game, _events = remove_player(game, action["player"], now=action.get("now"))
         flush(game)
-        for earlier in segment:
-            game, _events = apply(game, earlier)
-        segment = []
-        if not game.finished:
-            game, _events = remove_player(game, action["player"], now=action.get("now"))
-    flush(game)
+    except IllegalMove as error:  # a log that does not replay (never expected): no review
+        raise RoomError("no_review", _("This game cannot be reviewed.")) from error
     for turn in turns:
         owner = state["seats"][turn["player"]]
         if owner["player_id"] is not None and turn["player"] != seat:
