@@ -154,3 +154,23 @@ def test_the_review_hides_other_peoples_best_moves():
     assert turns[0]["best"] is None and turns[0]["best_score"] is None
     own = abaku_adapter.game_review(state, player_id=1)[0]
     assert own["best_score"] == best_score({"game": state["initial"]})
+
+
+def test_the_review_replays_a_game_in_which_a_player_left():
+    table = AbakuTable()
+    rng = random.Random(11)
+    seats = [
+        SeatInfo(player_id=1, nickname="A", role="host"),
+        SeatInfo(player_id=2, nickname="B", role="player"),
+    ]
+    state = table.start(settings={"table_size": 3}, seats=seats, rng=rng, now=NOW).state
+    state = table.apply(
+        state, player_id=1, role="host", message={"type": "skip"}, now=NOW, rng=rng
+    ).state
+    state = table.player_removed(state, player_id=2, now=NOW, rng=rng).state
+    assert state["actions"][-1]["type"] == "removed"
+    state = table.tick(state, now=NOW + timedelta(seconds=5), rng=rng).state  # the robot
+    state = table.end(state, now=NOW)
+    turns = abaku_adapter.game_review(state, player_id=1)
+    assert [t["player"] for t in turns] == [0, 2]
+    assert turns[1]["best_score"] >= turns[1]["score"]  # a robot's turn is shown
