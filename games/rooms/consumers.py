@@ -160,7 +160,7 @@ def _run_service(outbox: list, language: str, function, args: tuple, kwargs: dic
 
 
 # Made once: building a SyncToAsync per message (it wraps and inspects the
-# function) was a measurable part of the CPU per move (bench/RESULTS-poker-group.md).
+# function) was a measurable part of the CPU per move (the group-game benchmark in bench/).
 _in_db_thread = DatabaseSyncToAsync(_run_service, thread_sensitive=False, executor=DB_EXECUTOR)
 
 
