@@ -50,4 +50,4 @@ def test_robot_levels_are_named_once_for_every_engine_level() -> None:
     for level in LEVELS:
         assert f"{level}:" not in source
     hub = (STATIC.parents[1] / "templates" / "abaku" / "index.html").read_text(encoding="utf-8")
-    assert "<option value=\"greedy\"" not in hub  # the choices come from the names
+    assert '<option value="greedy"' not in hub  # the choices come from the names
