@@ -208,7 +208,7 @@ def _board(details: dict) -> list[list] | None:
 
 
 def _jokers(details: dict) -> set[int]:
-    """Joker cells as flat board indexes (poker keeps ``joker_cells`` so)."""
+    """Joker cells as flat board indexes (a game's ``details.joker_cells``)."""
     details = details if isinstance(details, dict) else {}
     cells = details.get("joker_cells")
     if not isinstance(cells, list):

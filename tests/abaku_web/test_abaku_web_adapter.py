@@ -7,6 +7,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.utils import translation
 
 from games.abaku.adapter import AbakuSolo, AbakuTable
 from games.abaku.rules import LEVELS, GameState, all_moves
@@ -114,10 +115,13 @@ def test_a_move_off_the_centre_is_refused_with_a_translated_code():
     adapter, outcome = start(settings={"table_size": 2}, ids=(1,))
     placements = best_placements(outcome.state)
     shifted = [[0, i, p[2], *p[3:]] for i, p in enumerate(placements)]
-    with pytest.raises(RoomError) as refused:
+    with translation.override("en"), pytest.raises(RoomError) as refused:
         apply(adapter, outcome.state, 1, {"type": "place", "placements": shifted})
     assert refused.value.code == "off_centre"
     assert "centre" in refused.value.message
+    with translation.override("cs"), pytest.raises(RoomError) as refused:
+        apply(adapter, outcome.state, 1, {"type": "place", "placements": shifted})
+    assert "prostředním poli" in refused.value.message
 
 
 def test_a_legal_move_scores_what_the_engine_says_and_hands_the_turn_to_the_robot():

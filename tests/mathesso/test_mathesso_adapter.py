@@ -7,6 +7,7 @@ import random
 from datetime import UTC, datetime
 
 import pytest
+from django.utils import translation
 
 from games.mathesso.adapter import MathessoSolo, MathessoTable, clean_settings
 from games.mathesso.rules import IllegalMove
@@ -235,7 +236,8 @@ def test_players_who_flip_the_same_number_are_told_to_flip_again():
     assert tie["type"] == "order_tie" and tie["groups"] == [{"players": ["1", "2"], "value": 1}]
 
     def notice(viewer: int | None) -> str:
-        shown = TABLE.view(state, player_id=viewer, role="player", seat_state={})
+        with translation.override("en"):
+            shown = TABLE.view(state, player_id=viewer, role="player", seat_state={})
         return shown["ordering"]["notice"]
 
     for tied in (1, 2):

@@ -6,8 +6,8 @@ error code and keep the socket."
 
 What is simulated, honestly: the test's PostgreSQL keeps running (the test
 process needs it), but the test database stops accepting connections
-(``ALTER DATABASE ... ALLOW_CONNECTIONS false``) and every server connection to
-it is terminated (``pg_terminate_backend``) -- to the server this looks like a
+(``ALTER DATABASE ... ALLOW_CONNECTIONS false``) and every connection of this
+module's server to it is terminated (``pg_terminate_backend``) -- to the server this looks like a
 PostgreSQL restart that takes as long as the test wants. Redis is a private
 ``redis-server`` for this module's ASGI process, really stopped and started
 again on the same port.
@@ -32,6 +32,8 @@ from games.rooms.models import Room, RoomEvent
 from tests.conftest import _server_env, _stop
 from tests.rooms.conftest import _start_server, _wait_up
 from tests.rooms.testgame import GAME
+
+OUTAGE_APP = "matika-outage-test"
 
 pytestmark = [pytest.mark.live]
 
@@ -84,6 +86,9 @@ def fragile_server(django_db_setup, django_db_blocker, redis_server) -> Iterator
         REDIS_URL=redis_server.url,
         CHANNELS_REDIS_URL=redis_server.url,
         CACHE_REDIS_URL=redis_server.url,
+        # libpq names this process's connections, so the outage cuts only them and
+        # leaves the other test servers' pools (session-scoped) intact.
+        PGAPPNAME=OUTAGE_APP,
     )
     process, url = _start_server(env)
     _wait_up(process, url)
@@ -119,8 +124,8 @@ def database_away() -> Iterator[None]:
     try:
         _admin(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = %s AND pid <> %s",
-            [name, mine],
+            " WHERE datname = %s AND pid <> %s AND application_name = %s",
+            [name, mine, OUTAGE_APP],
         )
         yield
     finally:
