@@ -1,6 +1,7 @@
 """Teacher sign-up and the player's own profile pages (nickname, switcher, code, storage)."""
 
 import base64
+import functools
 import json
 
 import segno
@@ -327,19 +328,29 @@ def _require_player(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
+def player_required(view):
+    """The view acts on the browser's profile: without one, say so on the profile page."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if (refusal := _require_player(request)) is not None:
+            return refusal
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
 @require_POST
+@player_required
 def renew_code(request: HttpRequest) -> HttpResponse:
-    if (refused := _require_player(request)) is not None:
-        return refused
     services.renew_profile_code(player=request.player)
     messages.success(request, _("Your profile has a new code. The old one no longer works."))
     return redirect("accounts:profile")
 
 
 @require_POST
+@player_required
 def sign_out_others(request: HttpRequest) -> HttpResponse:
-    if (refused := _require_player(request)) is not None:
-        return refused
     count = services.sign_out_other_browsers(player=request.player, browser=request.browser)
     messages.success(
         request,
@@ -424,18 +435,16 @@ def export_data(request: HttpRequest, fmt: str) -> HttpResponse:
 
 
 @require_POST
+@player_required
 def reset_stats(request: HttpRequest) -> HttpResponse:
-    if (refusal := _require_player(request)) is not None:
-        return refusal
     services.reset_stats(player=request.player)
     messages.success(request, _("Your statistics were reset."))
     return redirect("accounts:profile")
 
 
 @require_POST
+@player_required
 def delete_profile(request: HttpRequest) -> HttpResponse:
-    if (refusal := _require_player(request)) is not None:
-        return refusal
     nickname = request.player.nickname
     services.delete_profile(player=request.player)
     messages.success(
