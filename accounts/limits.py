@@ -13,6 +13,13 @@ counted is decided here (docs/decisions.md, "Limits"):
 - Code lookups count misses only: a valid code is never counted. A bucket over
   its limit is refused every lookup until its window ends, valid or not,
   otherwise the refusal would itself tell valid codes apart.
+- A class or room *link* (the teacher's class link and QR, a room's share link
+  and QR) carries a key: an HMAC over the object and its code
+  (:func:`link_key`). A visit by a correctly keyed link is never counted and
+  never refused, even past the address's ceiling, so someone burning a school's
+  address cannot stop a class following the teacher's link. A wrong key is
+  counted as a miss and otherwise answered like a typed code; a link without a
+  key is a typed code.
 - Creations (rooms, profiles, class joins) count what was created.
 - When the store is down the limits fail open: the request is served and a
   warning is logged (a Redis outage must not take the class with it).
@@ -24,12 +31,14 @@ cannot choose it. IPv6 addresses are counted per /64 (one household or school).
 
 from __future__ import annotations
 
+import base64
 import ipaddress
 import logging
 from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django_ratelimit.core import get_usage
 
 logger = logging.getLogger(__name__)
@@ -189,3 +198,33 @@ def blocked(limit: Limit, client: Client) -> bool:
 def count(limit: Limit, client: Client) -> None:
     """Count one event (a miss, a creation) against the client's bucket."""
     _usage(limit, client, increment=True)
+
+
+# --- keyed links ---------------------------------------------------------------------
+
+LINK_KEY_PARAM = "k"  # the query parameter that carries a link's key
+_LINK_KEY_BYTES = 15  # 120 bits: 20 URL-safe characters, a small QR code
+
+
+def link_key(kind: str, pk: int, code: str) -> str:
+    """The key of a class or room link (``kind``: "class" or "room").
+
+    It signs the object *and* its code, so a renewed class code or another room
+    that later gets the same code invalidates old links. Only the server can
+    make one (``SECRET_KEY``); it is not guessable like the 6-character code."""
+    digest = salted_hmac(
+        f"matika.links.{kind}", f"{pk}:{code.upper()}", algorithm="sha256"
+    ).digest()
+    return base64.urlsafe_b64encode(digest[:_LINK_KEY_BYTES]).decode("ascii")
+
+
+def link_key_valid(kind: str, pk: int, code: str, key: str) -> bool:
+    return constant_time_compare(link_key(kind, pk, code), (key or "")[:64])
+
+
+def link_key_of(request) -> str | None:
+    """The key a request carries (query string, or the form a keyed page posted), or None."""
+    key = request.GET.get(LINK_KEY_PARAM)
+    if not key and request.method == "POST":
+        key = request.POST.get(LINK_KEY_PARAM)
+    return key or None

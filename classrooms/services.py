@@ -427,25 +427,48 @@ def membership_of(*, classroom: Classroom, player: PlayerProfile) -> Membership 
 
 
 def check_code_attempt(
-    *, code: str, client: limits.Client, player: PlayerProfile | None = None
+    *,
+    code: str,
+    client: limits.Client,
+    player: PlayerProfile | None = None,
+    link_key: str | None = None,
 ) -> Classroom:
-    """The class for a typed code. Wrong codes are counted against the client
-    (``accounts.limits``: its browser identity at its address, or the address);
-    a client past the limit is refused every code until its window ends, except
-    the class it already belongs to. A right code is never counted."""
+    """The class for a typed code or a class link. Wrong codes are counted
+    against the client (``accounts.limits``: its browser identity at its
+    address, or the address); a client past the limit is refused every typed
+    code until its window ends, valid or not (otherwise the refusal would tell
+    valid codes apart), except the class it already belongs to. A right code is
+    never counted.
+
+    ``link_key`` is the key of the teacher's class link or QR
+    (:func:`class_link_key`): correct, the visit is never counted and never
+    refused; wrong, it is counted as a miss and otherwise treated as a typed code.
+    """
     classroom = Classroom.objects.filter(join_code=normalise_code(code)).first()
     if classroom is not None and player is not None:
         if membership_of(classroom=classroom, player=player) is not None:
             return classroom
+    if link_key and classroom is not None and class_link_key_valid(classroom, link_key):
+        return classroom
     misses = limits.code_misses()
     if limits.blocked(misses, client):
         raise ClassroomError(
             "rate_limited", _("Too many wrong codes. Wait a few minutes and try again.")
         )
-    if classroom is None:
+    if classroom is None or link_key:
         limits.count(misses, client)
+    if classroom is None:
         raise ClassroomError("unknown_code", _("No class has this code. Check it and try again."))
     return classroom
+
+
+def class_link_key(classroom: Classroom) -> str:
+    """The key of the class's link and QR code (it changes with the code)."""
+    return limits.link_key("class", classroom.pk, classroom.join_code)
+
+
+def class_link_key_valid(classroom: Classroom, key: str) -> bool:
+    return limits.link_key_valid("class", classroom.pk, classroom.join_code, key)
 
 
 @transaction.atomic

@@ -35,9 +35,11 @@ NICKNAME_ERRORS = {"too_short", "too_long", "bad_characters", "no_letters", "not
 
 
 def join_url(request: HttpRequest, classroom: Classroom) -> str:
-    return request.build_absolute_uri(
-        reverse("classrooms:join_class", kwargs={"code": classroom.join_code})
-    )
+    """The teacher's class link (also in the QR code): keyed, so following it is
+    never counted or refused by the code limits (``services.check_code_attempt``)."""
+    path = reverse("classrooms:join_class", kwargs={"code": classroom.join_code})
+    key = services.class_link_key(classroom)
+    return request.build_absolute_uri(f"{path}?{limits.LINK_KEY_PARAM}={key}")
 
 
 def _qr_svg(url: str) -> str:
@@ -562,9 +564,14 @@ def join(request: HttpRequest) -> HttpResponse:
 
 
 def join_class(request: HttpRequest, code: str) -> HttpResponse:
+    """The class link: typed (a code in the path) or keyed (``?k=``, the teacher's
+    link and QR). The join form posts back to the same URL, key included."""
     try:
         classroom = services.check_code_attempt(
-            code=code, client=limits.client_of(request), player=request.player
+            code=code,
+            client=limits.client_of(request),
+            player=request.player,
+            link_key=limits.link_key_of(request),
         )
     except ClassroomError as error:
         form = JoinCodeForm(data={"code": code})

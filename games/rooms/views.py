@@ -76,7 +76,17 @@ def enter(request: HttpRequest) -> HttpResponse:
 
 
 def _join_url(request: HttpRequest, room: Room) -> str:
-    return request.build_absolute_uri(reverse("rooms:room", kwargs={"code": room.code}))
+    """The share link (and the QR code's content): keyed (``lookups.share_url``)."""
+    return lookups.share_url(request, room)
+
+
+def _link_key(request: HttpRequest, room: Room) -> str:
+    """The share link's key this visitor came with, if it is the room's: the
+    join form carries it on, so taking a seat is not refused either."""
+    key = limits.link_key_of(request)
+    if key and limits.link_key_valid("room", room.pk, room.code, key):
+        return key
+    return ""
 
 
 def room(request: HttpRequest, code: str) -> HttpResponse:
@@ -84,7 +94,9 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     if isinstance(found, HttpResponse):
         return found
     if found.code != code:
-        return redirect("rooms:room", code=found.code)
+        key = _link_key(request, found)
+        path = reverse("rooms:room", kwargs={"code": found.code})
+        return redirect(f"{path}?{limits.LINK_KEY_PARAM}={key}" if key else path)
     return _room_page(request, found)
 
 
@@ -113,6 +125,7 @@ def _room_page(request: HttpRequest, room: Room, *, error: str | None = None, st
         "is_host": is_host,
         "left_url": reverse("rooms:left", kwargs={"code": room.code}),
         "join_url": _join_url(request, room),
+        "link_key": _link_key(request, room),
         "limits": adapter.limits,
         "table_seats": adapter.table_seats(room.settings or {}),
         "adapter": adapter,
