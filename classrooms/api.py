@@ -6,7 +6,6 @@ do every write. Refusals are ``400 {"code": ..., "message": ...}``.
 """
 
 from django.http import Http404
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
@@ -80,9 +79,9 @@ class ClassroomSerializer(serializers.ModelSerializer):
         return classroom.teacher_id == self.context["request"].user.pk
 
     def get_join_url(self, classroom: Classroom) -> str:
-        return self.context["request"].build_absolute_uri(
-            reverse("classrooms:join_class", kwargs={"code": classroom.join_code})
-        )
+        from classrooms.views import join_url  # the keyed class link, as on the class page
+
+        return join_url(self.context["request"], classroom)
 
     def get_member_count(self, classroom: Classroom) -> int:
         return classroom.members.filter(status=Membership.Status.APPROVED).count()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -88,7 +87,7 @@ def projector(request: HttpRequest, code: str) -> HttpResponse:
     player = room_selectors.request_player(request, room)
     if player is None or room.host_id != player.pk:
         raise Http404(_("Only the host can open the projector view."))
-    join_url = request.build_absolute_uri(reverse("rooms:room", kwargs={"code": room.code}))
+    join_url = room_lookups.share_url(request, room)  # keyed: the class is never refused
     return render(
         request,
         "poker/room/projector.html",
