@@ -1,0 +1,83 @@
+"""The strong robot's look at the opponent's answer, made cheap.
+
+After a candidate move most of the board is unchanged: the opponent's moves far
+from the new stones are the ones they had before. :func:`near_moves` generates
+only the moves on the lines around the new stones (the rows and columns of the
+move's bounding box grown by one square), with the move generator's own parts,
+so each move listed is legal with its true score; the robot combines their best
+with the best "far" move of the old board that the candidate does not touch.
+Moves far away whose cross line runs into the new stones are not seen (rare).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from .board import Board, Placed
+from .data import BOARD_SIZE, JOKER
+from .movegen import (
+    Move,
+    _check_rack,
+    _moves_on,
+    _Position,
+    _Search,
+    _slot_sets,
+    _square,
+)
+from .moves import COLUMN, ROW
+
+Cell = tuple[int, int]
+
+
+def near_lines(cells: Iterable[Cell]) -> tuple[set[int], set[int]]:
+    """Rows and columns within one square of the bounding box of ``cells``."""
+    cells = list(cells)
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    near_rows = {r for r in range(min(rows) - 1, max(rows) + 2) if 0 <= r < BOARD_SIZE}
+    near_cols = {c for c in range(min(cols) - 1, max(cols) + 2) if 0 <= c < BOARD_SIZE}
+    return near_rows, near_cols
+
+
+def near_moves(board: Board, rack: Sequence[int], cells: Iterable[Cell]) -> list[Move]:
+    """The legal moves of ``rack`` on ``board`` lying on the lines near ``cells``
+    (a subset of :func:`movegen.all_moves`, same scores)."""
+    counts = _check_rack(rack)
+    moves: list[Move] = []
+    if not counts or board.is_empty:
+        return moves
+    rows, cols = near_lines(cells)
+    pos = _Position(board)
+    _near_single_stone_moves(pos, counts, rows, cols, moves)
+    max_stones = sum(counts.values())
+    search = _Search(counts)
+    for step, lines in ((ROW, rows), (COLUMN, cols)):
+        for line in sorted(lines):
+            for slots in _slot_sets(pos, step, line, max_stones):
+                _moves_on(pos, search, step, [_square(step, line, k) for k in slots], moves)
+    return moves
+
+
+def _near_single_stone_moves(
+    pos: _Position, counts: Counter[int], rows: set[int], cols: set[int], moves: list[Move]
+) -> None:
+    jokers = counts.get(JOKER, 0)
+    for r in range(BOARD_SIZE):
+        for c in range(BOARD_SIZE):
+            if r not in rows and c not in cols:
+                continue
+            if pos.digit[r][c] is not None or not pos.touches(r, c):
+                continue
+            tables = [t for t in (pos.cross(r, c, ROW), pos.cross(r, c, COLUMN)) if t]
+            for d in range(10):
+                if not all(t.allowed[d] for t in tables):
+                    continue
+                if not any(t.count[d] for t in tables):
+                    continue
+                if counts.get(d, 0):
+                    score = sum(t.points(d, d) for t in tables)
+                    moves.append(Move((Placed(r, c, d, False),), score))
+                if jokers:
+                    score = sum(t.points(d, 0) for t in tables)
+                    moves.append(Move((Placed(r, c, d, True),), score))
