@@ -1,5 +1,7 @@
 from django import forms
-from django.contrib.auth.forms import BaseUserCreationForm
+from django.contrib.auth.forms import BaseUserCreationForm, PasswordResetForm
+from django.core.mail import EmailMultiAlternatives
+from django.template import loader
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -19,6 +21,33 @@ class TeacherSignupForm(BaseUserCreationForm):
 
     def validate_unique(self) -> None:
         """Uniqueness is the service's business, never a form error (no oracle)."""
+
+
+class PasswordResetMailForm(PasswordResetForm):
+    """Django's reset form, run by the mail task (accounts.tasks.send_password_reset):
+    the same users (active, with a usable password, the address matching) and the
+    same token machinery, but a mail that cannot be sent raises instead of being
+    only logged, so the task can retry it."""
+
+    sent = 0
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        body = loader.render_to_string(email_template_name, context)
+        message = EmailMultiAlternatives(subject, body, from_email, [to_email])
+        if html_email_template_name is not None:
+            html = loader.render_to_string(html_email_template_name, context)
+            message.attach_alternative(html, "text/html")
+        message.send()
+        self.sent += 1
 
 
 class TwoFactorForm(forms.Form):

@@ -20,7 +20,16 @@ from django.views.decorators.http import require_GET, require_POST
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts import consent, identity, limits, login_limits, nicknames, selectors, services
+from accounts import (
+    consent,
+    identity,
+    limits,
+    login_limits,
+    nicknames,
+    selectors,
+    services,
+    tasks,
+)
 from accounts import signup as signup_services
 from accounts.errors import AccountsError
 from accounts.forms import NicknameForm, ProfileCodeForm, TeacherSignupForm, TwoFactorForm
@@ -88,17 +97,34 @@ class LoginView(auth_views.LoginView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Requests are limited per address and per e-mail; the answer never changes."""
+    """Requests are limited per address and per e-mail. Every valid address typed
+    queues one mail task (accounts.tasks), an account or not, so the answer tells
+    nothing about accounts; when the task cannot be queued the page says so
+    (503, ``mail_unavailable``) instead of claiming a mail is on its way."""
 
     template_name = "accounts/form_page.html"
-    email_template_name = "accounts/password_reset_email.txt"
-    subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
 
     def form_valid(self, form):
-        if not login_limits.password_reset_allowed(self.request, form.cleaned_data["email"]):
+        email = form.cleaned_data["email"]
+        if not login_limits.password_reset_allowed(self.request, email):
             return redirect(self.success_url)
-        return super().form_valid(form)
+        try:
+            tasks.queue_password_reset(
+                email=email,
+                domain=self.request.get_host(),
+                use_https=self.request.is_secure(),
+                language=get_language(),
+            )
+        except tasks.MailQueueUnavailable as exc:
+            context = self.get_context_data(form=form)
+            context["refusal_code"] = exc.code
+            context["refusal"] = _(
+                "We cannot send e-mail right now. Nothing was sent; please try again "
+                "in a few minutes."
+            )
+            return self.render_to_response(context, status=503)
+        return redirect(self.success_url)
 
 
 def lockout(request: HttpRequest, credentials=None, *args, **kwargs) -> HttpResponse:
