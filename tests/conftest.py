@@ -132,6 +132,16 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[subpro
 
 
 @pytest.fixture
+def tasks_inline(monkeypatch):
+    """Celery tasks queued during the test run at once in the test process
+    (``task_always_eager``), e.g. so a mail they send lands in ``mail.outbox``.
+    Tests of the queue itself use ``celery_worker_process`` instead."""
+    from config.celery import app
+
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
+
+
+@pytest.fixture
 def client():
     """The Django test client, speaking English unless a test asks otherwise."""
     from django.test import Client

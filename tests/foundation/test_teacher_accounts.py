@@ -77,7 +77,7 @@ def test_password_change(client):
     assert user.check_password("Nove-heslo-456")
 
 
-def test_password_reset_by_email_link(client):
+def test_password_reset_by_email_link(client, tasks_inline):
     user = User.objects.create_user("ucitel@skola.sk", "Tajne-heslo-123")
     response = client.post("/accounts/password/reset/", {"email": "ucitel@skola.sk"})
     assert response.status_code == 302
@@ -95,7 +95,7 @@ def test_password_reset_by_email_link(client):
     assert user.check_password("Nove-heslo-456")
 
 
-def test_password_reset_for_unknown_email_sends_nothing_and_reveals_nothing(client):
+def test_password_reset_for_unknown_email_sends_nothing_and_reveals_nothing(client, tasks_inline):
     response = client.post("/accounts/password/reset/", {"email": "nikto@skola.sk"})
     assert response.status_code == 302
     assert mail.outbox == []

@@ -105,7 +105,7 @@ def test_one_address_trying_many_accounts_meets_the_per_address_ceiling(settings
     assert _login(elsewhere, "u3@skola.sk", PASSWORD, _address()).status_code == 302
 
 
-def test_password_reset_requests_are_limited_per_email_and_per_address():
+def test_password_reset_requests_are_limited_per_email_and_per_address(tasks_inline):
     # counters live in Redis across tests: addresses of this test's own
     email = f"reset-{secrets.token_hex(4)}@skola.sk"
     User.objects.create_user(email, PASSWORD)
