@@ -165,6 +165,8 @@ def start_servers(env: dict, count: int) -> list[tuple[subprocess.Popen, str]]:
                 str(port),
                 "--ws",
                 "websockets-sansio",
+                "--ws-max-size",  # the protocol's 4,096 bytes, as shipped
+                "4096",
                 "--log-level",
                 "warning",
                 "--no-access-log",

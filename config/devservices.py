@@ -499,10 +499,10 @@ def run() -> int:
                 str(web_socket.fileno()),
                 "--ws",
                 "websockets-sansio",
-                # Twice the protocol's 4 KiB: a slightly long frame still gets the
-                # consumer's too_large error, a huge one is cut off by the server.
+                # The protocol's 4,096 bytes (games.rooms.consumers.MAX_MESSAGE_BYTES):
+                # a longer frame is closed with 1009 before it is buffered.
                 "--ws-max-size",
-                "16384",
+                "4096",
             ],
             [
                 str(venv_bin / "celery"),

@@ -75,7 +75,7 @@ def asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
             "--ws",
             "websockets-sansio",
             "--ws-max-size",  # as config/devservices.py and platform/ run it
-            "16384",
+            "4096",
             "--log-level",
             "warning",
         ],

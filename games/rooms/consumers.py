@@ -35,6 +35,9 @@ from games.rooms.models import Room, Seat
 
 logger = logging.getLogger(__name__)
 
+# The protocol's limit: 4,096 bytes of UTF-8 (not characters). uvicorn runs with
+# --ws-max-size 4096 and closes a longer frame with 1009 before buffering it;
+# the check here holds where another server runs the consumer.
 MAX_MESSAGE_BYTES = 4096
 MAX_ID_LENGTH = 64
 # Token bucket per connection: a burst of 20, then 10 messages a second.
@@ -125,7 +128,7 @@ def parse_frame(text: str):
 
 def _peek_id(text_data: str | None) -> str | None:
     """The ``id`` of a small, well-formed message, or None (never raises)."""
-    if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+    if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
         return None
     try:
         message = parse_frame(text_data)

@@ -180,9 +180,10 @@ def test_kubernetes_probes_reach_exempt_paths_with_an_allowed_host(prod_settings
 
 
 def test_every_shipped_web_server_caps_websocket_frames():
-    """The server drops oversized frames before buffering them (issue 16 §2); the
-    cap leaves room for a 4,096-character protocol message of Czech text in UTF-8,
-    so the consumer can still answer `too_large` below it (issue 22 §5)."""
+    """The server drops oversized frames before buffering them, at "the
+    protocol's 4 KiB" (issue 16 §2): 4,096 bytes of UTF-8, the consumer's limit."""
+    from games.rooms.consumers import MAX_MESSAGE_BYTES
+
     commands = shipped.uvicorn_commands()
     assert commands
     for where, argv in commands:
@@ -190,4 +191,4 @@ def test_every_shipped_web_server_caps_websocket_frames():
             continue
         assert "--ws-max-size" in argv, f"{where} does not cap WebSocket frames"
         size = int(argv[argv.index("--ws-max-size") + 1])
-        assert 4096 * 2 <= size <= 65536, (where, size)
+        assert size == MAX_MESSAGE_BYTES == 4096, (where, size)

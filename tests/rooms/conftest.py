@@ -43,7 +43,7 @@ def _start_server(env: dict) -> tuple[subprocess.Popen, str]:
             "--ws",
             "websockets-sansio",
             "--ws-max-size",  # as config/devservices.py and platform/ run it
-            "16384",
+            "4096",
             "--log-level",
             "warning",
         ],

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from games.rooms import services
 from games.rooms.models import Room, RoomEvent
@@ -25,6 +26,18 @@ def _unchanged(room):
     return fresh.seq, fresh.state, fresh.status, RoomEvent.objects.filter(room=room).count()
 
 
+def _sized(message: dict, size: int, filler: str = "x") -> str:
+    """``message`` with a pad field making the frame exactly ``size`` bytes of UTF-8."""
+    bare = json.dumps({**message, "pad": ""}, ensure_ascii=False)
+    room = size - len(bare.encode())
+    unit = len(filler.encode())
+    text = json.dumps(
+        {**message, "pad": filler * (room // unit) + "x" * (room % unit)}, ensure_ascii=False
+    )
+    assert len(text.encode()) == size
+    return text
+
+
 def _raw(socket, text):
     socket.ws.send(text)
     return socket.recv_until(lambda m: m["type"] == "error")
@@ -39,7 +52,9 @@ def _raw(socket, text):
         (json.dumps({"id": "x" * 65, "type": "add", "n": 1}), "bad_id"),
         (json.dumps({"id": "a", "type": 5}), "bad_message"),
         (json.dumps({"id": "a", "type": "teleport"}), "unknown_type"),
-        (json.dumps({"id": "a", "type": "add", "n": 1, "pad": "x" * 5000}), "too_large"),
+        # Exactly the protocol's 4,096 bytes: read, and answered with the usual code.
+        (_sized({"id": "a", "type": "add", "n": 99}, 4096), "bad_number"),
+        (_sized({"id": "a", "type": "add", "n": 99}, 4096, "č"), "bad_number"),
         (json.dumps({"id": "a", "type": "add", "n": 1, "room": "ZZZZZZ"}), "wrong_room"),
         (json.dumps({"id": "a", "type": "add", "n": 99}), "bad_number"),
         (json.dumps({"id": "a", "type": "add", "n": "1"}), "bad_message"),  # schema: n is a number
@@ -56,6 +71,28 @@ def test_bad_frames_get_an_error_code_and_change_nothing(running, server, open_s
     assert error["message"]
     assert _unchanged(room) == before
     assert socket.request({"type": "add", "n": 2})["type"] == "ack"  # still usable
+
+
+@pytest.mark.parametrize("filler", ["x", "č"])
+def test_a_frame_over_4_kib_is_closed_by_the_server_and_a_fresh_socket_works(
+    running, server, open_socket, filler
+):
+    """uvicorn runs with --ws-max-size 4096 (the protocol's limit, bytes of UTF-8):
+    one byte more and the server closes the socket with 1009 without reading it.
+    About 2,050 two-byte letters are far fewer than 4,096 characters, yet too many bytes."""
+    room, host, guest = running
+    socket = open_socket(server, room.code, guest)
+    socket.recv()
+    before = _unchanged(room)
+    socket.ws.send(_sized({"id": "a", "type": "add", "n": 2}, 4097, filler))
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            socket.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    assert _unchanged(room) == before
+    fresh = open_socket(server, room.code, guest)
+    assert fresh.recv()["type"] == "sync"
+    assert fresh.request({"type": "add", "n": 2})["type"] == "ack"
 
 
 def test_binary_frames_are_refused(running, server, open_socket):

@@ -128,3 +128,75 @@ def test_socket_counters_cap_release_and_fail_open(settings):
     settings.RATELIMIT_USE_CACHE = "down"
     assert sockets.acquire(key, 1) is None  # not counted, not refused
     sockets.release(key)  # and no error
+
+
+def test_a_fresh_socket_works_after_the_server_cut_off_a_frame(asgi_server):
+    """--ws-max-size 4096 is the protocol's limit in bytes of UTF-8: 4,097 bytes
+    (here about 2,050 two-byte letters, far fewer than 4,096 characters) are
+    closed with 1009; exactly 4,096 bytes still get the consumer's stable code."""
+    host, _host_cookie = _player("Edge Host")
+    player, cookie = _player("Edge Player")
+    room = room_services.create_room(game="poker", mode="group", host=host, settings={})
+    room_services.join_room(room=room, player=player)
+
+    def sized(size: int) -> str:
+        bare = json.dumps({"id": "edge", "type": "teleport", "pad": ""}, ensure_ascii=False)
+        room_left = size - len(bare.encode())
+        pad = "č" * (room_left // 2) + "x" * (room_left % 2)
+        text = json.dumps({"id": "edge", "type": "teleport", "pad": pad}, ensure_ascii=False)
+        assert len(text.encode()) == size and len(text) < 4096
+        return text
+
+    with _open(asgi_server, room.code, cookie) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "sync"
+        ws.send(sized(4096))
+        answer = json.loads(ws.recv(timeout=10))
+        assert answer["type"] == "error" and answer["code"] == "unknown_type"
+        ws.send(sized(4097))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    with _open(asgi_server, room.code, cookie) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "sync"
+        ws.send(json.dumps({"id": "after", "type": "ping"}))
+        assert json.loads(ws.recv(timeout=10)) == {"type": "pong", "id": "after"}
+
+
+def test_no_legitimate_client_message_comes_near_4_kib():
+    """The longest messages any game's client can send, at their worst (the
+    longest ids and card ids, a deck name of 60 four-byte characters, a full
+    rack), are far below the protocol's 4,096 bytes, so the server's frame cap
+    never cuts off a real player."""
+    from games.abaku.rules import RACK_SIZE
+    from games.abaku.rules.data import BOARD_SIZE
+    from games.rooms.consumers import MAX_ID_LENGTH, MAX_MESSAGE_BYTES
+    from games.theorems.adapter import MAX_DECK_NAME
+    from games.theorems.rules.catalogue import CATALOGUE
+    from games.theorems.rules.engine import MAX_DECK
+
+    envelope = {"id": "i" * MAX_ID_LENGTH, "room": "ABCDEF"}
+    longest_cards = sorted(CATALOGUE, key=len, reverse=True)
+    deck = {
+        **envelope,
+        "type": "deck",
+        "name": "\U0001f9ee" * MAX_DECK_NAME,
+        "mathematician": longest_cards[0],
+        "cards": [longest_cards[0]] * MAX_DECK,
+    }
+    play = {
+        **envelope,
+        "type": "action",
+        "action": {
+            "type": "choose",
+            "card": longest_cards[0],
+            "choice": {"player": 3, "card": longest_cards[0]},
+        },
+    }
+    stones = [[BOARD_SIZE - 1, BOARD_SIZE - 1, 13, True]] * RACK_SIZE
+    place = {**envelope, "type": "place", "placements": stones}
+    exchange = {**envelope, "type": "exchange", "stones": [13] * RACK_SIZE}
+    board = {**envelope, "type": "place_kept_joker", "cell": 24, "value": 13}
+    for message in (deck, play, place, exchange, board):
+        size = len(json.dumps(message, ensure_ascii=False).encode())
+        assert size < MAX_MESSAGE_BYTES // 2, (message["type"], size)
