@@ -102,11 +102,13 @@ TEMPLATES = [
 ]
 
 # PostgreSQL connections come from Django's psycopg pool and are never kept by a
-# thread (CONN_MAX_AGE=0). Under ASGI every HTTP request runs its sync code in
-# a thread of its own (asgiref's ThreadSensitiveContext), so persistent
+# request's thread (CONN_MAX_AGE=0). Under ASGI every HTTP request runs its sync
+# code in a thread of its own (asgiref's ThreadSensitiveContext), so persistent
 # per-thread connections piled up: 34 held by one uvicorn process after 100
 # requests with CONN_MAX_AGE=60. With the pool a process holds at most
 # DB_POOL_MAX_SIZE connections, whatever its thread count (bench/RESULTS-db.md).
+# Only the rooms' WebSocket database threads, half of DB_POOL_MAX_SIZE, keep the
+# connection they took between messages (games/rooms/consumers.py).
 # A thread that finds none free waits up to DB_POOL_TIMEOUT seconds, then gets an
 # OperationalError. DB_POOL=off restores plain connections kept DB_CONN_MAX_AGE
 # seconds (a WSGI server or a transaction-mode PgBouncer in front, say).
@@ -129,7 +131,7 @@ DATABASES["default"]["OPTIONS"].setdefault(
 if DB_POOL:
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
-        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

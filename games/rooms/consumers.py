@@ -9,6 +9,7 @@ layer delivers. The protocol is written down in docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import math
@@ -17,11 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core import signing
-from django.db import InterfaceError, OperationalError
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -141,30 +141,85 @@ def _peek_id(text_data: str | None) -> str | None:
 
 
 def _db_threads() -> int:
-    """Threads for the rooms' database work: most of the connection pool.
+    """Threads for the rooms' database work: half of the connection pool.
 
     The work is round trips to PostgreSQL (the GIL is free meanwhile), so the
     number of threads, not the CPU, bounds how many moves are in flight; asyncio's
-    default executor has only CPUs + 4. Two pool connections stay for pages.
+    default executor has only CPUs + 4. Each thread keeps the connection it took
+    (see ``_before_service``), so the other half stays for pages.
     """
     options = settings.DATABASES["default"].get("OPTIONS", {})
     pool = options.get("pool")
-    size = pool.get("max_size", 10) if isinstance(pool, dict) else 10
-    return getattr(settings, "ROOMS_DB_THREADS", None) or max(4, size - 2)
+    size = pool.get("max_size", 16) if isinstance(pool, dict) else 16
+    return getattr(settings, "ROOMS_DB_THREADS", None) or max(1, size // 2)
 
 
 DB_EXECUTOR = ThreadPoolExecutor(max_workers=_db_threads(), thread_name_prefix="rooms-db")
 
 
+# A rooms DB thread keeps its PostgreSQL connection between messages: taken from
+# the pool once, not borrowed, checked (one round trip) and given back for every
+# message. A kept connection that PostgreSQL closed meanwhile (a restart, a
+# terminated backend) fails on its first query; the service then runs once more
+# on a fresh connection from the pool, which checks it. Running it again is safe:
+# nothing was applied on the dead connection, and a message applied just before
+# the connection died is answered from its stored answer (``moves.submit``).
+# The pool is sized for these threads plus the pages (``_db_threads``).
+
+
+def _before_service() -> bool:
+    """Whether this thread already holds a connection (kept from an earlier message)."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    if conn.connection is None:
+        return False
+    conn.health_check_done = True  # no check per message; a dead one is replaced below
+    return True
+
+
+def _connection_lost() -> bool:
+    raw = connections[DEFAULT_DB_ALIAS].connection
+    return raw is None or getattr(raw, "closed", False)
+
+
+def _after_service() -> None:
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None:
+            continue
+        if conn.in_atomic_block:  # never left open by a service; do not keep it
+            conn.close()
+            continue
+        conn.close_at = None  # kept by this thread
+        conn.close_if_unusable_or_obsolete()  # closed when it failed and is unusable
+
+
 def _run_service(outbox: list, language: str, function, args: tuple, kwargs: dict):
-    delivery.OUTBOX.set(outbox)
-    with translation.override(language):
-        return function(*args, **kwargs)
+    kept = _before_service()
+    delivery.OUTBOX.set(outbox)  # in this call's own copy of the context
+    try:
+        with translation.override(language):
+            try:
+                return function(*args, **kwargs)
+            except (OperationalError, InterfaceError):
+                if not (kept and _connection_lost()):
+                    raise
+                logger.info("rooms: a kept database connection was lost; reconnecting")
+                connections[DEFAULT_DB_ALIAS].close()
+                return function(*args, **kwargs)
+    finally:
+        _after_service()
 
 
-# Made once: building a SyncToAsync per message (it wraps and inspects the
-# function) was a measurable part of the CPU per move (the group-game benchmark in bench/).
-_in_db_thread = DatabaseSyncToAsync(_run_service, thread_sensitive=False, executor=DB_EXECUTOR)
+async def _in_db_thread(outbox: list, language: str, function, args: tuple, kwargs: dict):
+    """Run a service in a rooms DB thread, in a copy of the caller's context.
+
+    A plain executor hop: asgiref's SyncToAsync (thread-sensitive contexts,
+    per-call executors, closing old connections before and after) was the
+    largest single cost per move in the group-game benchmark (bench/).
+    """
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(
+        DB_EXECUTOR, context.run, _run_service, outbox, language, function, args, kwargs
+    )
 
 
 def _unavailable(exc: BaseException) -> bool:

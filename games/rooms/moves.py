@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -163,9 +163,9 @@ def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict
         idle = _idle_tick(room_id, player, client_id, now)
         if idle is not None:
             return idle
+    if message["type"] in adapter.seat_message_types:
+        return _submit_seat_move(room_id, adapter, player, client_id, message, now)
     with transaction.atomic():
-        if message["type"] in adapter.seat_message_types:
-            return _submit_seat_move(room_id, adapter, player, client_id, message, now)
         return _submit_room_intent(room_id, player, client_id, message, now)
 
 
@@ -220,37 +220,71 @@ def _idle_tick(room_id: int, player: PlayerProfile, client_id: str, now: datetim
 
 
 # --- per-seat moves ------------------------------------------------------------------
+#
+# A per-seat move is applied optimistically, in two round trips and no explicit
+# transaction: one query reads the room and the sender's seat without locks,
+# the game computes the new seat state, and one statement writes the step only
+# if neither changed in between (the room's ``seq`` and status, the seat row's
+# version ``xmin``). A room-wide change always advances ``seq``, and any write
+# to the seat row gives it a new ``xmin``, so a step written is exactly the step
+# the locked way would have written: the statement takes the same locks (room
+# ``FOR KEY SHARE``, then the seat row) and PostgreSQL re-checks those
+# conditions on the newest row versions after waiting for a lock. When
+# something did change, the move is judged again from a fresh read. The locked
+# way (``BEGIN``, lock room and seat, write, ``COMMIT``: four round trips) stays
+# for steps with public events (they number the step on the room row, which
+# concurrent moves of a room would keep changing) and after repeated conflicts.
+# bench/RESULTS-poker-group.md measures the difference.
+
+OPTIMISTIC_ATTEMPTS = 3
 
 
 def _table(model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
-# A per-seat move reads what it needs and takes its locks in one round trip: two
-# statements in one query (client-side binding allows it), run in this order so
-# the room is always locked before the seat, as every room-wide intent does
-# (FOR KEY SHARE: many per-seat moves at once, none during a room-wide change).
-_SEAT_LOCKS_SQL = """
-SELECT status, state, expires_at FROM {room} WHERE id = %(room)s FOR KEY SHARE;
-SELECT seat.id, seat.status, seat.role, seat.state, (
+_ANSWER_SQL = """(
     SELECT answer.response FROM {processed} answer
     WHERE answer.room_id = seat.room_id AND answer.player_id = seat.player_id
       AND answer.client_id = %(client_id)s
     LIMIT 1
-) FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s FOR UPDATE
+)"""
+
+# The locked way reads what it needs and takes its locks in one round trip: two
+# statements in one query (client-side binding allows it), run in this order so
+# the room is always locked before the seat, as every room-wide intent does
+# (FOR KEY SHARE: many per-seat moves at once, none during a room-wide change).
+_SEAT_LOCKS_SQL = (
+    """
+SELECT status, state, expires_at, seq FROM {room} WHERE id = %(room)s FOR KEY SHARE;
+SELECT seat.id, seat.status, seat.role, seat.state, """
+    + _ANSWER_SQL
+    + """, seat.xmin::text
+FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s FOR UPDATE
 """
+)
+# The optimistic way reads the same without locks, with the seat row's version.
+_SEAT_READ_SQL = (
+    """
+SELECT status, state, expires_at, seq FROM {room} WHERE id = %(room)s;
+SELECT seat.id, seat.status, seat.role, seat.state, """
+    + _ANSWER_SQL
+    + """, seat.xmin::text
+FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s
+"""
+)
 
 
 def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _lock_room_and_seat(room_id: int, player: PlayerProfile, client_id: str) -> tuple:
-    """(room status, room state, room expiry, seat row or None): the seat row is
-    (id, status, role, state, earlier answer to this id), JSON decoded."""
+def _read_room_and_seat(room_id: int, player: PlayerProfile, client_id: str, *, lock: bool):
+    """((room status, state, expiry, seq), seat row or None): the seat row is
+    (id, status, role, state, earlier answer to this id, row version), JSON decoded."""
     with connection.cursor() as cursor:
         cursor.execute(
-            _sql("seat_locks", _SEAT_LOCKS_SQL),
+            _sql("seat_locks", _SEAT_LOCKS_SQL) if lock else _sql("seat_read", _SEAT_READ_SQL),
             {"room": room_id, "player": player.pk, "client_id": client_id},
         )
         room = cursor.fetchone()
@@ -259,8 +293,8 @@ def _lock_room_and_seat(room_id: int, player: PlayerProfile, client_id: str) -> 
         cursor.nextset()
         seat = cursor.fetchone()
     if seat is not None:
-        seat = (seat[0], seat[1], seat[2], _json(seat[3]), _json(seat[4]))
-    return room[0], _json(room[1]), room[2], seat
+        seat = (seat[0], seat[1], seat[2], _json(seat[3]), _json(seat[4]), seat[5])
+    return (room[0], _json(room[1]), room[2], room[3]), seat
 
 
 # A per-seat step writes the seat's new state, the log entry and the remembered
@@ -294,6 +328,28 @@ VALUES (%(room)s, %(player)s, %(client_id)s,
         jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', NULL), %(now)s)
 RETURNING response
 """
+# The optimistic step: written only if the room and the seat are as read. No
+# row comes back when either changed (the caller judges the move again).
+_CHECKED_SEAT_STEP_SQL = """
+WITH unchanged AS (
+    SELECT id FROM {room}
+    WHERE id = %(room)s AND seq = %(room_seq)s AND status = %(room_status)s
+    FOR KEY SHARE
+), seat AS (
+    UPDATE {seat} SET state = %(state)s
+    WHERE id = %(seat)s AND xmin = %(seat_version)s::xid AND status = %(joined)s
+      AND EXISTS (SELECT 1 FROM unchanged)
+    RETURNING id
+), logged AS (
+    INSERT INTO {event} (room_id, seq, kind, actor_id, action, public, private, created_at)
+    SELECT %(room)s, NULL, 'seat', %(player)s, %(action)s, '[]'::jsonb, %(private)s, %(now)s
+    FROM seat
+)
+INSERT INTO {processed} (room_id, player_id, client_id, response, created_at)
+SELECT %(room)s, %(player)s, %(client_id)s,
+       jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', NULL), %(now)s
+FROM seat RETURNING response
+"""
 _SQL: dict[str, str] = {}
 
 
@@ -309,18 +365,13 @@ def _sql(name: str, template: str) -> str:
     return _SQL[name]
 
 
-def _submit_seat_move(
-    room_id: int,
-    adapter: RoomGame,
-    player: PlayerProfile,
-    client_id: str,
-    message: dict,
-    now: datetime,
-) -> dict:
-    status, state, expires_at, seat = _lock_room_and_seat(room_id, player, client_id)
+def _judge_seat_move(adapter: RoomGame, player: PlayerProfile, message: dict, now, room, seat):
+    """The game's outcome of a per-seat move, or RoomError; or the stored answer
+    (a dict) when this message id was applied before."""
+    status, state, expires_at, _seq = room
     if seat is None or seat[1] != Seat.Status.JOINED:
         raise RoomError("not_in_room", _("You are not in this room."))
-    seat_id, _status, role, seat_state, previous_answer = seat
+    role, seat_state, previous_answer = seat[2], seat[3], seat[4]
     if previous_answer is not None:
         return previous_answer
     if status == Room.Status.LOBBY:
@@ -329,33 +380,85 @@ def _submit_seat_move(
     if role == Seat.Role.SPECTATOR:
         raise RoomError("spectator", _("Spectators cannot play."))
     try:
-        outcome = adapter.apply_seat(
-            state, seat_state, player_id=player.pk, message=message, now=now
-        )
+        return adapter.apply_seat(state, seat_state, player_id=player.pk, message=message, now=now)
     except RoomError:
         raise
     except Exception as exc:
         raise refuse(exc) from exc
+
+
+def _step_params(room_id, player, client_id, message, now, seat, outcome, private) -> dict:
+    return {
+        "seat": seat[0],
+        "state": Jsonb(outcome.seat_state),
+        "room": room_id,
+        "player": player.pk,
+        "client_id": client_id,
+        "action": Jsonb(message),
+        "public": Jsonb(outcome.public),
+        "private": Jsonb({str(k): v for k, v in private.items()}),
+        "now": now,
+    }
+
+
+def _submit_seat_move(
+    room_id: int,
+    adapter: RoomGame,
+    player: PlayerProfile,
+    client_id: str,
+    message: dict,
+    now: datetime,
+) -> dict:
+    for _attempt in range(OPTIMISTIC_ATTEMPTS):
+        room, seat = _read_room_and_seat(room_id, player, client_id, lock=False)
+        outcome = _judge_seat_move(adapter, player, message, now, room, seat)
+        if isinstance(outcome, dict):
+            return outcome  # answered before
+        if outcome.public:
+            break  # a numbered step: the locked way
+        private = {player.pk: outcome.private} if outcome.private else {}
+        params = _step_params(room_id, player, client_id, message, now, seat, outcome, private)
+        params.update(
+            room_seq=room[3], room_status=room[0], seat_version=seat[5], joined=Seat.Status.JOINED
+        )
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(_sql("checked_step", _CHECKED_SEAT_STEP_SQL), params)
+                row = cursor.fetchone()
+        except IntegrityError:
+            # The same id stored by a twin sent at the same moment: read its answer.
+            if connection.in_atomic_block:
+                raise
+            continue
+        if row is None:
+            continue  # the room or the seat changed since the read: judge again
+        response = _json(row[0])
+        announce_later(room_id, None, None, private)
+        return response
+    with transaction.atomic():
+        return _submit_seat_move_locked(room_id, adapter, player, client_id, message, now)
+
+
+def _submit_seat_move_locked(
+    room_id: int,
+    adapter: RoomGame,
+    player: PlayerProfile,
+    client_id: str,
+    message: dict,
+    now: datetime,
+) -> dict:
+    room, seat = _read_room_and_seat(room_id, player, client_id, lock=True)
+    outcome = _judge_seat_move(adapter, player, message, now, room, seat)
+    if isinstance(outcome, dict):
+        return outcome
     private = {player.pk: outcome.private} if outcome.private else {}
     with connection.cursor() as cursor:
         cursor.execute(
             _sql("numbered_step", _NUMBERED_SEAT_STEP_SQL)
             if outcome.public
             else _sql("unnumbered_step", _UNNUMBERED_SEAT_STEP_SQL),
-            {
-                "seat": seat_id,
-                "state": Jsonb(outcome.seat_state),
-                "room": room_id,
-                "player": player.pk,
-                "client_id": client_id,
-                "action": Jsonb(message),
-                "public": Jsonb(outcome.public),
-                "private": Jsonb({str(k): v for k, v in private.items()}),
-                "now": now,
-            },
+            _step_params(room_id, player, client_id, message, now, seat, outcome, private),
         )
-        response = cursor.fetchone()[0]
-    if isinstance(response, str):
-        response = json.loads(response)
+        response = _json(cursor.fetchone()[0])
     announce_later(room_id, response["seq"], outcome.public or None, private)
     return response

@@ -172,7 +172,8 @@ def test_database_away_gives_retryable_errors_and_keeps_the_socket(
         playing.ws.send(json.dumps({"type": "ping"}))
         assert _answer(playing)["type"] == "pong"
     # Back: the same message id is applied once, the waiting socket gets its snapshot.
-    assert playing.request({"id": "move-1", "type": "add", "n": 3})["type"] == "ack"
+    back = playing.request({"id": "move-1", "type": "add", "n": 3})
+    assert back["type"] == "ack", back
     assert playing.request({"id": "move-1", "type": "add", "n": 3})["type"] == "ack"
     snapshot = joining.recv_until(lambda m: m["type"] == "sync", timeout=30)
     assert snapshot["view"]["total"] == 3
