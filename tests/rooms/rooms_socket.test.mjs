@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { RoomSocket } from "../../static/js/kit/socket.js";
+import { RETRY_FOR_MS, RoomSocket } from "../../static/js/kit/socket.js";
 
 class FakeWebSocket {
   static all = [];
@@ -156,4 +156,179 @@ test("a message refused as rate-limited is sent again later with the same id", a
   assert.deepEqual(ws.sent.at(-1), first);
   ws.deliver({ type: "ack", id: first.id, seq: 6 });
   assert.equal((await answer).seq, 6);
+});
+
+// -- Keeping messages until they are answered (issue 22: retryable errors, 1009) --
+
+function connectedAt(clock) {
+  FakeWebSocket.all = [];
+  const timers = fakeTimers();
+  const socket = new RoomSocket("ABC234", {
+    url: "ws://x/ws/rooms/ABC234/",
+    WebSocketClass: FakeWebSocket,
+    timers,
+    now: () => clock.ms,
+  });
+  const seen = { errors: [], retrying: [] };
+  socket.addEventListener("error", (e) => seen.errors.push(e.detail));
+  socket.addEventListener("retrying", (e) => seen.retrying.push(e.detail));
+  socket.connect();
+  const ws = FakeWebSocket.all[0];
+  ws.open();
+  ws.deliver({ type: "sync", seq: 5, room: {}, you: {}, view: {} });
+  return { socket, ws, seen, timers };
+}
+
+function liveTimers(timers) {
+  return timers.pending.filter((t) => t.fn);
+}
+
+// Run a fake timer once, as a real one fires once.
+function fire(timer) {
+  const { fn } = timer;
+  timer.fn = null;
+  fn();
+}
+
+function unavailable(id, extra = {}) {
+  return { type: "error", id, code: "unavailable", message: "Try again.", retry: true, ...extra };
+}
+
+test("a message answered 'unavailable' is resent with the same id and backoff until acked", async () => {
+  const clock = { ms: 0 };
+  const { socket, ws, seen, timers } = connectedAt(clock);
+  const answer = socket.send({ type: "place", card: 7 });
+  const original = ws.sent.at(-1);
+  const delays = [];
+  for (let attempt = 0; attempt < 7; attempt += 1) {
+    ws.deliver(unavailable(original.id));
+    const [retry] = liveTimers(timers).filter((t) => t.ms < 30000);
+    assert.equal(liveTimers(timers).length, 1); // the resend only, no answer timeout meanwhile
+    delays.push(retry.ms);
+    clock.ms += retry.ms;
+    const before = ws.sent.length;
+    fire(retry);
+    assert.equal(ws.sent.length, before + 1);
+    assert.deepEqual(ws.sent.at(-1), original); // the same message, the same id
+  }
+  // about 0.5 s, 1 s, 2 s, 4 s, then capped at 8 s, each within +-25 %
+  const nominal = [500, 1000, 2000, 4000, 8000, 8000, 8000];
+  delays.forEach((ms, i) => assert.ok(ms >= nominal[i] * 0.75 && ms <= nominal[i] * 1.25, `${i}: ${ms}`));
+  assert.equal(seen.errors.length, 0); // a retryable answer is not shown as an error
+  assert.equal(seen.retrying.length, 7);
+  ws.deliver({ type: "ack", id: original.id, seq: 6 });
+  assert.equal((await answer).seq, 6);
+  assert.equal(liveTimers(timers).length, 0);
+});
+
+test("any error marked retry: true is retried, not only 'unavailable'", async () => {
+  const { socket, ws, timers, seen } = connectedAt({ ms: 0 });
+  const answer = socket.send({ type: "place", card: 1 });
+  const original = ws.sent.at(-1);
+  ws.deliver({ type: "error", id: original.id, code: "busy", message: "", retry: true });
+  fire(liveTimers(timers).at(-1));
+  assert.deepEqual(ws.sent.at(-1), original);
+  ws.deliver({ type: "ack", id: original.id, seq: 6 });
+  assert.equal((await answer).seq, 6);
+  assert.deepEqual(seen.errors, []);
+});
+
+test("a non-retryable error still rejects at once and reaches the page", async () => {
+  const { socket, ws, seen, timers } = connectedAt({ ms: 0 });
+  const answer = socket.send({ type: "place", card: 99 });
+  const original = ws.sent.at(-1);
+  const before = ws.sent.length;
+  ws.deliver({ type: "error", id: original.id, code: "not_your_turn", message: "Wait." });
+  await assert.rejects(answer, (error) => error.code === "not_your_turn" && error.message === "Wait.");
+  assert.equal(seen.errors.length, 1);
+  assert.equal(liveTimers(timers).length, 0);
+  assert.equal(ws.sent.length, before);
+});
+
+test("retrying gives up after RETRY_FOR_MS and rejects with the last retryable error", async () => {
+  const clock = { ms: 0 };
+  const { socket, ws, seen, timers } = connectedAt(clock);
+  const answer = socket.send({ type: "place", card: 2 });
+  const { id } = ws.sent.at(-1);
+  ws.deliver(unavailable(id));
+  clock.ms = RETRY_FOR_MS - 1;
+  fire(liveTimers(timers).at(-1));
+  ws.deliver(unavailable(id));
+  assert.equal(seen.errors.length, 0);
+  clock.ms = RETRY_FOR_MS;
+  fire(liveTimers(timers).at(-1));
+  ws.deliver(unavailable(id));
+  await assert.rejects(answer, (error) => error.code === "unavailable");
+  assert.equal(seen.errors.length, 1);
+});
+
+test("a message waiting for its retry when the socket drops goes out again after the reconnect", async () => {
+  const { socket, ws, timers } = connectedAt({ ms: 0 });
+  const answer = socket.send({ type: "place", card: 3 });
+  const original = ws.sent.at(-1);
+  ws.deliver(unavailable(original.id));
+  ws.close(1006);
+  // only the reconnect is waiting; the message's own timers were cleared
+  const [reconnect] = liveTimers(timers);
+  assert.equal(liveTimers(timers).length, 1);
+  fire(reconnect);
+  const again = FakeWebSocket.all.at(-1);
+  again.open();
+  assert.deepEqual(again.sent, []); // nothing before the snapshot
+  again.deliver({ type: "sync", seq: 5, room: {}, you: {}, view: {} });
+  assert.deepEqual(again.sent.at(-1), original);
+  again.deliver({ type: "ack", id: original.id, seq: 6 });
+  assert.equal((await answer).seq, 6);
+});
+
+test("a message sent while offline is kept and goes out after the reconnect", async () => {
+  const { socket, ws, timers } = connectedAt({ ms: 0 });
+  ws.close(1006);
+  const answer = socket.send({ type: "place", card: 4 });
+  assert.equal(liveTimers(timers).length, 1); // the reconnect only: no answer timeout offline
+  fire(liveTimers(timers)[0]);
+  const again = FakeWebSocket.all.at(-1);
+  again.open();
+  again.deliver({ type: "sync", seq: 5, room: {}, you: {}, view: {} });
+  const sent = again.sent.at(-1);
+  assert.equal(sent.type, "place");
+  again.deliver({ type: "ack", id: sent.id, seq: 6 });
+  assert.equal((await answer).seq, 6);
+});
+
+test("a close with 1009 refuses the too long message, resends the others, and reconnects", async () => {
+  const { socket, ws, seen, timers } = connectedAt({ ms: 0 });
+  const small = socket.send({ type: "place", card: 5 });
+  const huge = socket.send({ type: "chat", text: "x".repeat(5000) });
+  const smallMessage = ws.sent.at(-2);
+  const hugeMessage = ws.sent.at(-1);
+  ws.close(1009);
+  await assert.rejects(huge, (error) => error.code === "too_large" && error.message === "This message is too long.");
+  assert.deepEqual(
+    seen.errors.map((e) => [e.id, e.code]),
+    [[hugeMessage.id, "too_large"]],
+  );
+  const [reconnect] = liveTimers(timers);
+  assert.ok(reconnect.ms > 0 && reconnect.ms <= 500);
+  fire(reconnect);
+  const again = FakeWebSocket.all.at(-1);
+  again.open();
+  again.deliver({ type: "sync", seq: 5, room: {}, you: {}, view: {} });
+  assert.deepEqual(again.sent, [smallMessage]); // the long one is not sent again
+  again.deliver({ type: "ack", id: smallMessage.id, seq: 6 });
+  assert.equal((await small).seq, 6);
+});
+
+test("the answer timeout counts only while connected and restarts on each resend", async () => {
+  const { socket, ws, timers } = connectedAt({ ms: 0 });
+  const answer = socket.send({ type: "place", card: 6 });
+  const timeout = liveTimers(timers).find((t) => t.ms === 30000);
+  assert.ok(timeout);
+  ws.deliver(unavailable(ws.sent.at(-1).id));
+  assert.equal(timeout.fn, null); // answered: no timeout while waiting to resend
+  fire(liveTimers(timers).at(-1));
+  const next = liveTimers(timers).find((t) => t.ms === 30000);
+  assert.ok(next && next !== timeout);
+  fire(next);
+  await assert.rejects(answer, (error) => error.code === "timeout");
 });

@@ -7,17 +7,31 @@
 //   socket.connect();
 //   await socket.send({ type: "add", n: 3 });   // resolves with the ack, rejects with {code, message}
 //
-// It numbers messages, resends unanswered ones with the same id after a reconnect
-// (the server applies an id once), checks every event's seq and asks for a sync
-// when one is missing, and reconnects with exponential backoff after a tab sleep,
-// a reload of the server or a network switch.
+// It numbers messages and keeps each one until it is answered, resending it with
+// the same id (the server applies an id once) after a reconnect and, with backoff,
+// when the server answers a retryable error (`unavailable`, or any error with
+// `retry: true`: PostgreSQL or Redis away for a moment, nothing happened). Other
+// errors reject the send. A close with 1009 (the frame was larger than the server
+// takes) rejects the largest message sent on that socket with `too_large` instead
+// of resending it forever, then reconnects. It checks every event's seq and asks
+// for a sync when one is missing, and reconnects with exponential backoff after a
+// tab sleep, a reload of the server or a network switch.
+
+import { gettext } from "./i18n.js";
 
 const TERMINAL_CLOSE_CODES = new Set([4403, 4410, 4429]);
+const CLOSE_MESSAGE_TOO_BIG = 1009;
 const HEARTBEAT_MS = 20000;
 const SILENCE_LIMIT_MS = 45000;
-const ANSWER_TIMEOUT_MS = 30000;
+const ANSWER_TIMEOUT_MS = 30000; // per transmission, while connected
 const RATE_LIMIT_RETRY_MS = 500;
 const MAX_BACKOFF_MS = 15000;
+// Resending after a retryable error: about 0.5 s, 1 s, 2 s, 4 s, then every 8 s
+// (each +-25 % at random, so a room's players do not all come back at once);
+// after RETRY_FOR_MS of retryable answers the send is rejected with the last one.
+export const RESEND_BASE_MS = 500;
+export const RESEND_MAX_MS = 8000;
+export const RETRY_FOR_MS = 120000;
 
 export class RoomError extends Error {
   constructor(code, message) {
@@ -38,17 +52,18 @@ export function roomSocketUrl(code, location = window.location) {
 }
 
 export class RoomSocket extends EventTarget {
-  constructor(code, { url, WebSocketClass, timers } = {}) {
+  constructor(code, { url, WebSocketClass, timers, now } = {}) {
     super();
     this.code = code;
     this.url = url || roomSocketUrl(code);
     this.WebSocketClass = WebSocketClass || globalThis.WebSocket;
     this.timers = timers || globalThis;
+    this.now = now || (() => Date.now());
     this.seq = null; // last public seq applied; null until the first sync
     this.snapshotSeq = null; // seq of the last snapshot (private events up to it are in it)
     this.syncing = false;
     this.buffered = [];
-    this.pending = new Map(); // id -> {message, resolve, reject, timer}
+    this.pending = new Map(); // id -> {message, text, resolve, reject, timer, retryTimer, ...}
     this.prefix = randomPrefix();
     this.counter = 0;
     this.attempt = 0;
@@ -100,6 +115,9 @@ export class RoomSocket extends EventTarget {
       if (ws !== this.ws) return;
       this.clearTimers();
       this.ws = null;
+      // What was sent on this socket and not answered waits for the next one.
+      for (const entry of this.pending.values()) this.clearEntryTimers(entry);
+      if (event.code === CLOSE_MESSAGE_TOO_BIG) this.refuseTooLarge(ws);
       if (this.stopped) return;
       if (TERMINAL_CLOSE_CODES.has(event.code)) {
         this.stopped = true;
@@ -146,6 +164,67 @@ export class RoomSocket extends EventTarget {
     if (this.connected) this.ws.send(JSON.stringify(message));
   }
 
+  // Send a kept message on the current socket (if any) and wait for its answer.
+  transmit(entry) {
+    this.clearEntryTimers(entry);
+    if (!this.connected) return; // sent again after the next snapshot
+    entry.sentOn = this.ws;
+    this.ws.send(entry.text);
+    entry.timer = this.timers.setTimeout(() => {
+      if (this.pending.get(entry.message.id) !== entry) return;
+      this.pending.delete(entry.message.id);
+      this.clearEntryTimers(entry);
+      entry.reject(new RoomError("timeout", ""));
+    }, ANSWER_TIMEOUT_MS);
+  }
+
+  clearEntryTimers(entry) {
+    if (entry.timer) this.timers.clearTimeout(entry.timer);
+    if (entry.retryTimer) this.timers.clearTimeout(entry.retryTimer);
+    entry.timer = null;
+    entry.retryTimer = null;
+  }
+
+  // The server answered "not now, nothing happened": send the same message again later.
+  retryLater(entry, data) {
+    const now = this.now();
+    if (entry.retryingSince === null) entry.retryingSince = now;
+    if (now - entry.retryingSince >= RETRY_FOR_MS) {
+      this.settle(entry.message.id, new RoomError(data.code, data.message));
+      this.emit("error", data);
+      return;
+    }
+    const base = Math.min(RESEND_MAX_MS, RESEND_BASE_MS * 2 ** entry.retries);
+    const delay = base * (0.75 + Math.random() * 0.5);
+    entry.retries += 1;
+    this.clearEntryTimers(entry);
+    entry.retryTimer = this.timers.setTimeout(() => {
+      entry.retryTimer = null;
+      if (this.pending.get(entry.message.id) === entry) this.transmit(entry);
+    }, delay);
+    this.emit("retrying", { id: entry.message.id, code: data.code, retryInMs: delay });
+  }
+
+  // The server closed the socket because a frame was too large: the largest
+  // unanswered message sent on it was that frame; it is refused, not resent.
+  refuseTooLarge(ws) {
+    let largest = null;
+    for (const entry of this.pending.values()) {
+      if (entry.sentOn === ws && (largest === null || entry.text.length > largest.text.length)) {
+        largest = entry;
+      }
+    }
+    if (largest === null) return;
+    const error = {
+      type: "error",
+      id: largest.message.id,
+      code: "too_large",
+      message: gettext("This message is too long."),
+    };
+    this.settle(error.id, new RoomError(error.code, error.message));
+    this.emit("error", error);
+  }
+
   nextId() {
     this.counter += 1;
     return `${this.prefix}-${this.counter}`;
@@ -156,12 +235,19 @@ export class RoomSocket extends EventTarget {
     const id = message.id || this.nextId();
     const full = { ...message, id };
     return new Promise((resolve, reject) => {
-      const timer = this.timers.setTimeout(() => {
-        this.pending.delete(id);
-        reject(new RoomError("timeout", ""));
-      }, ANSWER_TIMEOUT_MS);
-      this.pending.set(id, { message: full, resolve, reject, timer });
-      this.raw(full);
+      const entry = {
+        message: full,
+        text: JSON.stringify(full),
+        resolve,
+        reject,
+        timer: null,
+        retryTimer: null,
+        sentOn: null,
+        retries: 0,
+        retryingSince: null,
+      };
+      this.pending.set(id, entry);
+      this.transmit(entry);
     });
   }
 
@@ -172,7 +258,7 @@ export class RoomSocket extends EventTarget {
 
   failPending(code, text) {
     for (const [id, entry] of this.pending) {
-      this.timers.clearTimeout(entry.timer);
+      this.clearEntryTimers(entry);
       entry.reject(new RoomError(code, text));
       this.pending.delete(id);
     }
@@ -182,7 +268,7 @@ export class RoomSocket extends EventTarget {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
-    this.timers.clearTimeout(entry.timer);
+    this.clearEntryTimers(entry);
     if (error) entry.reject(error);
     else entry.resolve(value);
   }
@@ -208,9 +294,15 @@ export class RoomSocket extends EventTarget {
         if (data.code === "rate_limited" && this.pending.has(data.id)) {
           // The server asked us to slow down: send the same message (same id) again later.
           const entry = this.pending.get(data.id);
-          this.timers.setTimeout(() => {
-            if (this.pending.get(data.id) === entry) this.raw(entry.message);
+          this.clearEntryTimers(entry);
+          entry.retryTimer = this.timers.setTimeout(() => {
+            entry.retryTimer = null;
+            if (this.pending.get(data.id) === entry) this.transmit(entry);
           }, RATE_LIMIT_RETRY_MS);
+          break;
+        }
+        if ((data.retry === true || data.code === "unavailable") && this.pending.has(data.id)) {
+          this.retryLater(this.pending.get(data.id), data);
           break;
         }
         if (data.id) this.settle(data.id, new RoomError(data.code, data.message));
@@ -238,7 +330,7 @@ export class RoomSocket extends EventTarget {
     // A fresh connection: resend what was never answered, with the same ids.
     if (!data.id) {
       for (const entry of this.pending.values()) {
-        if (entry.message.type !== "sync") this.raw(entry.message);
+        if (entry.message.type !== "sync") this.transmit(entry);
       }
     }
     const later = this.buffered.filter((event) => event.seq > this.seq);
