@@ -172,8 +172,9 @@ def hostile_frame(rng: random.Random) -> str | bytes:
         return json.dumps(_random_value(rng))
     if kind == 6:  # binary frames
         return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
-    if kind == 7:  # oversized
-        return json.dumps({"id": "big", "type": "add", "n": 1, "pad": "x" * 4100})
+    if kind == 7:  # exactly the protocol's 4,096 bytes (one more: closed with 1009)
+        bare = json.dumps({"id": "big", "type": "add", "n": 1, "pad": ""})
+        return json.dumps({"id": "big", "type": "add", "n": 1, "pad": "x" * (4096 - len(bare))})
     return json.dumps(_message(rng))  # plausible messages with odd fields
 
 
