@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from accounts import identity, limits
 from accounts import selectors as accounts_selectors
+from accounts import sessions as account_sessions
 from accounts.models import Browser, PlayerProfile
 from games.rooms import delivery, lookups, moves, registry, selectors, sockets
 from games.rooms.errors import RoomError
@@ -317,9 +318,26 @@ def _admit(
     return room, player
 
 
+def _admit_by_session(
+    code: str, cookies: dict[str, str], user=None, scope: dict | None = None
+) -> tuple[Room, PlayerProfile, tuple[str | None, int] | None]:
+    """``_admit``, and the session the socket acts by: (session key, user id) when
+    the acting profile is the logged-in teacher's own (host rights from the
+    session), else None (a nickname profile from the identity cookie)."""
+    room, player = _admit(code, cookies, user, scope)
+    account = accounts_selectors.account_player(user)
+    if account is None or account.pk != player.pk:
+        return room, player, None
+    session = (scope or {}).get("session")
+    return room, player, (getattr(session, "session_key", None), user.pk)
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     player: PlayerProfile | None = None
+    # (session key, user id) when the socket acts by a teacher's session: every
+    # action re-checks that the session still lives (``_session_ended``).
+    by_session: tuple[str | None, int] | None = None
     admission: asyncio.Task | None = None  # retrying admission while services are away
 
     async def connect(self) -> None:
@@ -355,9 +373,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
-            room, player = await self._db(
-                _admit, code, self.cookies, self.scope.get("user"), self.scope
+            room, player, by_session = await self._db(
+                _admit_by_session, code, self.cookies, self.scope.get("user"), self.scope
             )
+            self.by_session = by_session
             key = sockets.player_key(room.pk, player.pk)
             if not await self._hold(key, settings.ROOM_SOCKETS_PER_PLAYER):
                 raise RoomError(
@@ -557,6 +576,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return message_id, "bad_message", _("Every message needs a type.")
         if "room" in message and message["room"] != self.code:
             return message_id, "wrong_room", _("This message is for another room.")
+        # A socket acting by a teacher's session (never a pupil's: no extra query
+        # for their frames) acts only while the session lives; ticks are anyone's.
+        if self.by_session is not None and kind != "tick":
+            if await self._session_ended(message_id):
+                return None
         if kind == "sync":
             try:
                 snapshot = await self._db(
@@ -598,6 +622,32 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if kind == "leave":
             await self.close()
         return None
+
+    async def _session_ended(self, message_id) -> bool:
+        """False while the socket's teacher session lives (the action counts as the
+        teacher's activity: ``accounts.sessions.session_alive``); otherwise answer
+        ``session_ended``, stop handling this socket and close it (True)."""
+        session_key, user_id = self.by_session
+        try:
+            alive = await self._db(account_sessions.session_alive, session_key, user_id)
+        except Exception as exc:
+            if not _unavailable(exc):
+                raise
+            logger.warning(
+                "room %s: session check unavailable (%s)", self.room_id, type(exc).__name__
+            )
+            await self._unavailable_error(message_id)
+            return True
+        if alive:
+            return False
+        self.room_id = None  # nothing more is handled on this socket
+        await self._error(
+            message_id,
+            "session_ended",
+            _("Your login has ended. Log in again to go on hosting."),
+        )
+        await self.close(code=CLOSE_REFUSED)
+        return True
 
     async def room_event(self, event: dict) -> None:
         await self.send(text_data=event["text"])
