@@ -8,15 +8,14 @@ opened the account works for its own classes but is granted nothing tied to
 the address (a co-teacher invitation).
 """
 
-from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.core import signing
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import tasks
 from accounts.models import User
 
 VERIFY_SALT = "accounts.verify-email"
@@ -32,7 +31,9 @@ def verification_token(user: User) -> str:
 
 
 def _mail(subject: str, body: str, email: str) -> None:
-    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email], fail_silently=True)
+    """Queued, retried for about an hour when SMTP fails (accounts.tasks); a
+    broker that is away is logged as an error and the answer stays the same."""
+    tasks.queue_mail(subject=subject, body=body, to=[email])
 
 
 def send_verification(*, user: User, base_url: str) -> None:

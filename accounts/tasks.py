@@ -1,5 +1,6 @@
 """Celery tasks of the accounts app: players' data retention (run by beat,
-``CELERY_BEAT_SCHEDULE``) and the password reset mail (queued by the reset page).
+``CELERY_BEAT_SCHEDULE``) and the mail the site sends (password reset, and
+through ``queue_mail`` the sign-up and co-teacher invitation mails).
 
 The reset mail leaves the request: the page queues one task for any valid
 address typed (whether or not an account has it, so neither the answer nor a
@@ -9,7 +10,9 @@ with exponential backoff and jitter for about an hour (``MAIL_RETRY_*``
 settings); when the task gives up it logs an error, which Sentry reports when
 it is configured (its logging and Celery integrations). A task that cannot even
 be queued (the broker is away) raises ``MailQueueUnavailable`` to the page,
-which then says so instead of "sent".
+which then says so instead of "sent". Sign-up and invitation mails go the same
+way (``queue_mail``, the same retries); their pages keep their answer when the
+broker is away, and the error is logged.
 """
 
 import logging
@@ -17,6 +20,7 @@ import smtplib
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.core.mail import EmailMessage
 from django.utils import translation
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -56,7 +60,8 @@ class MailTask(Task):
     named by its domain only."""
 
     def _where(self, args, kwargs) -> str:
-        email = str((kwargs or {}).get("email") or (args[0] if args else ""))
+        kwargs = kwargs or {}
+        email = str(kwargs.get("email") or (kwargs.get("to") or [""])[0])
         return email.rpartition("@")[2] or "?"
 
     def on_retry(self, exc, task_id, args, kwargs, einfo):
@@ -97,7 +102,7 @@ def apply_retention() -> dict | None:
     acks_late=True,
     ignore_result=True,
 )
-def send_password_reset(self, email: str, *, domain: str, use_https: bool, language: str) -> int:
+def send_password_reset(self, *, email: str, domain: str, use_https: bool, language: str) -> int:
     """Mail a reset link to every active account of ``email``; the number sent
     (0 for an address without an account)."""
     form = PasswordResetMailForm({"email": email})
@@ -119,11 +124,43 @@ def queue_password_reset(*, email: str, domain: str, use_https: bool, language: 
     """Queue the reset mail; ``MailQueueUnavailable`` when the broker cannot take it."""
     try:
         send_password_reset.apply_async(
-            args=[email],
-            kwargs={"domain": domain, "use_https": use_https, "language": language},
+            kwargs={"email": email, "domain": domain, "use_https": use_https, "language": language},
             retry=True,
             retry_policy=PUBLISH_RETRY_POLICY,
         )
     except (BrokerError, OSError) as exc:
         logger.error("password reset mail not queued, the broker is away: %s", exc)
         raise MailQueueUnavailable from exc
+
+
+@shared_task(
+    bind=True,
+    base=MailTask,
+    name="accounts.send_mail",
+    autoretry_for=TRANSIENT_MAIL_ERRORS,
+    dont_autoretry_for=PERMANENT_MAIL_ERRORS,
+    retry_backoff=MAIL_RETRY_BACKOFF,
+    retry_backoff_max=MAIL_RETRY_BACKOFF_MAX,
+    retry_jitter=True,
+    max_retries=MAIL_MAX_RETRIES,
+    acks_late=True,
+    ignore_result=True,
+)
+def send_mail(self, *, subject: str, body: str, to: list[str]) -> None:
+    """One plain-text mail, written (and translated) by the request that queued it."""
+    EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, to).send()
+
+
+def queue_mail(*, subject: str, body: str, to: list[str]) -> bool:
+    """Queue a mail with the retries above; False (an error logged) when the
+    broker cannot take it."""
+    try:
+        send_mail.apply_async(
+            kwargs={"subject": subject, "body": body, "to": to},
+            retry=True,
+            retry_policy=PUBLISH_RETRY_POLICY,
+        )
+    except (BrokerError, OSError) as exc:
+        logger.error("mail %r not queued, the broker is away: %s", subject, exc)
+        return False
+    return True

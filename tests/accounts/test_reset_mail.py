@@ -171,8 +171,9 @@ def mail_worker(django_db_setup, django_db_blocker, smtp_server, tmp_path_factor
 @pytest.fixture
 def mailing(transactional_db, mail_worker, smtp_server, monkeypatch):
     """Reset tasks queued in this test go to this module's worker."""
-    monkeypatch.setattr(tasks.send_password_reset, "queue", QUEUE, raising=False)
-    monkeypatch.setattr(tasks.send_password_reset, "_exec_options", None)
+    for task in (tasks.send_password_reset, tasks.send_mail):
+        monkeypatch.setattr(task, "queue", QUEUE, raising=False)
+        monkeypatch.setattr(task, "_exec_options", None)
     smtp_server.reset()
     return smtp_server
 
@@ -251,6 +252,22 @@ def test_the_mail_speaks_the_language_of_the_page(mailing, client):
     [message] = mailing.wait_for_messages(1)
     english = "Someone asked to reset the password"
     assert english not in message.get_payload(decode=True).decode()
+
+
+def test_the_sign_up_verification_mail_is_queued_and_retried_too(mailing, client):
+    """The other mails the site sends (sign-up, co-teacher invitations) go through
+    the same queue and retries (accounts.tasks.queue_mail) instead of a silent
+    ``fail_silently=True`` inside the request."""
+    mailing.refuse_next = 1
+    answer = client.post(
+        "/accounts/signup/",
+        {"email": "nova@skola.sk", "name": "Nová", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert answer.status_code == 302
+    [message] = mailing.wait_for_messages(1)
+    assert mailing.refused == 1
+    assert message["To"] == "nova@skola.sk"
+    assert "/accounts/verify/" in message.get_payload(decode=True).decode()
 
 
 # -- the broker is away -------------------------------------------------------
