@@ -12,10 +12,8 @@ answers with the membership already made.
 import secrets
 import unicodedata
 
-from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -25,6 +23,7 @@ from django.utils.translation import ngettext
 
 from accounts import identity, limits, nicknames
 from accounts import services as account_services
+from accounts import tasks as mail_tasks
 from accounts.errors import AccountsError
 from accounts.models import PlayerProfile, User
 from classrooms.errors import ClassroomError
@@ -254,9 +253,8 @@ def invite_co_teacher(
         "To accept, open this link within 14 days and log in (or create a teacher "
         "account) with this e-mail address: %(url)s"
     ) % {"teacher": invited_by.get_full_name(), "name": classroom.name, "url": url}
-    transaction.on_commit(
-        lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email], fail_silently=True)
-    )
+    # Queued after the commit and retried when SMTP fails (accounts.tasks).
+    transaction.on_commit(lambda: mail_tasks.queue_mail(subject=subject, body=body, to=[email]))
     return invite
 
 
