@@ -122,7 +122,7 @@ def test_edit_class_settings(teacher_client, classroom):
 
 
 def test_invited_co_teacher_sees_the_class_and_gets_an_email(
-    teacher_client, classroom, client, django_capture_on_commit_callbacks
+    teacher_client, classroom, client, django_capture_on_commit_callbacks, tasks_inline
 ):
     with django_capture_on_commit_callbacks(execute=True):
         teacher_client.post(f"/classes/{classroom.pk}/co-teachers/", {"email": "Kolega@Skola.sk"})

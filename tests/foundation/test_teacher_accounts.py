@@ -15,7 +15,7 @@ def _signup(client, email="ucitel@skola.sk", password="Tajne-heslo-123"):
     )
 
 
-def test_teacher_signs_up_with_email_and_gets_a_verification_link(client):
+def test_teacher_signs_up_with_email_and_gets_a_verification_link(client, tasks_inline):
     # Sign-up does not log in (that would tell a known address from a new one):
     # the teacher confirms the address by the mailed link and logs in.
     response = _signup(client, email="Ucitel@Skola.SK")
@@ -27,7 +27,7 @@ def test_teacher_signs_up_with_email_and_gets_a_verification_link(client):
     assert "/accounts/verify/" in mail.outbox[0].body
 
 
-def test_signup_with_an_existing_email_changes_nothing_and_tells_the_owner(client):
+def test_signup_with_an_existing_email_changes_nothing_and_tells_the_owner(client, tasks_inline):
     User.objects.create_user("ucitel@skola.sk", "x-Password-1")
     response = _signup(client)
     assert response.status_code == 302

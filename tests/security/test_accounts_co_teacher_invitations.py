@@ -13,7 +13,8 @@ from django.utils import timezone
 from classrooms.models import CoTeacher
 from tests.classrooms import factories
 
-pytestmark = pytest.mark.django_db
+# The sign-up and invitation mails are Celery tasks: run them in the test process.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_inline")]
 
 ROSTER = "Adam Kováč\nBára Nová"
 

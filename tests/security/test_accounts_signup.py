@@ -10,7 +10,8 @@ from django.test import Client
 
 from accounts.models import User
 
-pytestmark = pytest.mark.django_db
+# The sign-up and invitation mails are Celery tasks: run them in the test process.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_inline")]
 
 PASSWORD = "Tajne-heslo-123"
 
