@@ -233,8 +233,14 @@ def qr(request: HttpRequest, code: str) -> HttpResponse:
     room = _find_room(request, code)
     if isinstance(room, HttpResponse):
         return room
+    # The keyed link only for whoever may hand it out (the host's page, a seat)
+    # or already came with it: anyone else who knows the code gets the plain link.
+    if lookups.is_member(room, selectors.request_player(request, room)) or _link_key(request, room):
+        url = _join_url(request, room)
+    else:
+        url = request.build_absolute_uri(reverse("rooms:room", kwargs={"code": room.code}))
     buffer = io.BytesIO()
-    segno.make(_join_url(request, room), error="m").save(
+    segno.make(url, error="m").save(
         buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff"
     )
     return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")

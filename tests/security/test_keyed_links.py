@@ -185,6 +185,18 @@ def test_a_forged_room_link_key_is_counted_as_a_miss(browser):
     assert forger.get(link).status_code == 200
 
 
+def test_the_qr_code_gives_the_key_only_to_whoever_may_hand_it_out(browser):
+    """Someone who merely knows the code gets the QR of the plain link, so
+    fetching ``qr.svg`` is no way to collect keys."""
+    room, _link = _room_and_link(browser)
+    stranger = browser()
+    plain = io.BytesIO()
+    segno.make(f"http://testserver/rooms/{room.code}/", error="m").save(
+        plain, kind="svg", scale=8, border=2, dark="#000", light="#fff"
+    )
+    assert stranger.get(f"/rooms/{room.code}/qr.svg").content == plain.getvalue()
+
+
 def test_a_keyed_link_of_a_finished_room_answers_like_an_unknown_code(browser):
     room, link = _room_and_link(browser)
     Room.objects.filter(pk=room.pk).update(status=Room.Status.FINISHED)
