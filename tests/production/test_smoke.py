@@ -413,7 +413,12 @@ def test_a_teacher_logs_in_through_nginx(transactional_db, stack):
     assert "/accounts/logout/" in page  # signed in: the page offers to sign out
 
 
-def test_a_failed_password_reset_mail_is_logged_as_an_error(transactional_db, stack):
+def test_a_password_reset_is_queued_and_the_page_says_so_honestly(transactional_db, stack):
+    """The reset page queues the mail for the Celery worker, which sends it and
+    retries SMTP failures for about an hour, logging an error when it gives up
+    (accounts/tasks.py; tests/accounts/test_reset_mail.py runs a worker against a
+    failing SMTP server). The web process talks to the broker only: the request
+    cannot fail on SMTP, and a broker it cannot reach gives 503 instead of "sent"."""
     from accounts.models import User
 
     User.objects.create_user("reset@smoke.matika.test", "Reset-heslo-42")
@@ -425,19 +430,17 @@ def test_a_failed_password_reset_mail_is_logged_as_an_error(transactional_db, st
         "/accounts/password/reset/",
         {"csrfmiddlewaretoken": token, "email": "reset@smoke.matika.test"},
     )
-    assert response.status in (200, 302)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        errors = [
-            line
-            for line in stack.app_log_lines()
-            if line.get("level") == "ERROR" and "password reset" in line.get("message", "").lower()
-        ]
-        if errors:
-            break
-        time.sleep(0.1)
-    assert errors, "the SMTP failure was not reported in the log"
-    assert errors[0].get("request_id"), "the error line carries the request id"
+    assert response.status == 302, "the reset mail was not queued"
+    assert response.headers["Location"].endswith("/accounts/password/reset/sent/")
+    response, page = browser.request("GET", "/accounts/password/reset/sent/")
+    assert response.status == 200
+    assert "it can take a few minutes" in page
+    queue_errors = [
+        line
+        for line in stack.app_log_lines()
+        if line.get("level") == "ERROR" and "mail" in line.get("message", "").lower()
+    ]
+    assert queue_errors == []
 
 
 def _player_cookie(profile_token: str) -> str:
