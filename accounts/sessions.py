@@ -72,6 +72,11 @@ def session_alive(session_key: str | None, user_id: int, *, refresh: bool = True
     if last_seen is not None and now - int(last_seen) > settings.TEACHER_SESSION_IDLE_SECONDS:
         return False
     if refresh and (last_seen is None or now - int(last_seen) >= REFRESH_SECONDS):
+        from django.contrib.sessions.backends.base import UpdateError
+
         store[LAST_SEEN_KEY] = now
-        store.save()
+        try:
+            store.save()
+        except UpdateError:  # logged out between the read and the write
+            return False
     return True

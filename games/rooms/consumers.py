@@ -328,8 +328,11 @@ def _admit_by_session(
     account = accounts_selectors.account_player(user)
     if account is None or account.pk != player.pk:
         return room, player, None
-    session = (scope or {}).get("session")
-    return room, player, (getattr(session, "session_key", None), user.pk)
+    session_key = getattr((scope or {}).get("session"), "session_key", None)
+    # The session middleware checked the login, not the idle timeout (page requests do).
+    if not account_sessions.session_alive(session_key, user.pk):
+        raise RoomError("session_ended", _("Your login has ended. Log in again to go on hosting."))
+    return room, player, (session_key, user.pk)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):

@@ -153,3 +153,18 @@ def test_a_refresh_is_written_at_most_once_a_minute(hosting):
     before = _store(session_key)[LAST_SEEN_KEY]
     assert socket.request({"type": "unlock"})["type"] == "ack"
     assert _store(session_key)[LAST_SEEN_KEY] == before
+
+
+def test_a_new_socket_from_an_idle_session_is_not_admitted_as_host(hosting, asgi_server):
+    """The socket's session middleware checks the login only; the idle timeout
+    is checked at admission too, before the host's snapshot is sent."""
+    _browser, room, session_key, _socket = hosting
+    _last_seen(session_key, IDLE + 60)
+    url = asgi_server.replace("http://", "ws://") + f"/ws/rooms/{room.code}/"
+    cookie = f"{settings.SESSION_COOKIE_NAME}={session_key}"
+    with connect(url, origin=asgi_server, additional_headers={"Cookie": cookie}) as late:
+        first = json.loads(late.recv(timeout=10))
+        assert first["type"] == "error" and first["code"] == "session_ended", first
+        with pytest.raises(ConnectionClosed) as closed:
+            late.recv(timeout=10)
+    assert closed.value.rcvd.code == 4403
