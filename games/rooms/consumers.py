@@ -9,14 +9,11 @@ layer delivers. The protocol is written down in docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
 import logging
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -30,7 +27,7 @@ from accounts import identity, limits
 from accounts import selectors as accounts_selectors
 from accounts import sessions as account_sessions
 from accounts.models import Browser, PlayerProfile
-from games.rooms import delivery, lookups, moves, registry, selectors, sockets
+from games.rooms import dbthreads, delivery, lookups, moves, registry, selectors, sockets
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
@@ -155,7 +152,7 @@ def _db_threads() -> int:
     return getattr(settings, "ROOMS_DB_THREADS", None) or max(1, size // 2)
 
 
-DB_EXECUTOR = ThreadPoolExecutor(max_workers=_db_threads(), thread_name_prefix="rooms-db")
+DB_THREADS = dbthreads.DatabaseThreads(_db_threads())
 
 
 # A rooms DB thread keeps its PostgreSQL connection between messages: taken from
@@ -213,14 +210,11 @@ def _run_service(outbox: list, language: str, function, args: tuple, kwargs: dic
 async def _in_db_thread(outbox: list, language: str, function, args: tuple, kwargs: dict):
     """Run a service in a rooms DB thread, in a copy of the caller's context.
 
-    A plain executor hop: asgiref's SyncToAsync (thread-sensitive contexts,
-    per-call executors, closing old connections before and after) was the
-    largest single cost per move in the group-game benchmark (bench/).
+    Not asgiref's SyncToAsync (thread-sensitive contexts, per-call executors,
+    closing old connections before and after) nor run_in_executor: the hop was
+    the largest single cost per move in the group-game benchmark (bench/).
     """
-    context = contextvars.copy_context()
-    return await asyncio.get_running_loop().run_in_executor(
-        DB_EXECUTOR, context.run, _run_service, outbox, language, function, args, kwargs
-    )
+    return await DB_THREADS.run(_run_service, outbox, language, function, args, kwargs)
 
 
 def _unavailable(exc: BaseException) -> bool:
@@ -438,9 +432,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """Count this socket under ``key`` (once); False when ``cap`` is reached."""
         if key in self.held_sockets:
             return True
-        held = await SyncToAsync(sockets.acquire, thread_sensitive=False, executor=DB_EXECUTOR)(
-            key, cap
-        )
+        held = await DB_THREADS.run(sockets.acquire, key, cap)
         if held:
             self.held_sockets.append(key)
         return held is not False
@@ -449,9 +441,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         admission = getattr(self, "admission", None)
         if admission is not None:
             admission.cancel()
-        release = SyncToAsync(sockets.release, thread_sensitive=False, executor=DB_EXECUTOR)
         for key in getattr(self, "held_sockets", []):
-            await release(key)
+            await DB_THREADS.run(sockets.release, key)
         self.held_sockets = []
         for group in getattr(self, "groups_joined", []):
             try:
@@ -469,7 +460,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _db_write(self, function, *args, **kwargs) -> tuple:
         """Run a service in a worker thread; return its result and what it committed.
 
-        Not thread-sensitive: the threads of ``DB_EXECUTOR`` (each with its own
+        Not thread-sensitive: the threads of ``DB_THREADS`` (each with its own
         database connection) serve many sockets at once instead of one thread
         per process serialising every room's database work. Deliveries are
         collected (``delivery.OUTBOX``) and sent from the event loop by the

@@ -12,7 +12,7 @@ import json
 from datetime import datetime
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from psycopg.types.json import Jsonb
@@ -127,24 +127,35 @@ def _game_of(room_id: int) -> tuple[str, str]:
     return _GAME_OF[room_id]
 
 
+# The room, locked, with the sender's seat and earlier answer: one round trip, the
+# SQL written out (building the same query with the ORM cost more CPU than the
+# rest of a room-wide intent, the group-game benchmark in bench/).
+_LOCK_FOR_INTENT_SQL = """
+SELECT room.*,
+    (SELECT seat.role FROM {seat} seat
+     WHERE seat.room_id = room.id AND seat.player_id = %(player)s LIMIT 1) AS seat_role,
+    (SELECT seat.status FROM {seat} seat
+     WHERE seat.room_id = room.id AND seat.player_id = %(player)s LIMIT 1) AS seat_status,
+    (SELECT answer.response FROM {processed} answer
+     WHERE answer.room_id = room.id AND answer.player_id = %(player)s
+       AND answer.client_id = %(client_id)s LIMIT 1) AS previous_answer
+FROM {room} room WHERE room.id = %(room)s FOR UPDATE OF room
+"""
+
+
 def _lock_for_intent(room_id: int, player: PlayerProfile, client_id: str) -> Room:
     """Lock the room and read the sender's seat and earlier answer in one round trip."""
-    seat = Seat.objects.filter(room=OuterRef("pk"), player=player)
-    answered = ProcessedMessage.objects.filter(
-        room=OuterRef("pk"), player=player, client_id=client_id
-    )
-    try:
-        return (
-            Room.objects.select_for_update(of=("self",))
-            .annotate(
-                seat_role=Subquery(seat.values("role")[:1]),
-                seat_status=Subquery(seat.values("status")[:1]),
-                previous_answer=Subquery(answered.values("response")[:1]),
-            )
-            .get(pk=room_id)
+    rows = list(
+        Room.objects.raw(
+            _sql("lock_for_intent", _LOCK_FOR_INTENT_SQL),
+            {"room": room_id, "player": player.pk, "client_id": client_id},
         )
-    except Room.DoesNotExist:
-        raise RoomError("unknown_room", _("There is no room with this code.")) from None
+    )
+    if not rows:
+        raise RoomError("unknown_room", _("There is no room with this code."))
+    room = rows[0]
+    room.previous_answer = _json(room.previous_answer)
+    return room
 
 
 def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict, now=None) -> dict:
@@ -234,7 +245,7 @@ def _idle_tick(room_id: int, player: PlayerProfile, client_id: str, now: datetim
 # way (``BEGIN``, lock room and seat, write, ``COMMIT``: four round trips) stays
 # for steps with public events (they number the step on the room row, which
 # concurrent moves of a room would keep changing) and after repeated conflicts.
-# bench/RESULTS-poker-group.md measures the difference.
+# The group-game benchmark in bench/ measures the difference.
 
 OPTIMISTIC_ATTEMPTS = 3
 
@@ -256,7 +267,7 @@ _ANSWER_SQL = """(
 # (FOR KEY SHARE: many per-seat moves at once, none during a room-wide change).
 _SEAT_LOCKS_SQL = (
     """
-SELECT status, state, expires_at, seq FROM {room} WHERE id = %(room)s FOR KEY SHARE;
+SELECT status, state, expires_at <= %(now)s, seq FROM {room} WHERE id = %(room)s FOR KEY SHARE;
 SELECT seat.id, seat.status, seat.role, seat.state, """
     + _ANSWER_SQL
     + """, seat.xmin::text
@@ -266,7 +277,7 @@ FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s F
 # The optimistic way reads the same without locks, with the seat row's version.
 _SEAT_READ_SQL = (
     """
-SELECT status, state, expires_at, seq FROM {room} WHERE id = %(room)s;
+SELECT status, state, expires_at <= %(now)s, seq FROM {room} WHERE id = %(room)s;
 SELECT seat.id, seat.status, seat.role, seat.state, """
     + _ANSWER_SQL
     + """, seat.xmin::text
@@ -279,22 +290,24 @@ def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _read_room_and_seat(room_id: int, player: PlayerProfile, client_id: str, *, lock: bool):
-    """((room status, state, expiry, seq), seat row or None): the seat row is
-    (id, status, role, state, earlier answer to this id, row version), JSON decoded."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _sql("seat_locks", _SEAT_LOCKS_SQL) if lock else _sql("seat_read", _SEAT_READ_SQL),
-            {"room": room_id, "player": player.pk, "client_id": client_id},
-        )
-        room = cursor.fetchone()
-        if room is None:
-            raise RoomError("unknown_room", _("There is no room with this code."))
-        cursor.nextset()
-        seat = cursor.fetchone()
+def _read_room_and_seat(
+    cursor, room_id: int, player: PlayerProfile, client_id: str, now: datetime, *, lock: bool
+):
+    """((room status, state, expired at ``now``, seq), seat row or None): the seat
+    row is (id, status, role, state, earlier answer to this id, row version), JSON
+    decoded. (Expiry is compared in SQL: loading the timestamp costs more.)"""
+    cursor.execute(
+        _sql("seat_locks", _SEAT_LOCKS_SQL) if lock else _sql("seat_read", _SEAT_READ_SQL),
+        {"room": room_id, "player": player.pk, "client_id": client_id, "now": now},
+    )
+    room = cursor.fetchone()
+    if room is None:
+        raise RoomError("unknown_room", _("There is no room with this code."))
+    cursor.nextset()
+    seat = cursor.fetchone()
     if seat is not None:
         seat = (seat[0], seat[1], seat[2], _json(seat[3]), _json(seat[4]), seat[5])
-    return (room[0], _json(room[1]), room[2], room[3]), seat
+    return (room[0], _json(room[1]), bool(room[2]), room[3]), seat
 
 
 # A per-seat step writes the seat's new state, the log entry and the remembered
@@ -368,7 +381,7 @@ def _sql(name: str, template: str) -> str:
 def _judge_seat_move(adapter: RoomGame, player: PlayerProfile, message: dict, now, room, seat):
     """The game's outcome of a per-seat move, or RoomError; or the stored answer
     (a dict) when this message id was applied before."""
-    status, state, expires_at, _seq = room
+    status, state, expired, _seq = room
     if seat is None or seat[1] != Seat.Status.JOINED:
         raise RoomError("not_in_room", _("You are not in this room."))
     role, seat_state, previous_answer = seat[2], seat[3], seat[4]
@@ -376,7 +389,7 @@ def _judge_seat_move(adapter: RoomGame, player: PlayerProfile, message: dict, no
         return previous_answer
     if status == Room.Status.LOBBY:
         raise RoomError("not_started", _("The game has not started yet."))
-    require_live_status(status, expires_at, now)
+    require_live_status(status, now if expired else None, now)
     if role == Seat.Role.SPECTATOR:
         raise RoomError("spectator", _("Spectators cannot play."))
     try:
@@ -409,32 +422,35 @@ def _submit_seat_move(
     message: dict,
     now: datetime,
 ) -> dict:
-    for _attempt in range(OPTIMISTIC_ATTEMPTS):
-        room, seat = _read_room_and_seat(room_id, player, client_id, lock=False)
-        outcome = _judge_seat_move(adapter, player, message, now, room, seat)
-        if isinstance(outcome, dict):
-            return outcome  # answered before
-        if outcome.public:
-            break  # a numbered step: the locked way
-        private = {player.pk: outcome.private} if outcome.private else {}
-        params = _step_params(room_id, player, client_id, message, now, seat, outcome, private)
-        params.update(
-            room_seq=room[3], room_status=room[0], seat_version=seat[5], joined=Seat.Status.JOINED
-        )
-        try:
-            with connection.cursor() as cursor:
+    with connection.cursor() as cursor:  # one cursor for the reads and the write
+        for _attempt in range(OPTIMISTIC_ATTEMPTS):
+            room, seat = _read_room_and_seat(cursor, room_id, player, client_id, now, lock=False)
+            outcome = _judge_seat_move(adapter, player, message, now, room, seat)
+            if isinstance(outcome, dict):
+                return outcome  # answered before
+            if outcome.public:
+                break  # a numbered step: the locked way
+            private = {player.pk: outcome.private} if outcome.private else {}
+            params = _step_params(room_id, player, client_id, message, now, seat, outcome, private)
+            params.update(
+                room_seq=room[3],
+                room_status=room[0],
+                seat_version=seat[5],
+                joined=Seat.Status.JOINED,
+            )
+            try:
                 cursor.execute(_sql("checked_step", _CHECKED_SEAT_STEP_SQL), params)
                 row = cursor.fetchone()
-        except IntegrityError:
-            # The same id stored by a twin sent at the same moment: read its answer.
-            if connection.in_atomic_block:
-                raise
-            continue
-        if row is None:
-            continue  # the room or the seat changed since the read: judge again
-        response = _json(row[0])
-        announce_later(room_id, None, None, private)
-        return response
+            except IntegrityError:
+                # The same id stored by a twin sent at the same moment: read its answer.
+                if connection.in_atomic_block:
+                    raise
+                continue
+            if row is None:
+                continue  # the room or the seat changed since the read: judge again
+            response = _json(row[0])
+            announce_later(room_id, None, None, private)
+            return response
     with transaction.atomic():
         return _submit_seat_move_locked(room_id, adapter, player, client_id, message, now)
 
@@ -447,12 +463,12 @@ def _submit_seat_move_locked(
     message: dict,
     now: datetime,
 ) -> dict:
-    room, seat = _read_room_and_seat(room_id, player, client_id, lock=True)
-    outcome = _judge_seat_move(adapter, player, message, now, room, seat)
-    if isinstance(outcome, dict):
-        return outcome
-    private = {player.pk: outcome.private} if outcome.private else {}
     with connection.cursor() as cursor:
+        room, seat = _read_room_and_seat(cursor, room_id, player, client_id, now, lock=True)
+        outcome = _judge_seat_move(adapter, player, message, now, room, seat)
+        if isinstance(outcome, dict):
+            return outcome
+        private = {player.pk: outcome.private} if outcome.private else {}
         cursor.execute(
             _sql("numbered_step", _NUMBERED_SEAT_STEP_SQL)
             if outcome.public

@@ -7,10 +7,13 @@ from a fresh read, and it never overwrites what happened in between.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts import services as accounts_services
 from accounts.models import PlayerProfile
@@ -83,8 +86,8 @@ def _interfere_once(monkeypatch, change):
     real = moves._read_room_and_seat
     calls = []
 
-    def read(room_id, player, client_id, *, lock):
-        result = real(room_id, player, client_id, lock=lock)
+    def read(cursor, room_id, player, client_id, now, *, lock):
+        result = real(cursor, room_id, player, client_id, now, lock=lock)
         calls.append(lock)
         if len(calls) == 1:
             change()
@@ -146,8 +149,8 @@ def test_a_move_that_keeps_conflicting_is_written_the_locked_way(group, monkeypa
     real = moves._read_room_and_seat
     locks = []
 
-    def read(room_id, player, client_id, *, lock):
-        result = real(room_id, player, client_id, lock=lock)
+    def read(cursor, room_id, player, client_id, now, *, lock):
+        result = real(cursor, room_id, player, client_id, now, lock=lock)
         locks.append(lock)
         if not lock:  # something changes the room after every unlocked read
             Room.objects.filter(pk=room_id).update(seq=F("seq") + 1)
@@ -172,4 +175,13 @@ def test_a_finished_room_between_read_and_write_refuses_the_move(group, monkeypa
     with pytest.raises(RoomError) as refused:
         _place(room, ana, "p1", cell=5)
     assert refused.value.code == "room_finished"
+    assert not RoomEvent.objects.filter(room=room, actor=ana, kind="seat").exists()
+
+
+def test_a_placement_after_the_room_expired_is_refused(group):
+    room, _host, (ana, *_rest) = group
+    Room.objects.filter(pk=room.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    with pytest.raises(RoomError) as refused:
+        _place(room, ana, "late", cell=5)
+    assert refused.value.code == "room_expired"
     assert not RoomEvent.objects.filter(room=room, actor=ana, kind="seat").exists()
