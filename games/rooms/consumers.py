@@ -27,7 +27,16 @@ from accounts import identity, limits
 from accounts import selectors as accounts_selectors
 from accounts import sessions as account_sessions
 from accounts.models import Browser, PlayerProfile
-from games.rooms import dbthreads, delivery, lookups, moves, registry, selectors, sockets
+from games.rooms import (
+    dbthreads,
+    delivery,
+    hostsessions,
+    lookups,
+    moves,
+    registry,
+    selectors,
+    sockets,
+)
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
@@ -335,6 +344,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # (session key, user id) when the socket acts by a teacher's session: every
     # action re-checks that the session still lives (``_session_ended``).
     by_session: tuple[str | None, int] | None = None
+    # Set when the session ended: nothing more is sent to or handled for this socket.
+    session_over = False
     admission: asyncio.Task | None = None  # retrying admission while services are away
 
     async def connect(self) -> None:
@@ -384,8 +395,20 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 delivery.room_group(room.pk),
                 delivery.player_group(room.pk, player.pk),
             ]
+            if by_session is not None:
+                # The end of the session is pushed to these (``hostsessions``).
+                self.groups_joined += [
+                    hostsessions.session_group(by_session[0]),
+                    hostsessions.teacher_group(by_session[1]),
+                ]
             for group in self.groups_joined:
                 await self.channel_layer.group_add(group, self.channel_name)
+            if by_session is not None and not await self._db(
+                account_sessions.session_alive, *by_session, refresh=False
+            ):  # ended between the admission's check and joining its group
+                raise RoomError(
+                    "session_ended", _("Your login has ended. Log in again to go on hosting.")
+                )
             # Joined the groups before reading: nothing committed after this read is missed.
             snapshot = await self._db(selectors.snapshot, room_id=room.pk, player=player)
         except RoomError as error:
@@ -397,6 +420,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 raise
             logger.warning("room %s: cannot admit now (%s)", code, type(exc).__name__)
             return False
+        if self.session_over:  # pushed while a retried admission was reading
+            return True
         self.player, self.code = player, room.code
         self.adapter = registry.get(room.game, room.mode)
         self.room_id = room.pk  # from here on, messages are handled
@@ -634,6 +659,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return True
         if alive:
             return False
+        self.session_over = True
         self.room_id = None  # nothing more is handled on this socket
         await self._error(
             message_id,
@@ -643,7 +669,45 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_REFUSED)
         return True
 
+    async def room_session_ended(self, event: dict) -> None:
+        """The teacher session this socket acts by has ended (``reason`` "class":
+        the teacher is no longer a teacher of the room's class): say so, handle
+        nothing more, close with 4403. Pushed by ``hostsessions``; a socket
+        already closing or not acting by a session ignores it."""
+        if self.by_session is None or self.session_over:
+            return
+        self.session_over = True
+        self.room_id = None  # nothing more is handled on this socket
+        with translation.override(self.language):
+            if event.get("reason") == "class":
+                code, text = "not_class_teacher", _("You are no longer a teacher of this class.")
+            else:
+                code, text = (
+                    "session_ended",
+                    _("Your login has ended. Log in again to go on hosting."),
+                )
+        await self._error(None, code, text)
+        await self.close(code=CLOSE_REFUSED)
+
+    async def room_session_check(self, event: dict) -> None:
+        """Some sessions of this socket's account may have ended (a new password, a
+        deactivated or deleted account): check this one (not counted as activity)
+        and close the socket if it is gone. Unreachable services leave it to the
+        next action's check."""
+        if self.by_session is None or self.session_over:
+            return
+        try:
+            alive = await self._db(account_sessions.session_alive, *self.by_session, refresh=False)
+        except Exception as exc:
+            if not _unavailable(exc):
+                raise
+            return
+        if not alive:
+            await self.room_session_ended({})
+
     async def room_event(self, event: dict) -> None:
+        if self.session_over:
+            return  # a logged-out teacher's socket hears nothing more
         await self.send(text_data=event["text"])
         if event.get("close") == "expired":
             await self.close(code=CLOSE_EXPIRED)
