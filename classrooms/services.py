@@ -29,6 +29,7 @@ from accounts.models import PlayerProfile, User
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, CoTeacher, Membership
 from games import registry as game_registry
+from games.rooms import hostsessions
 from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
 
@@ -320,6 +321,8 @@ def remove_co_teacher(*, classroom: Classroom, co_teacher_id: int, user: User) -
         host_id=colleague.player_id
     ):
         room_services.end_room(room=room, actor=colleague.player)
+    # Their open sockets in the class's rooms are told and closed at once.
+    hostsessions.class_rights_ended(classroom_id=classroom.pk, player_id=colleague.player_id)
 
 
 @transaction.atomic
