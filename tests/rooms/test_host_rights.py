@@ -89,7 +89,9 @@ def test_a_removed_co_teacher_loses_host_rights_at_once(server, open_socket):
     classroom_services.remove_co_teacher(classroom=classroom, co_teacher_id=invite.pk, user=owner)
     room.refresh_from_db()
     assert room.status == Room.Status.FINISHED
-    assert socket.request({"type": "lock"})["type"] == "error"
+    # Their open socket is told and closed at once (tests/security/test_logout_push.py).
+    notice = socket.recv_until(lambda m: m["type"] == "error")
+    assert notice["code"] == "not_class_teacher"
     assert browser.get(f"/classes/{classroom.pk}/").status_code == 404
 
 
