@@ -3,6 +3,7 @@
 // `whenRoomReady()` from ./socket.js (one WebSocket per page).
 import { confirmDialog } from "../kit/dialog.js";
 import { gettext, interpolate, ngettext } from "../kit/i18n.js";
+import { watchHostSession } from "../kit/signedout.js";
 import { RoomSocket } from "../kit/socket.js";
 
 const root = document.querySelector("[data-room-live]");
@@ -314,6 +315,21 @@ if (root) {
     for (const row of controlRows) row.hidden = true;
     if (rematchForm) rematchForm.hidden = true;
     if (leaveButton) leaveButton.hidden = true;
+  });
+
+  // The teacher's login ended (another tab, the idle timeout...): the socket is
+  // closed; the controls, the board and the list go, a notice says why.
+  watchHostSession(socket, root, {
+    onEnded: () => {
+      connection.textContent = gettext("The connection to this room has ended.");
+      connection.dataset.state = "closed";
+      statusLine.textContent = "";
+      if (board) board.hidden = true;
+      seatsList.hidden = true;
+      for (const row of controlRows) row.hidden = true;
+      if (rematchForm) rematchForm.hidden = true;
+      if (leaveButton) leaveButton.hidden = true;
+    },
   });
 
   socket.addEventListener("closed", () => {

@@ -4,6 +4,7 @@
 
 import { el } from "../../js/kit/dom.js";
 import { gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
+import { watchHostSession } from "../../js/kit/signedout.js";
 import { RoomSocket } from "../../js/kit/socket.js";
 import { onDrawKey } from "../common.js";
 import { JOKER } from "../deck.js";
@@ -80,15 +81,17 @@ if (root) {
   };
 
   let pollTimer = null;
+  let signedOut = false;
   const poll = async () => {
     if (pollTimer) window.clearTimeout(pollTimer);
+    if (signedOut) return;
     try {
       const response = await fetch(root.dataset.standings, { credentials: "same-origin" });
       if (response.ok) renderStandings(await response.json());
     } catch (error) {
       /* try again */
     }
-    if (status !== "expired") pollTimer = window.setTimeout(poll, POLL_MS);
+    if (status !== "expired" && !signedOut) pollTimer = window.setTimeout(poll, POLL_MS);
   };
 
   socket.addEventListener("sync", (event) => {
@@ -126,6 +129,17 @@ if (root) {
     socket.send({ type: "draw" }).catch((error) => {
       q("status").textContent = error.message || error.code;
     });
+  });
+
+  // The teacher's login ended (another tab, the idle timeout...): the socket is
+  // closed; the pupils' names and the drawing key go with it, a notice says why.
+  watchHostSession(socket, root.parentElement, {
+    onEnded: () => {
+      signedOut = true;
+      if (pollTimer) window.clearTimeout(pollTimer);
+      q("ranking").replaceChildren();
+      root.hidden = true;
+    },
   });
 
   socket.connect();
