@@ -5,13 +5,14 @@ The projector (and the room page) of a class game is open; the teacher logs out
 in another tab. The page's socket is told ``session_ended`` and closed at once;
 the page shows "You have been signed out. Log in again to continue hosting."
 with a login link back to the page, and the pupils' names go. Real uvicorn,
-Redis and Chromium, on a phone (360 px) and a projector (1920 px).
+Redis and Chromium, on a phone (360 px) and a projector (1920 px). Here, not
+in tests/security/, whose ``browser`` fixture is a test client: the suite's one
+Chromium (tests/conftest.py) is used. The socket side is tested in
+tests/security/test_logout_push.py.
 """
 
 from __future__ import annotations
 
-import os
-import threading
 from urllib.parse import quote
 
 import pytest
@@ -21,55 +22,16 @@ from django.test import Client
 from games.rooms import services as room_services
 from games.rooms.models import Room
 from tests.classrooms import factories
-from tests.conftest import _chromium_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SIGNED_OUT = "You have been signed out. Log in again to continue hosting."
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    """Headless system Chromium (the suite's ``browser`` fixture is a test client here)."""
-    executable = _chromium_path()
-    if executable is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("NO CHROMIUM: browser tests cannot run")
-        pytest.skip("NO CHROMIUM: browser tests cannot run (apt-get install -y chromium)")
-    from playwright.sync_api import expect, sync_playwright
-
-    from games.rooms import delivery
-
-    # As in tests/conftest.py: Playwright keeps an asyncio loop on this thread,
-    # so synchronous room sends (the logout push from a test client) go from a
-    # short-lived helper thread.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    send_now = delivery.send_now
-
-    def send_from_a_helper_thread(deliveries):
-        helper = threading.Thread(target=send_now, args=(deliveries,))
-        helper.start()
-        helper.join()
-
-    delivery.send_now = send_from_a_helper_thread
-    expect.set_options(timeout=15_000)
-    try:
-        with sync_playwright() as playwright:
-            instance = playwright.chromium.launch(
-                executable_path=executable,
-                headless=True,
-                args=["--no-sandbox", "--disable-gpu", "--no-first-run"],
-            )
-            yield instance
-            instance.close()
-    finally:
-        delivery.send_now = send_now
-
-
 @pytest.mark.parametrize("width", [360, 1920])
 @pytest.mark.parametrize("where", ["projector", "room page"])
 def test_the_host_page_says_signed_out_after_logout_in_another_tab(
-    chromium, asgi_server, width, where
+    browser, asgi_server, width, where
 ):
     from playwright.sync_api import expect
 
@@ -87,7 +49,7 @@ def test_the_host_page_says_signed_out_after_logout_in_another_tab(
     room_services.join_room(room=room, player=pupil)
     path = f"/poker/room/{room.code}/projector/" if where == "projector" else f"/rooms/{room.code}/"
 
-    context = chromium.new_context(
+    context = browser.new_context(
         base_url=asgi_server, locale="en-GB", viewport={"width": width, "height": 800}
     )
     try:
