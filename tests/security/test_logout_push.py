@@ -169,6 +169,27 @@ def test_a_password_changed_on_another_device_closes_this_devices_host_socket(cl
     assert laptop.get("/classes/").wsgi_request.user.is_authenticated
 
 
+def test_an_account_deactivated_by_an_admin_closes_its_host_socket(class_game):
+    teacher, _classroom, _browser, _room, host, pupils = class_game
+    teacher.is_active = False
+    teacher.save()  # as the admin's change form does
+    _assert_signed_out(*host.pushed_end())
+    assert all(pupil.alive() for pupil in pupils)
+
+
+def test_deleting_the_account_on_another_device_closes_the_host_socket(class_game):
+    teacher, _classroom, _browser, _room, host, _pupils = class_game
+    laptop = Client(headers={"accept-language": "en"})
+    laptop.force_login(teacher)
+    deleted = laptop.post(
+        "/accounts/teacher/delete/", {"confirm": "yes", "password": factories.PASSWORD}
+    )
+    assert deleted.status_code == 302, deleted.content[:500]
+    received, code = host.pushed_end()
+    assert code == 4403
+    assert received and received[-1]["type"] == "error", received
+
+
 def test_a_login_of_someone_else_in_the_browser_closes_the_host_socket(class_game):
     _teacher, _classroom, browser, _room, host, _pupils = class_game
     browser.force_login(factories.make_teacher())  # the old session is flushed
