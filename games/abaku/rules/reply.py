@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from .board import Board, Placed
-from .data import BOARD_SIZE, JOKER
+from .data import BOARD_SIZE, CENTRE, JOKER
 from .movegen import (
     Move,
     _check_rack,
@@ -40,23 +40,55 @@ def near_lines(cells: Iterable[Cell]) -> tuple[set[int], set[int]]:
     return near_rows, near_cols
 
 
+class ReplySearch:
+    """One rack's move search, reused over many boards.
+
+    What the move generator learns about a rack (its arrangements, which of them
+    make examples, the verdicts on line patterns) depends only on the rack and
+    the pattern of a line, never on the rest of the board, so one search serves
+    the old board and every candidate's new board: lines the candidate did not
+    change are answered from the cache.
+    """
+
+    def __init__(self, rack: Sequence[int]) -> None:
+        self.counts = _check_rack(rack)
+        self.search = _Search(self.counts)
+
+    def all_moves(self, board: Board) -> list[Move]:
+        """:func:`movegen.all_moves` of the rack on ``board`` (same moves, same order)."""
+        return self._moves(board, None)
+
+    def near_moves(self, board: Board, cells: Iterable[Cell]) -> list[Move]:
+        """The legal moves on the lines near ``cells`` (a subset of ``all_moves``)."""
+        if board.is_empty:
+            return []
+        return self._moves(board, near_lines(cells))
+
+    def _moves(self, board: Board, lines: tuple[set[int], set[int]] | None) -> list[Move]:
+        counts = self.counts
+        moves: list[Move] = []
+        if not counts:
+            return moves
+        pos = _Position(board)
+        full = range(BOARD_SIZE)
+        rows, cols = (set(full), set(full)) if lines is None else lines
+        if not board.is_empty:
+            _near_single_stone_moves(pos, counts, rows, cols, moves)
+        max_stones = sum(counts.values())
+        for step, chosen in ((ROW, rows), (COLUMN, cols)):
+            for line in sorted(chosen):
+                if board.is_empty and line != (CENTRE[0] if step == ROW else CENTRE[1]):
+                    continue
+                for slots in _slot_sets(pos, step, line, max_stones):
+                    cells = [_square(step, line, k) for k in slots]
+                    _moves_on(pos, self.search, step, cells, moves)
+        return moves
+
+
 def near_moves(board: Board, rack: Sequence[int], cells: Iterable[Cell]) -> list[Move]:
     """The legal moves of ``rack`` on ``board`` lying on the lines near ``cells``
     (a subset of :func:`movegen.all_moves`, same scores)."""
-    counts = _check_rack(rack)
-    moves: list[Move] = []
-    if not counts or board.is_empty:
-        return moves
-    rows, cols = near_lines(cells)
-    pos = _Position(board)
-    _near_single_stone_moves(pos, counts, rows, cols, moves)
-    max_stones = sum(counts.values())
-    search = _Search(counts)
-    for step, lines in ((ROW, rows), (COLUMN, cols)):
-        for line in sorted(lines):
-            for slots in _slot_sets(pos, step, line, max_stones):
-                _moves_on(pos, search, step, [_square(step, line, k) for k in slots], moves)
-    return moves
+    return ReplySearch(rack).near_moves(board, cells)
 
 
 def _near_single_stone_moves(
