@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class ClassroomsConfig(AppConfig):
     name = "classrooms"
     verbose_name = _("Classes")
+
+    def ready(self) -> None:
+        from classrooms import selectors
+        from games.rooms import selectors as room_selectors
+
+        # A teacher's own profile acts in a class's rooms only while teaching the class.
+        room_selectors.set_class_teacher_check(selectors.teaches)

@@ -38,6 +38,16 @@ def classes_for_teacher(user: User) -> QuerySet[Classroom]:
     )
 
 
+def teaches(classroom_id: int, player: PlayerProfile) -> bool:
+    """Whether the teacher whose own profile is ``player`` owns the class or is
+    one of its accepted co-teachers now (the rooms ask it of class rooms)."""
+    return Classroom.objects.filter(
+        Q(teacher__player_id=player.pk)
+        | Q(co_teachers__user__player_id=player.pk, co_teachers__accepted_at__isnull=False),
+        pk=classroom_id,
+    ).exists()
+
+
 def teacher_classroom(user: User, pk: int | str) -> Classroom:
     """The class if this teacher may manage it, else 404 (never 403: IDs must not leak)."""
     classroom = classes_for_teacher(user).filter(pk=pk).first()

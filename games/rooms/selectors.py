@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -38,21 +40,39 @@ def seat_for(room: Room, player: PlayerProfile | None) -> Seat | None:
     return Seat.objects.filter(room=room, player=player).first()
 
 
+def _teaches_nowhere(classroom_id: int, player: PlayerProfile) -> bool:
+    return False
+
+
+# Whether a teacher's own profile still teaches a class: the classes app answers
+# (it registers its check in its AppConfig.ready; the rooms never import it).
+_class_teacher_check: Callable[[int, PlayerProfile], bool] = _teaches_nowhere
+
+
+def set_class_teacher_check(check: Callable[[int, PlayerProfile], bool]) -> None:
+    global _class_teacher_check
+    _class_teacher_check = check
+
+
 def acting_player(
     room: Room, *, cookie_player: PlayerProfile | None, account_player: PlayerProfile | None
 ) -> PlayerProfile | None:
     """Who acts in ``room`` for this browser.
 
     A logged-in teacher's own profile (``account_player``, from the session)
-    acts where it hosts or holds a seat; it is never attached to the browser's
-    identity cookie, so logging out ends every right it had. Anybody else acts
-    as the browser's selected nickname profile (``cookie_player``).
+    acts where it hosts or holds a seat -- in a class's room only while that
+    teacher still teaches the class (a removed co-teacher keeps no rights over
+    the rooms they hosted there: not the projector of a finished game, not a
+    rematch). It is never attached to the browser's identity cookie, so logging
+    out ends every right it had. Anybody else acts as the browser's selected
+    nickname profile (``cookie_player``).
     """
     if account_player is not None and (
         room.host_id == account_player.pk
         or Seat.objects.filter(room=room, player=account_player).exists()
     ):
-        return account_player
+        if room.classroom_id is None or _class_teacher_check(room.classroom_id, account_player):
+            return account_player
     return cookie_player
 
 

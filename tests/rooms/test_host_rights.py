@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts import services as account_services
 from classrooms import services as classroom_services
 from classrooms.models import CoTeacher
+from games.rooms import services as room_services
 from games.rooms.models import Room
 from tests.classrooms import factories
 
@@ -93,6 +94,61 @@ def test_a_removed_co_teacher_loses_host_rights_at_once(server, open_socket):
     notice = socket.recv_until(lambda m: m["type"] == "error")
     assert notice["code"] == "not_class_teacher"
     assert browser.get(f"/classes/{classroom.pk}/").status_code == 404
+
+
+def test_a_removed_co_teacher_keeps_no_rights_over_the_class_rooms_they_hosted(server, open_socket):
+    """The rooms they hosted in the class stay theirs on record, but their session
+    no longer acts there: no projector of the finished group game (the pupils'
+    standings), no "Play again" that would open a new class game seating the
+    pupils, no host socket."""
+    owner = factories.make_teacher("owner2@skola.cz")
+    colleague = factories.make_teacher("colleague2@skola.cz")
+    classroom = factories.make_class(owner)
+    CoTeacher.objects.create(
+        classroom=classroom,
+        email=colleague.email,
+        invited_by=owner,
+        user=colleague,
+        accepted_at=timezone.now(),
+    )
+    browser = Client(headers={"accept-language": "en"})
+    browser.force_login(colleague)
+    group = _start_group_game(browser, classroom)
+    colleague.refresh_from_db()
+    pupil = factories.make_player("Pupil")
+    table = room_services.create_room(
+        game="mathesso", mode="table", host=colleague.player, settings={}, classroom=classroom
+    )
+    room_services.join_room(room=table, player=pupil)
+    room_services.start_room(room=table, actor=colleague.player)
+    room_services.end_room(room=table, actor=colleague.player)
+    # While they teach the class, the finished table is theirs to play again.
+    assert b"rematch" in browser.get(f"/rooms/{table.code}/").content
+    assert browser.get(f"/poker/room/{group.code}/projector/").status_code == 200
+
+    invite = CoTeacher.objects.get(classroom=classroom)
+    classroom_services.remove_co_teacher(classroom=classroom, co_teacher_id=invite.pk, user=owner)
+
+    assert browser.get(f"/poker/room/{group.code}/projector/").status_code == 404
+    rooms_before = Room.objects.filter(classroom=classroom).count()
+    refused = browser.post(f"/rooms/{table.code}/rematch/")
+    assert refused.status_code in (403, 404, 409), refused.status_code
+    assert Room.objects.filter(classroom=classroom).count() == rooms_before
+    assert b"rematch" not in browser.get(f"/rooms/{table.code}/").content
+    socket = open_socket(server, group.code, _session_socket_user(browser))
+    assert socket.recv_until(lambda m: m["type"] == "error")["code"] in (
+        "no_identity",
+        "not_in_room",
+    )
+    # The owner still teaches the class: hosting a new game there works.
+    owner_browser = Client(headers={"accept-language": "en"})
+    owner_browser.force_login(owner)
+    assert (
+        owner_browser.post(
+            f"/classes/{classroom.pk}/games/start/", {"game": "poker", "mode": "group"}
+        ).status_code
+        == 302
+    )
 
 
 def test_only_the_owner_may_allow_publication():
