@@ -54,7 +54,7 @@ def _wait_until(page, expression: str, timeout: float = 45) -> None:
 def test_a_placement_sent_while_the_database_is_away_is_applied_after_it(
     transactional_db,
     browser,
-    fragile_server,
+    fragile_server,  # noqa: F811  (the fixture)
     make_player,  # noqa: F811  (the fixture)
 ):
     host, guest = make_player("Host"), make_player("Guest")
