@@ -8,7 +8,7 @@ from django.utils import timezone
 from accounts.identity import new_profile_code
 from accounts.models import PlayerProfile, User
 from classrooms import services
-from classrooms.models import Classroom, Membership
+from classrooms.models import Classroom, CoTeacher, Membership
 from games.models import GameRecord, GameResult
 
 _numbers = itertools.count(1)
@@ -29,6 +29,17 @@ def make_player(nickname: str | None = None) -> PlayerProfile:
 def make_class(teacher: User | None = None, name: str = "6.A", roster: str = "") -> Classroom:
     return services.create_classroom(
         teacher=teacher or make_teacher(), name=name, school_year="2026/27", roster=roster
+    )
+
+
+def add_co_teacher(classroom: Classroom, colleague: User) -> CoTeacher:
+    """``colleague`` as an accepted co-teacher of ``classroom`` (invited by its owner)."""
+    return CoTeacher.objects.create(
+        classroom=classroom,
+        email=colleague.email,
+        invited_by=classroom.teacher,
+        user=colleague,
+        accepted_at=timezone.now(),
     )
 
 

@@ -9,7 +9,6 @@ from types import SimpleNamespace
 import pytest
 from django.conf import settings
 from django.test import Client
-from django.utils import timezone
 
 from accounts import services as account_services
 from classrooms import services as classroom_services
@@ -70,19 +69,18 @@ def test_the_teachers_profile_code_does_not_bring_the_profile_to_a_pupils_device
     assert getattr(refused.value, "code", None) == "unknown_code"
 
 
-def test_a_removed_co_teacher_loses_host_rights_at_once(server, open_socket):
-    owner = factories.make_teacher("owner@skola.cz")
-    colleague = factories.make_teacher("colleague@skola.cz")
+def _class_with_a_co_teacher():
+    """A class, its owner, an accepted co-teacher and the co-teacher's browser."""
+    owner, colleague = factories.make_teacher(), factories.make_teacher()
     classroom = factories.make_class(owner)
-    CoTeacher.objects.create(
-        classroom=classroom,
-        email=colleague.email,
-        invited_by=owner,
-        user=colleague,
-        accepted_at=timezone.now(),
-    )
+    factories.add_co_teacher(classroom, colleague)
     browser = Client(headers={"accept-language": "en"})
     browser.force_login(colleague)
+    return owner, colleague, classroom, browser
+
+
+def test_a_removed_co_teacher_loses_host_rights_at_once(server, open_socket):
+    owner, colleague, classroom, browser = _class_with_a_co_teacher()
     room = _start_group_game(browser, classroom)
     socket = open_socket(server, room.code, _session_socket_user(browser))
     socket.recv_until(lambda m: m["type"] == "sync")
@@ -101,18 +99,7 @@ def test_a_removed_co_teacher_keeps_no_rights_over_the_class_rooms_they_hosted(s
     no longer acts there: no projector of the finished group game (the pupils'
     standings), no "Play again" that would open a new class game seating the
     pupils, no host socket."""
-    owner = factories.make_teacher("owner2@skola.cz")
-    colleague = factories.make_teacher("colleague2@skola.cz")
-    classroom = factories.make_class(owner)
-    CoTeacher.objects.create(
-        classroom=classroom,
-        email=colleague.email,
-        invited_by=owner,
-        user=colleague,
-        accepted_at=timezone.now(),
-    )
-    browser = Client(headers={"accept-language": "en"})
-    browser.force_login(colleague)
+    owner, colleague, classroom, browser = _class_with_a_co_teacher()
     group = _start_group_game(browser, classroom)
     colleague.refresh_from_db()
     pupil = factories.make_player("Pupil")
@@ -155,13 +142,7 @@ def test_only_the_owner_may_allow_publication():
     owner = factories.make_teacher("own@skola.cz")
     colleague = factories.make_teacher("col@skola.cz")
     classroom = factories.make_class(owner)
-    CoTeacher.objects.create(
-        classroom=classroom,
-        email=colleague.email,
-        invited_by=owner,
-        user=colleague,
-        accepted_at=timezone.now(),
-    )
+    factories.add_co_teacher(classroom, colleague)
     co_client = Client(headers={"accept-language": "en"})
     co_client.force_login(colleague)
     response = co_client.post(

@@ -19,7 +19,6 @@ import pytest
 from django.conf import settings
 from django.core import signing
 from django.test import Client
-from django.utils import timezone
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -200,13 +199,7 @@ def test_a_removed_co_teachers_open_socket_is_closed_at_once(asgi_server):
     owner = factories.make_teacher()
     colleague = factories.make_teacher()
     classroom = factories.make_class(owner)
-    CoTeacher.objects.create(
-        classroom=classroom,
-        email=colleague.email,
-        invited_by=owner,
-        user=colleague,
-        accepted_at=timezone.now(),
-    )
+    factories.add_co_teacher(classroom, colleague)
     colleague_browser = Client(headers={"accept-language": "en"})
     colleague_browser.force_login(colleague)
     room = _start(colleague_browser, classroom)
