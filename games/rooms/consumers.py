@@ -174,6 +174,11 @@ DB_THREADS = dbthreads.DatabaseThreads(_db_threads())
 # The pool is sized for these threads plus the pages (``_db_threads``).
 
 
+# A restart leaves every kept connection dead; the pool lends only checked ones,
+# but one may die between the check and the query: a few attempts, not one.
+LOST_CONNECTION_ATTEMPTS = 3
+
+
 def _before_service() -> bool:
     """Whether this thread already holds a connection (kept from an earlier message)."""
     conn = connections[DEFAULT_DB_ALIAS]
@@ -204,14 +209,16 @@ def _run_service(outbox: list, language: str, function, args: tuple, kwargs: dic
     delivery.OUTBOX.set(outbox)  # in this call's own copy of the context
     try:
         with translation.override(language):
-            try:
-                return function(*args, **kwargs)
-            except (OperationalError, InterfaceError):
-                if not (kept and _connection_lost()):
-                    raise
-                logger.info("rooms: a kept database connection was lost; reconnecting")
-                connections[DEFAULT_DB_ALIAS].close()
-                return function(*args, **kwargs)
+            for attempt in range(1, LOST_CONNECTION_ATTEMPTS + 1):
+                try:
+                    return function(*args, **kwargs)
+                except (OperationalError, InterfaceError) as exc:
+                    if not (kept and _connection_lost()) or attempt == LOST_CONNECTION_ATTEMPTS:
+                        raise
+                    logger.warning(
+                        "rooms: a kept database connection was lost (%s); reconnecting", exc
+                    )
+                    connections[DEFAULT_DB_ALIAS].close()
     finally:
         _after_service()
 

@@ -4,8 +4,9 @@
 // class) and closed with 4403, which RoomSocket treats as final. This shows a
 // clear notice instead of a generic error, with a login link back to this page.
 //
-//   import { watchHostSession } from "../kit/signedout.js";
-//   watchHostSession(socket, container, { onEnded: () => hideNames() });
+// Use: watchHostSession(socket, container, { onEnded: () => hideNames() });
+// (no import statement in comments: collectstatic's manifest storage reads them
+// as imports, and this file importing itself is a cycle it cannot hash)
 
 import { el } from "./dom.js";
 import { gettext } from "./i18n.js";
