@@ -230,7 +230,7 @@ def main() -> int:
         action="store_true",
         help="the configuration before the pool: DB_POOL=off, CONN_MAX_AGE=60",
     )
-    parser.add_argument("--pool-max", type=int, default=0, help="DB_POOL_MAX_SIZE (default: 10)")
+    parser.add_argument("--pool-max", type=int, default=0, help="DB_POOL_MAX_SIZE (default: 16)")
     parser.add_argument(
         "--overhead",
         type=int,
@@ -260,6 +260,8 @@ def main() -> int:
         else:
             env.pop("DB_POOL", None)
         env["LOG_LEVEL"] = "WARNING"  # not a line per socket
+        # A thousand loopback sockets come from one address (a school's cap is 500).
+        env["ROOM_SOCKETS_PER_ADDRESS"] = str(2 * args.rooms * (args.players + 1))
         if args.pool_max:
             env["DB_POOL_MAX_SIZE"] = str(args.pool_max)
         os.environ.update(env)
@@ -276,7 +278,7 @@ def main() -> int:
     result["configuration"] = (
         "DB_POOL=off, CONN_MAX_AGE=60"
         if args.persistent
-        else f"pool max_size={args.pool_max or 10}, CONN_MAX_AGE=0"
+        else f"pool max_size={args.pool_max or 16}, CONN_MAX_AGE=0"
     )
     result["command"] = " ".join(["bench/db_connections_bench.py", *sys.argv[1:]])
     result["machine"] = machine(load_before)
