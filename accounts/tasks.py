@@ -83,6 +83,20 @@ class MailTask(Task):
         )
 
 
+# Every mail task: retried with backoff on transient SMTP errors for about an hour,
+# not on a refused recipient; acknowledged only once sent.
+MAIL_TASK_OPTIONS = {
+    "autoretry_for": TRANSIENT_MAIL_ERRORS,
+    "dont_autoretry_for": PERMANENT_MAIL_ERRORS,
+    "retry_backoff": MAIL_RETRY_BACKOFF,
+    "retry_backoff_max": MAIL_RETRY_BACKOFF_MAX,
+    "retry_jitter": True,
+    "max_retries": MAIL_MAX_RETRIES,
+    "acks_late": True,
+    "ignore_result": True,
+}
+
+
 @shared_task(name="privacy.apply_retention")
 def apply_retention() -> dict | None:
     """Delete what ``settings.RETENTION`` keeps no longer (see accounts/retention.py)."""
@@ -93,14 +107,7 @@ def apply_retention() -> dict | None:
     bind=True,
     base=MailTask,
     name="accounts.send_password_reset",
-    autoretry_for=TRANSIENT_MAIL_ERRORS,
-    dont_autoretry_for=PERMANENT_MAIL_ERRORS,
-    retry_backoff=MAIL_RETRY_BACKOFF,
-    retry_backoff_max=MAIL_RETRY_BACKOFF_MAX,
-    retry_jitter=True,
-    max_retries=MAIL_MAX_RETRIES,
-    acks_late=True,
-    ignore_result=True,
+    **MAIL_TASK_OPTIONS,
 )
 def send_password_reset(self, *, email: str, domain: str, use_https: bool, language: str) -> int:
     """Mail a reset link to every active account of ``email``; the number sent
@@ -137,14 +144,7 @@ def queue_password_reset(*, email: str, domain: str, use_https: bool, language: 
     bind=True,
     base=MailTask,
     name="accounts.send_mail",
-    autoretry_for=TRANSIENT_MAIL_ERRORS,
-    dont_autoretry_for=PERMANENT_MAIL_ERRORS,
-    retry_backoff=MAIL_RETRY_BACKOFF,
-    retry_backoff_max=MAIL_RETRY_BACKOFF_MAX,
-    retry_jitter=True,
-    max_retries=MAIL_MAX_RETRIES,
-    acks_late=True,
-    ignore_result=True,
+    **MAIL_TASK_OPTIONS,
 )
 def send_mail(self, *, subject: str, body: str, to: list[str]) -> None:
     """One plain-text mail, written (and translated) by the request that queued it."""
