@@ -56,43 +56,43 @@ def _stop(process: subprocess.Popen) -> None:
         process.kill()
 
 
-@pytest.fixture(scope="session")
-def asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """Base URL of a real uvicorn process serving config.asgi on the test database."""
+def start_uvicorn(
+    env: dict, app: str = "config.asgi:application", *extra: str
+) -> tuple[subprocess.Popen, str]:
+    """A real uvicorn process for ``app`` on a free port, with the WebSocket flags
+    config/devservices.py and platform/ use; (process, base URL)."""
     port = _free_port()
-    with django_db_blocker.unblock():
-        env = _server_env()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--ws",
-            "websockets-sansio",
-            "--ws-max-size",  # as config/devservices.py and platform/ run it
-            "4096",
-            "--log-level",
-            "warning",
-        ],
+        [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port)]
+        + ["--ws", "websockets-sansio", "--ws-max-size", "4096", "--log-level", "warning"]
+        + list(extra),
         cwd=BASE_DIR,
         env=env,
     )
-    url = f"http://127.0.0.1:{port}"
+    return process, f"http://127.0.0.1:{port}"
+
+
+def wait_up(process: subprocess.Popen, url: str, what: str = "the ASGI server") -> None:
+    """Wait until ``url`` answers a page; fail the test (and stop it) if it never does."""
     deadline = time.monotonic() + 60
     while True:
         try:
             with urllib.request.urlopen(url + "/privacy/", timeout=2):
-                break
+                return
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 _stop(process)
-                pytest.fail("the ASGI server did not start")
+                pytest.fail(f"{what} did not start")
             time.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """Base URL of a real uvicorn process serving config.asgi on the test database."""
+    with django_db_blocker.unblock():
+        env = _server_env()
+    process, url = start_uvicorn(env)
+    wait_up(process, url)
     yield url
     _stop(process)
 

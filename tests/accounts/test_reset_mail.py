@@ -33,7 +33,7 @@ from django.core import mail
 from accounts import tasks
 from accounts.models import User
 from config.devservices import free_port
-from tests.conftest import BASE_DIR, _server_env, _stop
+from tests.conftest import BASE_DIR, _server_env, _stop, start_uvicorn, wait_up
 
 pytestmark = [pytest.mark.live]
 
@@ -279,24 +279,8 @@ def brokerless_server(django_db_setup, django_db_blocker) -> Iterator[str]:
     with django_db_blocker.unblock():
         env = _server_env()
     env["CELERY_BROKER_URL"] = f"redis://127.0.0.1:{free_port()}/0"
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application"]
-        + ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=BASE_DIR,
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/privacy/", timeout=2):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                _stop(process)
-                pytest.fail("the web process did not start")
-            time.sleep(0.2)
+    process, url = start_uvicorn(env)
+    wait_up(process, url, "the web process")
     yield url
     _stop(process)
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 
 import pytest
@@ -21,7 +19,7 @@ from django.conf import settings
 from django.core import signing
 from websockets.sync.client import connect
 
-from tests.conftest import BASE_DIR, _free_port, _server_env, _stop
+from tests.conftest import _server_env, _stop, start_uvicorn, wait_up
 from tests.rooms import testgame
 
 testgame.register()
@@ -29,41 +27,11 @@ _nicknames = itertools.count(1)
 
 
 def _start_server(env: dict) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "tests.rooms.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--ws",
-            "websockets-sansio",
-            "--ws-max-size",  # as config/devservices.py and platform/ run it
-            "4096",
-            "--log-level",
-            "warning",
-        ],
-        cwd=BASE_DIR,
-        env=env,
-    )
-    return process, f"http://127.0.0.1:{port}"
+    return start_uvicorn(env, "tests.rooms.asgi:application")
 
 
 def _wait_up(process: subprocess.Popen, url: str) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/privacy/", timeout=2):
-                return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                _stop(process)
-                pytest.fail("the rooms test server did not start")
-            time.sleep(0.2)
+    wait_up(process, url, "the rooms test server")
 
 
 @pytest.fixture(scope="session")
