@@ -346,10 +346,18 @@ def _slot_sets(
     return sets
 
 
-def _single_stone_moves(pos: _Position, counts: Counter[int], moves: list[Move]) -> None:
+def _single_stone_moves(
+    pos: _Position,
+    counts: Counter[int],
+    moves: list[Move],
+    lines: tuple[set[int], set[int]] | None = None,
+) -> None:
+    """One-stone moves, on every square or only on the given (rows, columns)."""
     jokers = counts.get(JOKER, 0)
     for r in range(BOARD_SIZE):
         for c in range(BOARD_SIZE):
+            if lines is not None and r not in lines[0] and c not in lines[1]:
+                continue
             if pos.digit[r][c] is not None or not pos.touches(r, c):
                 continue
             tables = [t for t in (pos.cross(r, c, ROW), pos.cross(r, c, COLUMN)) if t]

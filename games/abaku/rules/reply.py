@@ -11,17 +11,17 @@ Moves far away whose cross line runs into the new stones are not seen (rare).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .board import Board, Placed
-from .data import BOARD_SIZE, CENTRE, JOKER
+from .board import Board
+from .data import BOARD_SIZE, CENTRE
 from .movegen import (
     Move,
     _check_rack,
     _moves_on,
     _Position,
     _Search,
+    _single_stone_moves,
     _slot_sets,
     _square,
 )
@@ -73,7 +73,7 @@ class ReplySearch:
         full = range(BOARD_SIZE)
         rows, cols = (set(full), set(full)) if lines is None else lines
         if not board.is_empty:
-            _near_single_stone_moves(pos, counts, rows, cols, moves)
+            _single_stone_moves(pos, counts, moves, (rows, cols))
         max_stones = sum(counts.values())
         for step, chosen in ((ROW, rows), (COLUMN, cols)):
             for line in sorted(chosen):
@@ -89,27 +89,3 @@ def near_moves(board: Board, rack: Sequence[int], cells: Iterable[Cell]) -> list
     """The legal moves of ``rack`` on ``board`` lying on the lines near ``cells``
     (a subset of :func:`movegen.all_moves`, same scores)."""
     return ReplySearch(rack).near_moves(board, cells)
-
-
-def _near_single_stone_moves(
-    pos: _Position, counts: Counter[int], rows: set[int], cols: set[int], moves: list[Move]
-) -> None:
-    jokers = counts.get(JOKER, 0)
-    for r in range(BOARD_SIZE):
-        for c in range(BOARD_SIZE):
-            if r not in rows and c not in cols:
-                continue
-            if pos.digit[r][c] is not None or not pos.touches(r, c):
-                continue
-            tables = [t for t in (pos.cross(r, c, ROW), pos.cross(r, c, COLUMN)) if t]
-            for d in range(10):
-                if not all(t.allowed[d] for t in tables):
-                    continue
-                if not any(t.count[d] for t in tables):
-                    continue
-                if counts.get(d, 0):
-                    score = sum(t.points(d, d) for t in tables)
-                    moves.append(Move((Placed(r, c, d, False),), score))
-                if jokers:
-                    score = sum(t.points(d, 0) for t in tables)
-                    moves.append(Move((Placed(r, c, d, True),), score))
