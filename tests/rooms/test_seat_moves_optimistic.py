@@ -20,6 +20,7 @@ from accounts.models import PlayerProfile
 from games.rooms import moves, services
 from games.rooms.errors import RoomError
 from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
+from tests.poker_room.live import rig_deck
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -37,6 +38,7 @@ def group():
     for player in players:
         services.join_room(room=room, player=player)
     services.start_room(room=room, actor=host)
+    rig_deck(room, [2, 3, 4, 5])  # numbers, not the joker: every test places what is drawn
     services.submit(room_id=room.pk, player=host, client_id="draw-1", message={"type": "draw"})
     return room, host, players
 
