@@ -35,3 +35,7 @@ MATIKA_LIMITS = {
         "class_joins_address",
     )
 }
+
+# The echo WebSocket (config/routing.py) proves the real-time path in tests;
+# production never routes it.
+ECHO_SOCKET = True
