@@ -1,12 +1,5 @@
-from dataclasses import dataclass
+from games.errors import DomainError
 
 
-@dataclass(frozen=True)
-class AccountsError(Exception):
-    """A refused player action: a stable ``code`` for programs, a ``message`` for people."""
-
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
+class AccountsError(DomainError):
+    """A refused player action (``code``, ``message``; see ``games.errors``)."""

@@ -30,6 +30,7 @@ from classrooms.forms import (
     game_settings_form,
 )
 from classrooms.models import Classroom, Membership
+from games.errors import DomainError
 
 NICKNAME_ERRORS = {"too_short", "too_long", "bad_characters", "no_letters", "not_allowed", "taken"}
 
@@ -404,7 +405,7 @@ def start_game(request: HttpRequest, pk: int) -> HttpResponse:
         except ValueError:
             size = 0
         rooms = launch.start_tables(classroom=classroom, game=game, size=size, settings=settings)
-    except ClassroomError as error:
+    except DomainError as error:  # the class's refusals and the game's settings form's
         messages.error(request, error.message)
     else:
         messages.success(

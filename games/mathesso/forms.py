@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from classrooms.errors import ClassroomError
+from games.errors import DomainError
 from games.mathesso.adapter import clean_settings
 from games.mathesso.presentation import EXTENSION_TITLES
 from games.mathesso.rules import data, variant_faces
@@ -86,7 +86,7 @@ class TableSettingsForm(GameForm):
         if self.add_prefix("variant") not in self.data:
             return {}  # nothing chosen: the adapter's defaults
         if not self.is_valid():
-            raise ClassroomError(
+            raise DomainError(
                 "bad_settings", " ".join(str(e) for errors in self.errors.values() for e in errors)
             )
         return self.cleaned_data["settings"]

@@ -1,9 +1,8 @@
 """Refusals of the poker service layer: a stable ``code`` and a human ``message``."""
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from django.utils.translation import gettext_lazy as _
+
+from games.errors import DomainError
 
 from .rules import ERROR_CODES
 
@@ -25,15 +24,6 @@ RULE_MESSAGES = {
 assert set(RULE_MESSAGES) == set(ERROR_CODES), "every engine error code needs a message"
 
 
-@dataclass(frozen=True)
-class PokerError(Exception):
-    """A refused request; ``status`` is the HTTP status the API answers with."""
-
-    code: str
-    message: str
-    status: int = 400
-    #: Extra fields for the JSON answer (e.g. the id of the attempt to continue).
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
-
-    def __str__(self) -> str:
-        return self.message
+class PokerError(DomainError):
+    """A refused request; ``status`` is the HTTP status the API answers with and
+    ``extra`` further fields of the JSON answer (see ``games.errors``)."""

@@ -1,15 +1,5 @@
-from dataclasses import dataclass
+from games.errors import DomainError
 
 
-@dataclass(frozen=True)
-class RoomError(Exception):
-    """A refused room action: a stable ``code`` for programs, a ``message`` for people."""
-
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-    def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message}
+class RoomError(DomainError):
+    """A refused room action (``code``, ``message``; see ``games.errors``)."""

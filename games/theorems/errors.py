@@ -7,9 +7,9 @@ table speak the page's language while programs keep branching on the code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.utils.translation import gettext_lazy as _
+
+from games.errors import DomainError
 
 from .rules import IllegalMove
 
@@ -51,18 +51,8 @@ MESSAGES = {
 }
 
 
-@dataclass(frozen=True)
-class TheoremsError(Exception):
-    """A refused intent: a stable ``code`` for programs, a ``message`` for people."""
-
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+class TheoremsError(DomainError):
+    """A refused intent of the Matematici product (``code``, ``message``)."""
 
 
 def refusal(error: IllegalMove) -> TheoremsError:
