@@ -71,6 +71,52 @@ class ProfileStats:
 
 
 @dataclass(frozen=True)
+class Assignable:
+    """How a game can be given to a class as homework (``homework`` app).
+
+    Every pupil plays the same seeded solo game; the game keeps its own API and
+    pages and tells the homework app when a game starts and ends through the
+    :class:`AssignmentGate` that app provides.
+    """
+
+    # The teacher's settings -> the cleaned settings stored on the assignment;
+    # raises ``ValidationError`` with a stable ``code`` on bad input.
+    clean_settings: Callable[[Any], dict]
+    # The settings form's fields for the teacher's page: [(name, label, choices|None, default)].
+    setting_fields: Callable[[], list[tuple[str, Promise, list | None, Any]]]
+    # (request, game reference) -> the game's review page of that pupil's game,
+    # for a viewer the homework app already checked (a teacher of the class).
+    review_response: Callable[[Any, str], Any] | None = None
+    # The URL of the page the pupil plays the assignment on: (assignment id) -> str.
+    play_url: Callable[[int], str] | None = None
+
+
+@dataclass(frozen=True)
+class AssignmentTicket:
+    """A started (or continued) homework attempt, as the gate hands it to a game.
+
+    ``key`` is what the game derives the shared deck from (with its own server
+    secret); it is never sent to a browser."""
+
+    attempt_id: int
+    assignment_id: int
+    settings: Mapping[str, Any]
+    key: str
+    counted: bool
+    hints: bool
+    # The game reference of the pupil's unfinished attempt to continue, if any.
+    resume: str | None = None
+
+
+class AssignmentRefused(Exception):  # noqa: N818 -- a refusal, not a crash
+    """The gate refuses a start: a stable ``code``, a human ``message``, an HTTP ``status``."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+@dataclass(frozen=True)
 class GameSpec:
     slug: str
     name: Promise
@@ -96,6 +142,8 @@ class GameSpec:
     # that forbids publication gained them): player ids -> None. Called by the
     # platform's services inside their transaction (``withdraw_public_data``).
     withdraw_public_data: Callable[[list[int]], None] | None = None
+    # Whether and how the game can be given as homework (None: it cannot).
+    assignable: Assignable | None = None
     # Demo data for a class: (classroom, rng) -> None (``make run``'s demo loader).
     demo: Callable[[Any, random.Random], None] | None = None
     # Sort position on the home page and the class page.
@@ -154,6 +202,43 @@ def validate_slug(value: str) -> None:
         raise ValidationError(
             _("Unknown game: %(game)s"), code="unknown_game", params={"game": value}
         )
+
+
+class AssignmentGate:
+    """What a game asks the homework app (which sits above the games and
+    registers itself here from its ``AppConfig.ready``): may this player start
+    an attempt, and here is how it ended."""
+
+    def begin(self, *, game: str, assignment_id: object, player: Any) -> AssignmentTicket:
+        raise AssignmentRefused("not_found", str(_("This homework does not exist.")), 404)
+
+    def attach(self, *, attempt_id: int, ref: str) -> None:
+        """Link a started attempt to the game's own reference (its game id)."""
+
+    def finished(self, *, game: str, ref: str, result: Any) -> None:
+        """The game ``ref`` ended and wrote ``result`` (a ``GameResult``)."""
+
+    def pupil_may_review(self, *, game: str, ref: str) -> bool:
+        return False
+
+    def hints_allowed(self, *, game: str, ref: str) -> bool:
+        return False
+
+
+_gate: list[AssignmentGate] = [AssignmentGate()]
+
+
+def provide_assignments(gate: AssignmentGate) -> None:
+    """The homework app plugs in here (without it, nothing can be assigned)."""
+    _gate[0] = gate
+
+
+def assignments() -> AssignmentGate:
+    return _gate[0]
+
+
+def assignable_games() -> list[GameSpec]:
+    return [spec for spec in games() if spec.assignable is not None]
 
 
 def withdraw_public_data(player_ids) -> None:

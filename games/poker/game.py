@@ -2,9 +2,9 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import ClassLaunch, GameSpec, ProfileStats
+from games.registry import Assignable, ClassLaunch, GameSpec, ProfileStats
 
-from . import demo, services, stats
+from . import assignments, demo, services, stats
 from .forms import RoomSettingsForm
 from .room_games import DuelGame, GroupGame
 
@@ -38,6 +38,12 @@ SPEC = GameSpec(
     profile_stats=ProfileStats(compute=stats.profile_stats, template="poker/_profile_stats.html"),
     staff_models=(("poker", "leaderboardentry"),),
     withdraw_public_data=services.withdraw_players,
+    assignable=Assignable(
+        clean_settings=assignments.clean_settings,
+        setting_fields=assignments.setting_fields,
+        review_response=assignments.review_response,
+        play_url=assignments.play_url,
+    ),
     demo=demo.played_group_games,
     order=10,
 )

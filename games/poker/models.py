@@ -29,6 +29,8 @@ class SoloGame(models.Model):
         RANKED = "ranked", _("ranked")
         DAILY = "daily", _("daily challenge")
         ROBOT = "robot", _("vs robot")
+        #: A class assignment (games/poker/assignments.py): the assignment's shared deck.
+        HOMEWORK = "homework", _("homework")
 
     class Difficulty(models.TextChoices):
         EASY = "easy", _("easy")

@@ -269,7 +269,7 @@ def hint_for_game(*, game_id: object, player: PlayerProfile | None) -> dict[str,
     """
     with transaction.atomic():
         game = _locked_game(game_id=game_id, player=player)
-        if game.mode != SoloGame.Mode.EASY:
+        if game.mode != SoloGame.Mode.EASY and not _homework_hints(game):
             raise PokerError(
                 "hint_not_allowed", _("Hints are only for easy games and the scoresheet."), 403
             )
@@ -287,6 +287,13 @@ def hint_for_game(*, game_id: object, player: PlayerProfile | None) -> dict[str,
             game.hints += 1
             game.save(update_fields=["hints"])
     return advice
+
+
+def _homework_hints(game: SoloGame) -> bool:
+    """Homework allows hints only in the teacher's practice mode."""
+    from .assignments import hints_allowed
+
+    return game.mode == SoloGame.Mode.HOMEWORK and hints_allowed(game)
 
 
 def _locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
@@ -324,6 +331,10 @@ def _save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
             result = _record(game=game, engine=engine)
             game.record = result.record
             game.save()
+            if game.mode == SoloGame.Mode.HOMEWORK:
+                from .assignments import game_finished
+
+                game_finished(game=game, result=result)
             _publish(game=game, result=result, now=now)
             return
     game.save()

@@ -10,6 +10,7 @@ import time
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -25,7 +26,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
-from accounts import consent
+from accounts import consent, limits
 from accounts import selectors as accounts_selectors
 
 from . import offline as offline_assets
@@ -283,6 +284,8 @@ def api_games(request: HttpRequest) -> JsonResponse:
     now = time.time()
     try:
         data = _body(request)
+        if data.get("mode") == "assignment":
+            return _start_assignment(request, data, now)
         game = services.start_solo_game(
             player=request.player,
             storage_enabled=request.storage_enabled,
@@ -298,6 +301,22 @@ def api_games(request: HttpRequest) -> JsonResponse:
         return _error(error)
     return JsonResponse(
         {"game": selectors.solo_game_view(game, now=now), "events": [], "now": now}, status=201
+    )
+
+
+def _start_assignment(request: HttpRequest, data: dict[str, Any], now: float) -> JsonResponse:
+    """A class homework game (games/poker/assignments.py): 201 new, 200 continued."""
+    from .assignments import start_assignment_game
+
+    game, new = start_assignment_game(
+        player=request.player,
+        storage_enabled=request.storage_enabled,
+        assignment=data.get("assignment"),
+        now=now,
+    )
+    return JsonResponse(
+        {"game": selectors.solo_game_view(game, now=now), "events": [], "now": now},
+        status=201 if new else 200,
     )
 
 
@@ -354,11 +373,43 @@ def api_hint(request: HttpRequest, game_id: str) -> JsonResponse:
     return JsonResponse({"hint": advice})
 
 
+def board_hints() -> limits.Limit:
+    """Hints for sent boards, counted per browser (thirty pupils share a school's
+    address); requests without an identity share their address's higher ceiling."""
+    rates = getattr(settings, "MATIKA_LIMITS", {})
+    return limits.Limit(
+        "poker-board-hints",
+        rates.get("poker_board_hints_browser", "60/10m"),
+        rates.get("poker_board_hints_address", "600/10m"),
+        per_browser=True,
+    )
+
+
+def _caller_player_ids(request: HttpRequest) -> set[int]:
+    """The selected profile and every profile the browser holds: switching
+    profiles must not open the coach to another profile's ranked game."""
+    ids = {request.player.pk} if request.player is not None else set()
+    if request.browser is not None:
+        ids.update(request.browser.profiles.values_list("pk", flat=True))
+    return ids
+
+
 @require_POST
 def api_board_hint(request: HttpRequest) -> JsonResponse:
-    """The coach's hint for a board the browser sends (scoresheet, browser-led easy game)."""
+    """The coach's hint for a board the browser sends (scoresheet, browser-led
+    easy game); never for a board of the caller's unfinished competitive game."""
+    limit, client = board_hints(), limits.client_of(request)
+    if limits.blocked(limit, client):
+        return _error(
+            PokerError(
+                "hint_rate_limited",
+                _("You have asked the coach very often. Wait a few minutes and try again."),
+                429,
+            )
+        )
+    limits.count(limit, client)
     try:
-        advice = selectors.board_hint(_body(request))
+        advice = selectors.board_hint(_body(request), player_ids=_caller_player_ids(request))
     except PokerError as error:
         return _error(error)
     return JsonResponse({"hint": advice})
@@ -368,8 +419,6 @@ def api_board_hint(request: HttpRequest) -> JsonResponse:
 def review(request: HttpRequest, game_id: str) -> HttpResponse:
     """The coach's review of a finished server-led game: a shareable page a
     teacher can project (move by move, the costliest moves, the coach's score)."""
-    from .coach_review import step_text
-
     player = request.player if request.storage_enabled else None
     try:
         game = selectors.reviewable_game(
@@ -377,6 +426,21 @@ def review(request: HttpRequest, game_id: str) -> HttpResponse:
         )
     except PokerError:
         raise Http404 from None
+    if game.mode == game.Mode.HOMEWORK:
+        # Its numbers are the whole class's homework: only its player, once the
+        # teacher allows it (teachers read it through the homework pages).
+        from .assignments import pupil_may_review
+
+        if player is None or player.pk != game.player_id or not pupil_may_review(game):
+            raise Http404
+    return render_review(request, game)
+
+
+def render_review(request: HttpRequest, game: Any) -> HttpResponse:
+    """The review page of ``game`` for a viewer already allowed to see it."""
+    from .coach_review import step_text
+
+    player = request.player if request.storage_enabled else None
     data = services.ensure_review(game=game)
     steps = [{**step, "text": step_text(step)} for step in data["steps"]]
     for step in steps:
