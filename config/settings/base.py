@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "games.mathesso",
     "games.abaku",
     "games.theorems",
+    # class assignments: above classrooms and the games (docs/api.md "Homework")
+    "homework",
 ]
 
 MIDDLEWARE = [
