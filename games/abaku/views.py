@@ -24,8 +24,10 @@ from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 
-from . import adapter, presentation
-from .adapter import TURN_SECONDS_CHOICES, clean_settings, refusal
+from . import presentation
+from . import review as table_review
+from .adapter import TURN_SECONDS_CHOICES, clean_settings
+from .engine import refusal
 from .rules import DEFAULT_LEVEL, Board, IllegalMove, evaluate_move
 
 MAX_PREVIEW_BYTES = 2048
@@ -165,7 +167,7 @@ def hint(request: HttpRequest, code: str) -> JsonResponse:
     if room is None:
         return _no_room()
     try:
-        answer = adapter.hint(room.state, player_id=player.pk)
+        answer = table_review.hint(room.state, player_id=player.pk)
     except RoomError as error:
         return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
     return JsonResponse({"ok": True, **answer})
@@ -182,7 +184,7 @@ def review(request: HttpRequest, code: str) -> JsonResponse:
     try:
         turns = cache.get(key)
         if turns is None:
-            turns = adapter.game_review(room.state, player_id=player.pk)
+            turns = table_review.game_review(room.state, player_id=player.pk)
             cache.set(key, turns, REVIEW_CACHE_SECONDS)
     except RoomError as error:
         return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)

@@ -15,7 +15,7 @@ from django.test import Client
 
 from accounts import identity
 from accounts import services as accounts_services
-from games.abaku import adapter as abaku_adapter
+from games.abaku import review as abaku_review
 from games.abaku.adapter import AbakuSolo, AbakuTable
 from games.abaku.rules import GameState, all_moves
 from games.rooms import services
@@ -119,9 +119,9 @@ def test_the_review_shows_per_turn_the_best_move_and_what_it_would_have_scored()
     )
     end = _play_to_the_end(table, outcome.state, human=5, rng=rng)
     with pytest.raises(Exception) as early:
-        abaku_adapter.game_review(outcome.state, player_id=5)
+        abaku_review.game_review(outcome.state, player_id=5)
     assert early.value.code == "not_finished"
-    turns = abaku_adapter.game_review(end, player_id=5)
+    turns = abaku_review.game_review(end, player_id=5)
     assert len(turns) == len(end["actions"])
     played = [t for t in turns if t["action"] == "place"]
     assert sum(t["score"] for t in turns if t["player"] == 0) == sum(
@@ -149,10 +149,10 @@ def test_the_review_hides_other_peoples_best_moves():
         ).state,
         now=NOW,
     )
-    turns = abaku_adapter.game_review(state, player_id=2)
+    turns = abaku_review.game_review(state, player_id=2)
     assert turns[0]["player"] == 0
     assert turns[0]["best"] is None and turns[0]["best_score"] is None
-    own = abaku_adapter.game_review(state, player_id=1)[0]
+    own = abaku_review.game_review(state, player_id=1)[0]
     assert own["best_score"] == best_score({"game": state["initial"]})
 
 
@@ -171,6 +171,6 @@ def test_the_review_replays_a_game_in_which_a_player_left():
     assert state["actions"][-1]["type"] == "removed"
     state = table.tick(state, now=NOW + timedelta(seconds=5), rng=rng).state  # the robot
     state = table.end(state, now=NOW)
-    turns = abaku_adapter.game_review(state, player_id=1)
+    turns = abaku_review.game_review(state, player_id=1)
     assert [t["player"] for t in turns] == [0, 2]
     assert turns[1]["best_score"] >= turns[1]["score"]  # a robot's turn is shown
