@@ -15,6 +15,7 @@ import math
 import time
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core import signing
@@ -61,6 +62,11 @@ MAX_SAFE_INTEGER = 2**53 - 1
 # While PostgreSQL (or Redis) is unreachable, a new socket waits this long for it.
 ADMIT_PATIENCE_S = 60.0
 CLOSE_TRY_AGAIN = 1013  # "try again later": the client reconnects with backoff
+
+
+class ClientGone(StopConsumer):
+    """The client's connection ended while it was being answered: stop quietly
+    (``RoomConsumer.__call__`` releases what the socket held)."""
 
 
 class Refused(ValueError):
@@ -410,6 +416,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 ]
             for group in self.groups_joined:
                 await self.channel_layer.group_add(group, self.channel_name)
+            # A lost and regained Redis connection sends ``room.resync`` (games/rooms/layer.py).
+            resync_on_reconnect = getattr(self.channel_layer, "resync_on_reconnect", None)
+            if resync_on_reconnect is not None:
+                resync_on_reconnect(self.channel_name)
             if by_session is not None and not await self._db(
                 account_sessions.session_alive, *by_session, refresh=False
             ):  # ended between the admission's check and joining its group
@@ -469,14 +479,31 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.held_sockets.append(key)
         return held is not False
 
+    async def __call__(self, scope, receive, send) -> None:
+        """Run the socket; whatever ends it lets go of what it holds.
+
+        A client whose connection is reset (tab killed, Wi-Fi lost: no close
+        frame) while the server answers it makes that answer fail, which ends
+        the consumer without ``disconnect``; the counted places and group
+        memberships are given back here all the same."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._let_go()
+
     async def disconnect(self, code: int) -> None:
+        await self._let_go()
+
+    async def _let_go(self) -> None:
+        """Release the counted sockets and leave the groups (once; safe to repeat)."""
         admission = getattr(self, "admission", None)
         if admission is not None:
             admission.cancel()
-        for key in getattr(self, "held_sockets", []):
+        held, self.held_sockets = getattr(self, "held_sockets", []), []
+        for key in held:
             await DB_THREADS.run(sockets.release, key)
-        self.held_sockets = []
-        for group in getattr(self, "groups_joined", []):
+        groups, self.groups_joined = getattr(self, "groups_joined", []), []
+        for group in groups:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
             except Exception as exc:  # Redis away: the membership expires by itself
@@ -510,14 +537,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
         for group, message in outbox:
             try:
                 await self.channel_layer.group_send(group, message)
-            except Exception as exc:  # stored anyway; clients recover with sync
+            except Exception as exc:  # stored anyway: the room resyncs once Redis is back
                 if not _unavailable(exc):
                     logger.exception("room broadcast to %s failed", group)
                 else:
                     logger.warning("room broadcast to %s failed (%s)", group, type(exc).__name__)
+                delivery.resync_later(self.channel_layer, [group])
 
     async def _send(self, message: dict) -> None:
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        except OSError as exc:  # the connection is gone (uvicorn's ClientDisconnected)
+            raise ClientGone from exc
 
     async def _error(self, message_id, code: str, text: str) -> None:
         error = {"type": "error", "id": message_id, "code": code, "message": text}
@@ -547,6 +578,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             try:
                 refusal = await self._check(text_data, bytes_data)
+            except ClientGone:
+                raise
             except Exception:  # a bug must not cost the player the socket
                 logger.exception("room %s: a frame failed", self.room_id)
                 refusal = (
@@ -718,6 +751,23 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["text"])
         if event.get("close") == "expired":
             await self.close(code=CLOSE_EXPIRED)
+
+    async def room_resync(self, event: dict) -> None:
+        """Messages for this room may have been lost (the channel layer lost Redis,
+        or a broadcast failed): push a fresh snapshot, which the client applies like
+        the one on connect. Without the database now, close with "try again later"
+        so the client reconnects and gets its snapshot then."""
+        if self.room_id is None or self.session_over:
+            return
+        try:
+            snapshot = await self._db(selectors.snapshot, room_id=self.room_id, player=self.player)
+        except Exception as exc:
+            if not _unavailable(exc):
+                raise
+            logger.warning("room %s: resync unavailable (%s)", self.room_id, type(exc).__name__)
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
+        await self._send(snapshot)
 
     async def room_kicked(self, event: dict) -> None:
         with translation.override(self.language):
