@@ -136,8 +136,12 @@ def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Sea
         return seat  # reconnecting, a second tab, a repeated click: the same seat
     if role == Seat.Role.SPECTATOR and not limits.spectators:
         raise RoomError("no_spectators", _("This game cannot be watched."))
+    late = role == Seat.Role.PLAYER and room.status == Room.Status.RUNNING
     if role == Seat.Role.PLAYER:
-        if room.status != Room.Status.LOBBY:
+        if room.status != Room.Status.LOBBY and not (
+            late and adapter.admits_latecomers and seat is None
+        ):
+            # A player who left a running game never comes back to play in it.
             raise RoomError("already_started", _("The game has already started."))
         if room.locked:
             raise RoomError("room_locked", _("The host has locked this room."))
@@ -157,6 +161,9 @@ def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Sea
         seat.status, seat.role, seat.left_at = Seat.Status.JOINED, role, None
         seat.save(update_fields=["status", "role", "left_at"])
     seat.player = player
+    if late:
+        _seat_latecomer(room, adapter, seat, now=now)
+        return seat
     append(
         room,
         kind="join",
@@ -174,6 +181,27 @@ def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Sea
         # has to race for the start, and a refused start refuses the join too.
         _start(room, adapter, actor_id=player.pk, now=now)
     return seat
+
+
+def _seat_latecomer(room: Room, adapter: registry.RoomGame, seat: Seat, *, now: datetime) -> None:
+    """A player joins a running game that admits latecomers: the game hears of
+    it in the join step, and the action names the player so a replay does too."""
+    nickname = seat.player.display_name
+    outcome = adapter.latecomer(room.state, player_id=seat.player_id, nickname=nickname, now=now)
+    if adapter.seat_message_types:
+        seat.state = adapter.initial_seat_state(outcome.state, seat.player_id)
+        seat.save(update_fields=["state"])
+    outcome.public.insert(0, {"type": "player_joined", "seat": seat_public(seat)})
+    apply_outcome(
+        room,
+        adapter,
+        outcome,
+        kind="join",
+        actor_id=seat.player_id,
+        action={"player_id": seat.player_id, "nickname": nickname, "late": True},
+        now=now,
+    )
+    room.save(update_fields=MOVE_FIELDS + (FINISH_FIELDS if outcome.finished else []))
 
 
 # --- leaving -----------------------------------------------------------------------

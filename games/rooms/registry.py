@@ -136,6 +136,10 @@ class RoomGame:
     # True for games whose finished room offers a rematch (``lifecycle.rematch``):
     # a new room with the same settings and the same players, started at once.
     rematch: ClassVar[bool] = False
+    # True for games a player can still join while they run (a group game where
+    # everyone plays their own board): ``latecomer`` then seats them. Games that
+    # cannot admit anybody mid-game leave it False and refuse ``already_started``.
+    admits_latecomers: ClassVar[bool] = False
 
     def clean_settings(self, settings: dict) -> dict:
         """Validate and normalise the host's settings; raise RoomError if bad."""
@@ -211,6 +215,15 @@ class RoomGame:
         never comes back as a player, and ``results()`` still reports them.
         """
         return None
+
+    def latecomer(self, state: dict, *, player_id: int, nickname: str, now: datetime) -> Outcome:
+        """A player joins the running game (only with ``admits_latecomers``).
+
+        Called inside the join step (same lock, same ``seq``); the runtime then
+        gives the new seat ``initial_seat_state`` of the returned state, so a
+        per-seat game records there what the latecomer missed.
+        """
+        raise RoomError("already_started", _("The game has already started."))
 
     def end(self, state: dict, *, now: datetime) -> dict:
         """The host ends a running game early; return the final state."""

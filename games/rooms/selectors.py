@@ -200,6 +200,13 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
                 message=event.action,
                 now=event.created_at,
             ).seat_state
+        elif event.kind == "join" and event.action.get("late"):
+            pid = event.action["player_id"]
+            state = adapter.latecomer(
+                state, player_id=pid, nickname=event.action["nickname"], now=event.created_at
+            ).state
+            if adapter.seat_message_types:
+                seat_states[pid] = adapter.initial_seat_state(state, pid)
         elif event.kind in ("leave", "kick") and "player_id" in event.action:
             # Logged with the player's id only while the game ran: the game heard of it.
             outcome = adapter.player_removed(
