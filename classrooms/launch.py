@@ -86,6 +86,14 @@ class LiveRoom:
     def game_name(self) -> str:
         return game_registry.name(self.room.game)
 
+    @property
+    def joinable(self) -> bool:
+        """A pupil can take a seat: the lobby, or a running game that admits latecomers."""
+        if self.room.status == Room.Status.LOBBY:
+            return True
+        adapter = registry.get(self.room.game, self.room.mode)
+        return self.room.status == Room.Status.RUNNING and adapter.admits_latecomers
+
 
 def live_rooms(
     classroom: Classroom,

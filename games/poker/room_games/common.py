@@ -134,6 +134,22 @@ def new_board(settings: Mapping[str, Any]) -> PokerGame:
     )
 
 
+def late_board(state: Mapping[str, Any], *, missed: int, at: float) -> PokerGame:
+    """The board of a player who joined the running game at ``at``: the first
+    ``missed`` cards of the shared sequence are behind them unplayed (each number
+    a forfeited cell, a joker simply lost), and the next card is reached at ``at``
+    (a hard-mode clock runs from there)."""
+    game = new_board(state["settings"])
+    cards = state["sequence"][:missed]
+    game.sequence = list(cards)
+    game.dealt_at = list(state["dealt_at"][:missed])
+    game.handled = len(cards)
+    game.handled_at = at if cards else None
+    game.forfeited = sum(1 for card in cards if card != JOKER)
+    game.started_at = game.dealt_at[0] if cards else None
+    return game
+
+
 def catch_up(game: PokerGame, state: Mapping[str, Any], until: float | None = None) -> list[dict]:
     """Deal the cards of the shared sequence this board has not received yet, each
     at the moment it was drawn (so deadlines run exactly as if it was live).

@@ -151,6 +151,12 @@ GROUP_EVENTS = by_type(
     ),
     DRAWN,
     event(
+        "latecomer",
+        "A player joined the running game; the numbers drawn before the one in hand"
+        " count as missed on their board.",
+        player_id=(int, ...),
+    ),
+    event(
         "next_round",
         "After the end: the host opened the next round; every page still open goes"
         " there (its players are already seated in it).",

@@ -12,6 +12,12 @@ and hard-mode forfeits follow from those times (``common.board_at``). A player
 who reconnects, or a server that restarts, therefore sees exactly the deadlines
 that were running.
 
+A class member who comes after the host started plays too (a latecomer,
+``admits_latecomers``): their board starts at the number in hand when they
+joined, every number drawn before it counts as missed (a forfeited cell, shown
+on their page and in the results), and in hard mode their clock for that
+number starts when they came in.
+
 The group ends when the host ends it (the runtime's ``end``; a host who leaves
 ends the game that way too) or when every board is over -- which only the seat
 rows know, so ``room_games/standings.py`` checks it when someone asks for the
@@ -74,6 +80,7 @@ class GroupGame(RoomGame):
     message_types: ClassVar[frozenset[str]] = frozenset({"draw"})
     seat_message_types: ClassVar[frozenset[str]] = frozenset(events.BOARD_MESSAGES)
     events: ClassVar[dict[str, type[BaseModel]]] = events.GROUP_EVENTS
+    admits_latecomers: ClassVar[bool] = True
     template_name: ClassVar[str | None] = "poker/room/group.html"
     script: ClassVar[str | None] = "poker/room/group.js"
 
@@ -110,7 +117,23 @@ class GroupGame(RoomGame):
     def initial_seat_state(self, state: dict, player_id: int) -> dict:
         if not is_player(state, player_id):
             return {}
+        late = latecomer_entry(state, player_id)
+        if late is not None:
+            _pid, missed, at = late
+            return common.late_board(state, missed=missed, at=at).to_dict()
         return common.new_board(state["settings"]).to_dict()
+
+    def latecomer(self, state: dict, *, player_id: int, nickname: str, now: datetime) -> Outcome:
+        if is_player(state, player_id) or state.get("ended_at") is not None:
+            raise RoomError("already_started", _("The game has already started."))
+        # Everything drawn before the number now in hand is missed.
+        missed = max(0, len(state["sequence"]) - 1)
+        state = {
+            **state,
+            "players": [*state["players"], [player_id, nickname]],
+            "late": [*state.get("late", []), [player_id, missed, common.seconds(now)]],
+        }
+        return Outcome(state=state, public=[{"type": "latecomer", "player_id": player_id}])
 
     # --- the host draws ------------------------------------------------------------
 
@@ -180,7 +203,8 @@ class GroupGame(RoomGame):
         if player_id is not None and is_player(state, player_id):
             end = state["ended_at"]
             game = common.board_at(state, seat_state, now if end is None else end)
-            view.update(you_play=True, game=game.to_dict())
+            late = latecomer_entry(state, player_id)
+            view.update(you_play=True, game=game.to_dict(), missed=late[1] if late else 0)
         return view
 
     # --- the end ---------------------------------------------------------------------------
@@ -204,6 +228,11 @@ class GroupGame(RoomGame):
 
 def is_player(state: dict, player_id: int | None) -> bool:
     return any(pid == player_id for pid, _nickname in state["players"])
+
+
+def latecomer_entry(state: dict, player_id: int | None) -> list | None:
+    """``[player_id, numbers missed, joined at]`` of a player who came late, else None."""
+    return next((entry for entry in state.get("late", []) if entry[0] == player_id), None)
 
 
 def public_info(state: dict) -> dict[str, Any]:
@@ -238,8 +267,10 @@ def standings(
 
 def result_details(state: dict, entry: dict) -> dict[str, Any]:
     """GameResult.details: the board, never ``duration_s`` (no fastest game here)."""
+    late = latecomer_entry(state, entry["player_id"])
     return {
         "board": entry["cells"],
+        "missed": late[1] if late else 0,
         "joker_cells": entry["joker_cells"],
         "filled": entry["filled"],
         "forfeited": entry["forfeited"],

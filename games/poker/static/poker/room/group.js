@@ -93,9 +93,24 @@ class GroupPage {
         closed_at: view.closed ? view.dealt_at[view.dealt_at.length - 1] : null,
       });
       this.board.load(view.game);
+      this.renderMissed(view.missed || 0);
     }
     this.renderHost();
     this.afterStatus();
+  }
+
+  /** A latecomer: the numbers drawn before they came count as missed, and the page says so. */
+  renderMissed(missed) {
+    const line = this.q("missed");
+    line.hidden = missed === 0;
+    line.textContent = interpolate(
+      ngettext(
+        "You came late: %(count)s number drawn before you counts as missed.",
+        "You came late: %(count)s numbers drawn before you count as missed.",
+        missed,
+      ),
+      { count: missed },
+    );
   }
 
   onEvents(events) {
