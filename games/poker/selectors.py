@@ -1,6 +1,8 @@
 """Reads for poker: a game as its player may see it, public tables, the player's records."""
 
 import uuid
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -11,12 +13,14 @@ from django.utils.translation import gettext as _
 
 from accounts import selectors as accounts_selectors
 from accounts.models import PlayerProfile
+from games.rooms.models import Room, Seat
 
 from . import coach_advice
 from . import stats as poker_stats
 from .errors import PokerError
 from .models import DailyAttempt, LeaderboardEntry, SoloGame
 from .periods import period_key
+from .room_games import common as room_common
 from .rules import JOKER, TABLE_NAMES, PokerGame, get_table, score_board
 from .rules.scoring import CELLS
 
@@ -249,11 +253,14 @@ def player_stats(*, player: PlayerProfile) -> dict[str, Any]:
 HINT_CONTEXTS = ("scoresheet", "easy")
 
 
-def board_hint(data: dict[str, Any]) -> dict[str, Any]:
+def board_hint(data: dict[str, Any], *, player_ids: Iterable[int] = ()) -> dict[str, Any]:
     """A hint for a board the browser sends (scoresheet, browser-led easy game).
 
     ``{"context", "table", "cells", "card", "seen"?, "kept"?}``; ``seen``
     defaults to the numbers on the board (a paper game's only known cards).
+    ``player_ids``: the caller's profiles (the selected one and every profile of
+    the browser); a board that is one of their unfinished competitive games is
+    refused (``hint_not_allowed_in_competition``), whatever ``context`` says.
     """
     if data.get("context") not in HINT_CONTEXTS:
         raise PokerError(
@@ -284,7 +291,89 @@ def board_hint(data: dict[str, Any]) -> dict[str, Any]:
     if card == JOKER or kept:
         if get_table(table).jokers == 0:
             raise PokerError("bad_card", _("This table is played without jokers."))
+    if any(
+        position.matches(cells, card) for position in competitive_positions(player_ids=player_ids)
+    ):
+        raise PokerError(
+            "hint_not_allowed_in_competition",
+            _(
+                "The coach does not help in ranked games, the daily challenge, duels "
+                "or class games. Finish that game first."
+            ),
+            403,
+        )
     return coach_advice.hint(cells, card, table=table, seen=seen, kept=kept)
+
+
+# --- no coach in competitive play (issue 27 §2) ----------------------------------------
+
+#: Solo games the coach never helps in: ranked, the counted daily attempt, the
+#: game against the robot (``hint_for_game`` helps easy games only); homework
+#: games too unless their assignment allows hints.
+COMPETITIVE_SOLO_MODES = (SoloGame.Mode.RANKED, SoloGame.Mode.DAILY, SoloGame.Mode.ROBOT)
+#: Room modes of poker where every seat competes (duel, group and class games).
+ROOM_GAME = "poker"
+
+
+@dataclass(frozen=True)
+class Position:
+    """What a player faces in one unfinished competitive game: the numbers on
+    the board and the card in hand.
+
+    A sent board *matches* when it holds the card in hand and nearly the same
+    numbers, wherever they stand: the coach scores rows, columns and diagonals
+    alike, so a mirrored, rotated or row-swapped copy of the board gets the same
+    advice and must be refused too. The tolerance grows with the board (half of
+    its numbers, at least 3), so changing a few numbers to slip through also
+    spoils the advice; a practice board is that close to a competitive board
+    with the same card in hand only by rare chance.
+    """
+
+    numbers: Counter
+    hand: int | None
+
+    def matches(self, cells: Sequence[int | None], card: int | None) -> bool:
+        if card != self.hand:
+            return False
+        sent = Counter(value for value in cells if value is not None)
+        difference = sum(((sent - self.numbers) + (self.numbers - sent)).values())
+        return difference <= max(3, self.numbers.total() // 2)
+
+
+def _position(game: PokerGame) -> Position:
+    return Position(Counter(v for v in game.cells if v is not None), game.hand)
+
+
+def competitive_positions(*, player_ids: Iterable[int]) -> list[Position]:
+    """The positions of every unfinished ranked, daily, robot, duel and group
+    (class) poker game of these players: the boards the coach must not see."""
+    ids = sorted({int(pk) for pk in player_ids})
+    if not ids:
+        return []
+    from .assignments import hints_allowed
+
+    unfinished = SoloGame.objects.filter(player_id__in=ids, finished_at__isnull=True, replay=False)
+    positions = [
+        _position(PokerGame.from_dict(game.state))
+        for game in unfinished.filter(
+            Q(mode__in=COMPETITIVE_SOLO_MODES) | Q(mode=SoloGame.Mode.HOMEWORK)
+        ).only("pk", "mode", "state")
+        # Homework: the coach helps only where the teacher allowed it.
+        if game.mode != SoloGame.Mode.HOMEWORK or not hints_allowed(game)
+    ]
+    seats = Seat.objects.filter(
+        player_id__in=ids,
+        status=Seat.Status.JOINED,
+        room__game=ROOM_GAME,
+        room__status__in=Room.LIVE_STATUSES,
+    ).select_related("room")
+    for seat in seats:
+        state = seat.room.state or {}
+        if "sequence" not in state or "settings" not in state:
+            continue  # a lobby: nothing dealt yet
+        stored = (state.get("boards") or {}).get(str(seat.player_id)) or seat.state or None
+        positions.append(_position(room_common.board_at(state, stored, None)))
+    return positions
 
 
 # --- the coach's review and the coach's daily score -------------------------------
