@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import PlayerProfile
+from accounts.models import Browser, PlayerProfile
 from games.models import GameRecord
 
 
@@ -182,6 +182,16 @@ class DailyAttempt(models.Model):
         related_name="poker_daily_attempts",
     )
     day = models.DateField(_("day"))
+    #: The browser the attempt was started in: one counted attempt per browser
+    #: too, whichever of its profiles is selected (issue 27 §2).
+    browser = models.ForeignKey(
+        Browser,
+        verbose_name=_("browser"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     game = models.OneToOneField(
         SoloGame,
         verbose_name=_("game"),
@@ -203,7 +213,12 @@ class DailyAttempt(models.Model):
         verbose_name = _("daily challenge attempt")
         verbose_name_plural = _("daily challenge attempts")
         constraints = [
-            models.UniqueConstraint(fields=["player", "day"], name="poker_one_daily_attempt")
+            models.UniqueConstraint(fields=["player", "day"], name="poker_one_daily_attempt"),
+            models.UniqueConstraint(
+                fields=["browser", "day"],
+                condition=Q(browser__isnull=False),
+                name="poker_one_daily_attempt_per_browser",
+            ),
         ]
         indexes = [
             models.Index(
