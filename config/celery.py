@@ -49,9 +49,9 @@ def heartbeat_redis_url() -> str:
 
 
 def _redis():
-    import redis
+    from config import redisconf
 
-    return redis.Redis.from_url(heartbeat_redis_url(), socket_connect_timeout=2, socket_timeout=2)
+    return redisconf.client(heartbeat_redis_url(), timeout=2)
 
 
 def write_worker_heartbeat(hostname: str) -> None:

@@ -35,6 +35,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config import celery as heartbeats
+from config import redisconf
 
 ECHO_MAX_TEXT = 2000
 logger = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ def _redis_client(url: str, timeout: float) -> redis.Redis:
     key = (url, timeout)
     client = _REDIS_CLIENTS.get(key)
     if client is None:
-        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        client = redisconf.client(url, timeout=timeout)
         _REDIS_CLIENTS[key] = client
     return client
 
@@ -100,6 +101,7 @@ def redis_urls() -> dict[str, str]:
     }
     if broker.startswith(("redis://", "rediss://")):
         roles["broker"] = broker
+    # With Sentinel every role is the one Sentinel-managed master (config/redisconf.py).
     return roles
 
 

@@ -23,12 +23,11 @@ def check(what: str, hostname: str | None = None, now: float | None = None) -> t
     import redis
 
     from config import celery as heartbeats
+    from config import redisconf
 
     now = time.time() if now is None else now
     try:
-        client = redis.Redis.from_url(
-            heartbeats.heartbeat_redis_url(), socket_timeout=3, socket_connect_timeout=3
-        )
+        client = redisconf.client(heartbeats.heartbeat_redis_url(), timeout=3)
         if what == "worker":
             name = hostname or f"celery@{socket.gethostname()}"
             seen = client.zscore(heartbeats.WORKERS_KEY, name)

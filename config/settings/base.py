@@ -11,6 +11,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from config import redisconf
 from config.logging_setup import logging_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -138,37 +139,39 @@ if DB_POOL:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:56379/0")
-# One URL per role, each falling back to REDIS_URL, so the channel layer, the
-# Celery broker/results and the cache can each move to their own service.
-CHANNELS_REDIS_URL = os.environ.get("CHANNELS_REDIS_URL") or REDIS_URL
-CACHE_REDIS_URL = os.environ.get("CACHE_REDIS_URL") or REDIS_URL
+# Redis (config/redisconf.py): REDIS_URL, or one URL per role (CHANNELS_REDIS_URL,
+# CACHE_REDIS_URL, CELERY_BROKER_URL, HEALTH_REDIS_URL) each falling back to it,
+# so the channel layer, the Celery broker/results and the cache can each move to
+# their own service. REDIS_SENTINELS="h:p,h:p,h:p" with REDIS_SENTINEL_MASTER
+# replaces all of them: every use follows the master the Sentinels name.
+_REDIS = redisconf.from_environment(os.environ)
+REDIS_SENTINELS = _REDIS["REDIS_SENTINELS"]
+REDIS_SENTINEL_MASTER = _REDIS["REDIS_SENTINEL_MASTER"]
+REDIS_URL = _REDIS["REDIS_URL"]
+CHANNELS_REDIS_URL = _REDIS["CHANNELS_REDIS_URL"]
+CACHE_REDIS_URL = _REDIS["CACHE_REDIS_URL"]
 
 # Redis pub/sub layer: a group message reaches every subscribed socket without a
 # per-channel queue that overflows (the core layer dropped events once 50 players
 # acted at once, see bench/RESULTS-rooms.md). Connections are pooled per process.
+# games/rooms/layer.py adds what a lost connection needs: the process notices,
+# reconnects and brings its sockets back in step.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "games.rooms.layer.ResyncingPubSubChannelLayer",
         "CONFIG": {
             "hosts": [
-                {
-                    "address": CHANNELS_REDIS_URL,
-                    "max_connections": int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "2000")),
-                }
+                redisconf.channel_layer_host(
+                    CHANNELS_REDIS_URL,
+                    max_connections=int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "2000")),
+                )
             ],
             "prefix": "matika",
         },
     }
 }
 
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": CACHE_REDIS_URL,
-        "KEY_PREFIX": "matika",
-    }
-}
+CACHES = {"default": redisconf.cache_settings(CACHE_REDIS_URL, KEY_PREFIX="matika")}
 
 # Limits on guessing codes and on creating rooms, profiles and class joins
 # (accounts/limits.py, docs/decisions.md "Limits"): django-ratelimit counters in
@@ -182,8 +185,15 @@ MATIKA_LIMITS: dict[str, str] = {}
 ROOM_SOCKETS_PER_PLAYER = int(os.environ.get("ROOM_SOCKETS_PER_PLAYER", "5"))
 ROOM_SOCKETS_PER_ADDRESS = int(os.environ.get("ROOM_SOCKETS_PER_ADDRESS", "500"))
 
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
-CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
+# With Sentinel: sentinel:// URLs and the master's name in the transport options.
+_CELERY_REDIS = redisconf.celery_settings(os.environ, REDIS_URL)
+CELERY_BROKER_URL = _CELERY_REDIS["CELERY_BROKER_URL"]
+CELERY_RESULT_BACKEND = _CELERY_REDIS["CELERY_RESULT_BACKEND"]
+if REDIS_SENTINELS:
+    CELERY_BROKER_TRANSPORT_OPTIONS = _CELERY_REDIS["CELERY_BROKER_TRANSPORT_OPTIONS"]
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = _CELERY_REDIS[
+        "CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS"
+    ]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -205,7 +215,7 @@ HEALTH_BEAT_HEARTBEAT_SECONDS = float(os.environ.get("HEALTH_BEAT_HEARTBEAT_SECO
 HEALTH_REQUIRE_BEAT = env_bool("HEALTH_REQUIRE_BEAT", False)
 # Heartbeats live in the broker's Redis (every worker reaches it) unless
 # HEALTH_REDIS_URL names another; /readyz pings every Redis role's URL.
-HEALTH_REDIS_URL = os.environ.get("HEALTH_REDIS_URL") or (
+HEALTH_REDIS_URL = _REDIS["HEALTH_REDIS_URL"] or (
     CELERY_BROKER_URL
     if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
     else CACHE_REDIS_URL

@@ -31,8 +31,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") + [
     host for host in HEALTH_PROBE_HOSTS if host not in env_list("ALLOWED_HOSTS")
 ]
 required("DATABASE_URL")
-# One REDIS_URL for everything, or one URL for each role (base.py).
-if not all(
+# Sentinel (REDIS_SENTINELS + REDIS_SENTINEL_MASTER), one REDIS_URL for
+# everything, or one URL for each role (base.py, config/redisconf.py).
+if not REDIS_SENTINELS and not all(  # noqa: F405
     os.environ.get(name) for name in ("CHANNELS_REDIS_URL", "CELERY_BROKER_URL", "CACHE_REDIS_URL")
 ):
     required("REDIS_URL")
