@@ -9,9 +9,13 @@ Redis; anywhere else (Celery, views, shell) they are sent at once.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import json
 import logging
+import re
+import threading
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -26,6 +30,15 @@ def room_group(room_id: int) -> str:
 
 def player_group(room_id: int, player_id: int) -> str:
     return f"room.{room_id}.p.{player_id}"
+
+
+_ROOM_OF_GROUP = re.compile(r"^(room\.\d+)(?:\.p\.\d+)?$")
+
+
+def room_of_group(group: str) -> str | None:
+    """The room group a room or player group belongs to (None for other groups)."""
+    found = _ROOM_OF_GROUP.match(group)
+    return found.group(1) if found else None
 
 
 # Set by the WebSocket consumer around a service call: committed deliveries are
@@ -63,8 +76,64 @@ def send_now(deliveries: list[tuple[str, dict]]) -> None:
 
     try:
         async_to_sync(send_all)()
-    except Exception:  # the step is stored; clients recover with sync
+    except Exception:  # the step is stored; the room's sockets are told to resync
         logger.exception("room broadcast failed")
+        rooms = {room_of_group(group) for group, _message in deliveries} - {None}
+        if rooms:
+            threading.Thread(
+                target=async_to_sync(resync_when_back),
+                args=(layer, sorted(rooms)),
+                name="rooms-resync",
+                daemon=True,
+            ).start()
+
+
+# A step is stored but its broadcast failed (Redis away): the room's sockets, in
+# every process, are asked to fetch a snapshot as soon as Redis takes messages
+# again (games/rooms/layer.py). Tried for this long, then left to the clients'
+# own recovery (a gap in ``seq``, a reconnect).
+RESYNC_PATIENCE_S = 120.0
+RESYNC_MESSAGE = {"type": "room.resync"}
+_RESYNCING: set[str] = set()
+
+
+async def resync_when_back(layer, groups: list[str]) -> None:
+    """Send ``room.resync`` to each of ``groups`` once Redis accepts it (with backoff)."""
+    waiting = [group for group in groups if group not in _RESYNCING]
+    _RESYNCING.update(waiting)
+    deadline = time.monotonic() + RESYNC_PATIENCE_S
+    pause = 0.2
+    try:
+        while waiting and time.monotonic() < deadline:
+            for group in list(waiting):
+                try:
+                    await layer.group_send(group, RESYNC_MESSAGE)
+                except Exception as exc:  # still away: wait and try again
+                    logger.info("room resync of %s waits (%s)", group, type(exc).__name__)
+                    break
+                waiting.remove(group)
+                _RESYNCING.discard(group)
+            if waiting:
+                await asyncio.sleep(pause)
+                pause = min(2.0, pause * 2)
+        if waiting:
+            logger.warning("room resync gave up for %s", ", ".join(waiting))
+    finally:
+        _RESYNCING.difference_update(waiting)
+
+
+def resync_later(layer, groups: list[str]) -> asyncio.Task | None:
+    """From the event loop: ``resync_when_back`` for the rooms of ``groups``, in the background."""
+    rooms = sorted({room_of_group(group) for group in groups} - {None})
+    if not rooms or layer is None:
+        return None
+    task = asyncio.get_running_loop().create_task(resync_when_back(layer, rooms))
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+    return task
+
+
+_BACKGROUND: set[asyncio.Task] = set()
 
 
 def encode(payload: dict) -> str:
