@@ -89,6 +89,8 @@ class Assignable:
     review_response: Callable[[Any, str], Any] | None = None
     # The URL of the page the pupil plays the assignment on: (assignment id) -> str.
     play_url: Callable[[int], str] | None = None
+    # The pupil's own review of their game, once the homework allows it: (game reference) -> str.
+    pupil_review_url: Callable[[str], str] | None = None
 
 
 @dataclass(frozen=True)

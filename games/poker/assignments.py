@@ -164,3 +164,7 @@ def review_response(request: HttpRequest, ref: str) -> HttpResponse:
 
 def play_url(assignment_id: int) -> str:
     return f"{reverse('poker:play')}?assignment={assignment_id}"
+
+
+def pupil_review_url(ref: str) -> str:
+    return reverse("poker:review", args=[ref])

@@ -43,6 +43,7 @@ SPEC = GameSpec(
         setting_fields=assignments.setting_fields,
         review_response=assignments.review_response,
         play_url=assignments.play_url,
+        pupil_review_url=assignments.pupil_review_url,
     ),
     demo=demo.played_group_games,
     order=10,
