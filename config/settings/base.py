@@ -137,6 +137,23 @@ if DB_POOL:
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
+# DATABASE_POOLER=pgbouncer: DATABASE_URL points at PgBouncer in transaction
+# mode (docs/operations.md), where consecutive statements outside a transaction
+# may run on different server connections. So: no server-side cursors (a
+# QuerySet.iterator() outside a transaction kept a named cursor open across
+# statements: 'portal "_django_curs_..." does not exist'), no prepared statements
+# (psycopg 3 prepare_threshold=None; Django's default, pinned here), and no
+# session state but what PgBouncer tracks itself (TimeZone). Advisory locks must
+# be transaction-scoped (pg_try_advisory_xact_lock). Django's own pool stays in
+# front: each process keeps at most DB_POOL_MAX_SIZE client connections to
+# PgBouncer, which multiplexes them over its server pool.
+DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "").strip().lower()
+if DATABASE_POOLER not in {"", "none", "pgbouncer"}:
+    raise ValueError("DATABASE_POOLER must be empty or 'pgbouncer'")
+if DATABASE_POOLER == "pgbouncer":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
+    DATABASES["default"]["OPTIONS"].pop("server_side_binding", None)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis (config/redisconf.py): REDIS_URL, or one URL per role (CHANNELS_REDIS_URL,
