@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from accounts import selectors as accounts_selectors
-from accounts.models import PlayerProfile
+from accounts.models import Browser, PlayerProfile
 from games.rooms.models import Room, Seat
 
 from . import coach_advice
@@ -220,6 +220,12 @@ def daily_table(*, day: date, player: PlayerProfile | None = None) -> dict[str, 
 
 def daily_attempt(*, player: PlayerProfile, day: date) -> DailyAttempt | None:
     return DailyAttempt.objects.filter(player=player, day=day).first()
+
+
+def browser_played_daily(*, browser: Browser | None, day: date) -> bool:
+    """Whether a counted attempt at ``day`` was started in this browser (by any
+    of its profiles): the browser's one attempt a day is used."""
+    return browser is not None and DailyAttempt.objects.filter(browser=browser, day=day).exists()
 
 
 def daily_result(*, player: PlayerProfile, day: date) -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import PlayerProfile
+from accounts.models import Browser, PlayerProfile
 from games.models import GameRecord, GameResult
 
 from . import coach_advice, coach_robot, selectors
@@ -110,8 +110,12 @@ def start_solo_game(
     replay: bool = False,
     level: object = None,
     now: float,
+    browser: Browser | None = None,
 ) -> SoloGame:
     """Deal a new server-led game: a secretly seeded deck, or the day's deck.
+
+    ``browser``: the browser asking; the day's counted attempt is one per
+    browser as well as one per profile.
 
     Without saving or without a profile nothing could be recorded, so the
     server refuses; the browser then plays easy/hard itself, while ranked and
@@ -130,7 +134,7 @@ def start_solo_game(
     )
     moment = _moment(now)
     if kind == "daily":
-        return _start_daily(player=player, replay=bool(replay), now=now)
+        return _start_daily(player=player, browser=browser, replay=bool(replay), now=now)
     robot = None
     if kind == "robot":
         if level not in coach_robot.LEVELS:
@@ -153,11 +157,16 @@ def start_solo_game(
     )
 
 
-def _start_daily(*, player: PlayerProfile, replay: bool, now: float) -> SoloGame:
+def _start_daily(
+    *, player: PlayerProfile, browser: Browser | None, replay: bool, now: float
+) -> SoloGame:
     """The day's one attempt, or (after it) a replay of the same deck that is not recorded.
 
     The attempt row is inserted in a savepoint; a second attempt -- also one
-    racing from another tab -- fails on the unique constraint and is refused.
+    racing from another tab -- fails on a unique constraint and is refused: one
+    per profile, and one per browser whichever of its profiles is selected, so
+    a second profile cannot play the day's numbers first and the real one
+    after it (issue 27 §2). A replay needs the profile's own finished attempt.
     """
     moment = _moment(now)
     day = daily_date(moment)
@@ -193,7 +202,9 @@ def _start_daily(*, player: PlayerProfile, replay: bool, now: float) -> SoloGame
         game.save()
         try:
             with transaction.atomic():
-                DailyAttempt.objects.create(player=player, day=day, game=game, started_at=moment)
+                DailyAttempt.objects.create(
+                    player=player, browser=browser, day=day, game=game, started_at=moment
+                )
         except IntegrityError:
             raise _daily_used(player=player, day=day) from None
     return game
@@ -201,6 +212,16 @@ def _start_daily(*, player: PlayerProfile, replay: bool, now: float) -> SoloGame
 
 def _daily_used(*, player: PlayerProfile, day: date) -> PokerError:
     attempt = DailyAttempt.objects.filter(player=player, day=day).first()
+    if attempt is None:
+        # The profile has no attempt: the browser's attempt was made by another profile.
+        return PokerError(
+            "daily_used_in_browser",
+            _(
+                "Today's challenge has already been played in this browser. "
+                "Each browser has one attempt a day: come back tomorrow."
+            ),
+            409,
+        )
     extra: dict[str, Any] = {}
     if attempt is not None and attempt.finished_at is None and attempt.game_id is not None:
         extra["game_id"] = str(attempt.game_id)

@@ -142,6 +142,10 @@ def daily(request: HttpRequest) -> HttpResponse:
     if context["can_compete"]:
         attempt = selectors.daily_attempt(player=request.player, day=day)
         context["attempt"] = attempt
+        # Another profile of this browser used the browser's attempt (issue 27 §2).
+        context["browser_daily_used"] = attempt is None and selectors.browser_played_daily(
+            browser=request.browser, day=day
+        )
         context["daily_result"] = selectors.daily_result(player=request.player, day=day)
         if attempt is not None and attempt.finished_at is None and attempt.game_id:
             context["continue_id"] = str(attempt.game_id)
@@ -296,6 +300,7 @@ def api_games(request: HttpRequest) -> JsonResponse:
             replay=data.get("replay") is True,
             level=data.get("level"),
             now=now,
+            browser=request.browser,
         )
     except PokerError as error:
         return _error(error)
