@@ -15,7 +15,7 @@ import os
 import time
 
 from celery import Celery, bootsteps
-from celery.signals import beat_init, worker_ready
+from celery.signals import beat_init, task_failure, task_retry, task_success, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
@@ -145,3 +145,26 @@ def _worker_ready(sender=None, **kwargs) -> None:
 @beat_init.connect
 def _beat_started(sender=None, **kwargs) -> None:
     write_beat_heartbeat()
+
+
+# Tasks run, failed and retried, for /metrics (config/metrics.py): counted in the
+# broker's Redis, so the web processes see every worker's figures.
+def _count(state: str, sender) -> None:
+    from config import metrics
+
+    metrics.count_task(getattr(sender, "name", None) or "unknown", state)
+
+
+@task_success.connect
+def _task_succeeded(sender=None, **kwargs) -> None:
+    _count("succeeded", sender)
+
+
+@task_failure.connect
+def _task_failed(sender=None, **kwargs) -> None:
+    _count("failed", sender)
+
+
+@task_retry.connect
+def _task_retried(sender=None, **kwargs) -> None:
+    _count("retried", sender)

@@ -4,6 +4,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from accounts.views import privacy
 from config.health import healthz, livez, readyz
+from config.metrics import metrics
 from games import registry as game_registry
 from games.views import colours_css, home
 
@@ -12,6 +13,7 @@ urlpatterns = [
     path("privacy/", privacy, name="privacy"),
     path("healthz", healthz, name="healthz"),
     path("livez", livez, name="livez"),
+    path("metrics", metrics, name="metrics"),
     path("readyz", readyz, name="readyz"),
     path("accounts/", include("accounts.urls")),
     path("classes/", include("classrooms.urls")),

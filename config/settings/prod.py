@@ -47,6 +47,8 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 # redirecting them to https:// would fail every probe (paths without the
 # leading slash, as SecurityMiddleware matches them).
 SECURE_REDIRECT_EXEMPT = [rf"^{re.escape(path.lstrip('/'))}$" for path in HEALTH_PATHS]  # noqa: F405
+# Prometheus scrapes the processes directly over plain HTTP, like the probes.
+SECURE_REDIRECT_EXEMPT.append(r"^metrics$")
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True

@@ -28,6 +28,7 @@ from accounts import identity, limits
 from accounts import selectors as accounts_selectors
 from accounts import sessions as account_sessions
 from accounts.models import Browser, PlayerProfile
+from config import metrics
 from games.rooms import (
     dbthreads,
     delivery,
@@ -364,6 +365,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         # Accept first so a refusal can say why (a rejected handshake cannot).
         await self.accept()
+        metrics.socket_opened()
+        self.counted_open = True
         cookies = _cookies(self.scope)
         self.language = _language(self.scope, cookies)
         self.tokens = float(RATE_BURST)
@@ -496,6 +499,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _let_go(self) -> None:
         """Release the counted sockets and leave the groups (once; safe to repeat)."""
+        if getattr(self, "counted_open", False):
+            self.counted_open = False
+            metrics.socket_closed()
         admission = getattr(self, "admission", None)
         if admission is not None:
             admission.cancel()
@@ -575,6 +581,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 with translation.override(self.language):
                     await self._waiting(text_data)
             return
+        started = time.monotonic()
         with translation.override(self.language):
             try:
                 refusal = await self._check(text_data, bytes_data)
@@ -587,6 +594,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
                     "server_error",
                     _("Something went wrong. Nothing was changed."),
                 )
+        metrics.message_handled(
+            "accepted" if refusal is None else refusal[1], time.monotonic() - started
+        )
         if refusal is None:
             return
         message_id, code, text = refusal

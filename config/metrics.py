@@ -1,0 +1,161 @@
+"""``GET /metrics``: the site's figures in Prometheus' text format, for operators.
+
+Answered only with ``METRICS_TOKEN`` set and ``Authorization: Bearer <token>``:
+404 without the setting (the URL does not exist then), 401 without the header,
+403 with a wrong token. Nothing here names a pupil.
+
+With ``PROMETHEUS_MULTIPROC_DIR`` set (a directory every process of one
+machine or pod writes to, emptied when it starts) prometheus-client keeps
+its figures in files there, so ``uvicorn --workers N`` answers with the sum of
+all its workers, whichever worker the scrape reaches. Without it, the
+figures are this process's.
+
+- ``matika_room_sockets_open``: room WebSockets open now (gauge, live processes summed);
+- ``matika_room_messages_total{outcome}``: room messages handled, ``accepted`` or
+  the refusal's code, and ``matika_room_message_seconds``: their handling time;
+- ``django_http_responses_total_by_status_view_method_total`` and friends:
+  HTTP requests by view and status (django-prometheus' middleware);
+- ``matika_celery_tasks_total{task,state}``: Celery tasks ``succeeded``,
+  ``failed`` or ``retried``, counted by the workers in Redis (they may run on
+  other machines), and ``matika_celery_queue_length``: tasks waiting.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import os
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.cache import never_cache
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import REGISTRY
+
+logger = logging.getLogger(__name__)
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+CELERY_TASKS_KEY = "matika:metrics:celery-tasks"
+# kombu's Redis transport keeps a queue's messages in a list per priority step.
+CELERY_QUEUES = ("celery",)
+PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+
+ROOM_SOCKETS = Gauge(
+    "matika_room_sockets_open", "Room WebSockets open now.", multiprocess_mode="livesum"
+)
+ROOM_MESSAGES = Counter("matika_room_messages", "Room messages handled, by outcome.", ["outcome"])
+ROOM_MESSAGE_SECONDS = Histogram(
+    "matika_room_message_seconds",
+    "Time to handle one room message (checks, the move, the answer).",
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+
+
+def socket_opened() -> None:
+    ROOM_SOCKETS.inc()
+
+
+def socket_closed() -> None:
+    ROOM_SOCKETS.dec()
+
+
+def message_handled(outcome: str, seconds: float) -> None:
+    ROOM_MESSAGES.labels(outcome=outcome).inc()
+    ROOM_MESSAGE_SECONDS.observe(seconds)
+
+
+# --- Celery: counted in Redis by the workers, read at scrape time -----------------------
+
+
+def _broker_redis(timeout: float = 2.0):
+    from config import redisconf
+
+    broker = getattr(settings, "CELERY_BROKER_URL", "") or ""
+    url = broker if broker.startswith(("redis://", "rediss://")) else settings.REDIS_URL
+    return redisconf.client(url, timeout=timeout)
+
+
+_WORKER_CLIENT: list = []  # one client per (forked) worker process, made on first use
+
+
+def count_task(task: str, state: str) -> None:
+    """From a worker: one more task ``state`` (never raises: metrics must not fail a task)."""
+    try:
+        if not _WORKER_CLIENT:
+            _WORKER_CLIENT.append(_broker_redis())
+        _WORKER_CLIENT[0].hincrby(CELERY_TASKS_KEY, f"{task}|{state}", 1)
+    except Exception as exc:
+        logger.info("task metric not counted: %s", type(exc).__name__)
+
+
+class CeleryCollector:
+    """Tasks run and failed (all workers) and the queue length, read from Redis."""
+
+    def collect(self):
+        tasks = CounterMetricFamily(
+            "matika_celery_tasks",
+            "Celery tasks finished, by task and state.",
+            labels=["task", "state"],
+        )
+        queue = GaugeMetricFamily(
+            "matika_celery_queue_length", "Celery tasks waiting in the queue.", labels=["queue"]
+        )
+        try:
+            client = _broker_redis()
+            counted = client.hgetall(CELERY_TASKS_KEY)
+            lengths = {}
+            for name in CELERY_QUEUES:
+                lengths[name] = sum(client.llen(name + suffix) for suffix in PRIORITY_SUFFIXES)
+            client.close()
+        except Exception as exc:  # Redis away: these figures are missing from this scrape
+            logger.info("celery metrics unavailable: %s", type(exc).__name__)
+            return
+        for field, value in sorted(counted.items()):
+            task, _sep, state = field.decode().rpartition("|")
+            tasks.add_metric([task, state], float(value))
+        for name, length in lengths.items():
+            queue.add_metric([name], float(length))
+        yield tasks
+        yield queue
+
+
+_CELERY = CeleryCollector()
+REGISTRY.register(_CELERY)
+
+
+def _registry() -> CollectorRegistry:
+    """All workers' figures (multiprocess mode) or this process's."""
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return REGISTRY
+    from prometheus_client import multiprocess
+
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)
+    registry.register(_CELERY)
+    return registry
+
+
+def _bearer(request: HttpRequest) -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _sep, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+@never_cache
+def metrics(request: HttpRequest) -> HttpResponse:
+    expected = getattr(settings, "METRICS_TOKEN", "") or ""
+    if not expected:
+        return HttpResponse("Not found.\n", status=404, content_type="text/plain")
+    given = _bearer(request)
+    if given is None:
+        response = HttpResponse(
+            "A bearer token is needed.\n", status=401, content_type="text/plain"
+        )
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        return HttpResponse("Wrong token.\n", status=403, content_type="text/plain")
+    return HttpResponse(generate_latest(_registry()), content_type=CONTENT_TYPE)
