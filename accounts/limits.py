@@ -20,7 +20,18 @@ counted is decided here (docs/decisions.md, "Limits"):
   address cannot stop a class following the teacher's link. A wrong key is
   counted as a miss and otherwise answered like a typed code; a link without a
   key is a typed code.
-- Creations (rooms, profiles, class joins) count what was created.
+- A code miss is counted per *browser* (not per selected profile: a browser
+  switching among its profiles is one guesser) and, whoever made it, once more
+  against the address's ceiling over all misses (``Limit.address_ceiling``):
+  new browsers are cheap (a known profile code brings one without limit), the
+  address is not. Members and keyed visits are never counted, so a class goes
+  on past the ceiling.
+- Creations (rooms, profiles, class joins) count what was created. What a
+  correctly keyed class or room link creates counts in that class's or room's
+  own budget (:func:`for_link`), not the address's: 300 profiles made at a
+  school do not stop the next class following its teacher's QR code.
+- Joins that wait for the teacher have a share of the class's waiting list per
+  browser and per address (``class_pending``), so one guesser cannot fill it.
 - When the store is down the limits fail open: the request is served and a
   warning is logged (a Redis outage must not take the class with it).
 
@@ -34,6 +45,7 @@ from __future__ import annotations
 import base64
 import ipaddress
 import logging
+import math
 from contextvars import ContextVar
 from dataclasses import dataclass
 
@@ -58,6 +70,8 @@ class Limit:
     # Count the browser itself, not whoever is selected in it: every new profile
     # is selected at once, so a per-profile count would never add up.
     per_browser: bool = False
+    # A rate for every event at one address, identity or not (a ceiling on the sum).
+    address_ceiling: str | None = None
 
 
 def _rate(name: str, default: str) -> str:
@@ -70,6 +84,8 @@ def code_misses() -> Limit:
         "code-misses",
         _rate("code_misses_identity", "10/15m"),
         _rate("code_misses_address", "100/15m"),
+        per_browser=True,
+        address_ceiling=_rate("code_misses_address_all", "200/15m"),
     )
 
 
@@ -100,6 +116,19 @@ def class_joins() -> Limit:
         "class-joins",
         _rate("class_joins_identity", "10/h"),
         _rate("class_joins_address", "300/h"),
+    )
+
+
+def class_pending() -> Limit:
+    """Joins of one class that wait for the teacher, per browser and per address:
+    a share of the class's waiting list (``classrooms.services.MAX_PENDING``), so
+    one guesser with the code cannot fill it. Count against :func:`for_object`."""
+    return Limit(
+        "class-pending",
+        _rate("class_pending_browser", "5/h"),
+        _rate("class_pending_address", "40/h"),
+        per_browser=True,
+        address_ceiling=_rate("class_pending_address", "40/h"),
     )
 
 
@@ -152,7 +181,26 @@ def client_of_scope(scope: dict, *, user=None, player=None, browser=None) -> Cli
     """The same for a WebSocket handshake (``scope["client"]`` is uvicorn's peer,
     already rewritten from the trusted proxy's ``X-Forwarded-For``)."""
     peer = scope.get("client") or (None, None)
-    return Client(identity=_identity(user, player, browser), address=address_of(peer[0]))
+    return Client(
+        identity=_identity(user, player, browser),
+        address=address_of(peer[0]),
+        browser=f"b{browser.pk}" if browser is not None else None,
+    )
+
+
+def for_object(client: Client, kind: str, pk: int) -> Client:
+    """The client's buckets for one object (a class): the same browser and address,
+    counted apart from every other object."""
+    return Client(
+        identity=client.identity, address=f"{client.address}>{kind}:{pk}", browser=client.browser
+    )
+
+
+def for_link(client: Client, kind: str, pk: int) -> Client:
+    """The client as counted for creations through a correctly keyed link of a
+    class or room (``kind``, ``pk``): per browser as usual, but the object's own
+    budget instead of the address's, which a busy school may have used up."""
+    return Client(identity=client.identity, address=f"{kind}:{pk}", browser=client.browser)
 
 
 def current_client(*, player=None) -> Client | None:
@@ -163,41 +211,56 @@ def current_client(*, player=None) -> Client | None:
         return None
     client = client_of(request)
     if player is not None:
-        return Client(identity=f"p{player.pk}", address=client.address)
+        return Client(identity=f"p{player.pk}", address=client.address, browser=client.browser)
     return client
 
 
-def _bucket(limit: Limit, client: Client) -> tuple[str, str]:
-    identity = client.browser if limit.per_browser else client.identity
+def _buckets(limit: Limit, client: Client) -> list[tuple[str, str, str]]:
+    """(group, key, rate) of every bucket an event of ``limit`` by ``client`` counts in."""
+    identity = (client.browser or client.identity) if limit.per_browser else client.identity
     if identity is not None:
-        return f"{identity}@{client.address}", limit.identity_rate
-    return client.address, limit.address_rate
+        buckets = [(limit.group, f"{identity}@{client.address}", limit.identity_rate)]
+    else:
+        buckets = [(limit.group, client.address, limit.address_rate)]
+    if limit.address_ceiling is not None:
+        buckets.append((f"{limit.group}-all", client.address, limit.address_ceiling))
+    return buckets
 
 
-def _usage(limit: Limit, client: Client, *, increment: bool) -> dict | None:
-    value, rate = _bucket(limit, client)
+def _usage(group: str, value: str, rate: str, *, increment: bool) -> dict | None:
     try:
         return get_usage(
             None,
-            group=limit.group,
+            group=group,
             key=lambda _group, _request: value,
             rate=rate,
             increment=increment,
         )
     except Exception as exc:  # the store (Redis) is away: fail open
-        logger.warning("limit %s not applied, store unavailable: %s", limit.group, exc)
+        logger.warning("limit %s not applied, store unavailable: %s", group, exc)
         return None
+
+
+def _used_up(limit: Limit, client: Client) -> list[dict]:
+    usages = [_usage(*bucket, increment=False) for bucket in _buckets(limit, client)]
+    return [usage for usage in usages if usage is not None and usage["count"] >= usage["limit"]]
 
 
 def blocked(limit: Limit, client: Client) -> bool:
     """Whether the client has used up ``limit`` in the current window (counts nothing)."""
-    usage = _usage(limit, client, increment=False)
-    return usage is not None and usage["count"] >= usage["limit"]
+    return bool(_used_up(limit, client))
+
+
+def wait_minutes(limit: Limit, client: Client) -> int:
+    """Whole minutes until a blocked client may try again (at least 1)."""
+    seconds = max((usage.get("time_left", 0) for usage in _used_up(limit, client)), default=0)
+    return max(1, math.ceil(seconds / 60))
 
 
 def count(limit: Limit, client: Client) -> None:
-    """Count one event (a miss, a creation) against the client's bucket."""
-    _usage(limit, client, increment=True)
+    """Count one event (a miss, a creation) against the client's buckets."""
+    for bucket in _buckets(limit, client):
+        _usage(*bucket, increment=True)
 
 
 # --- keyed links ---------------------------------------------------------------------

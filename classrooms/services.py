@@ -347,11 +347,21 @@ def new_claim_code() -> str:
 
 def _claim_code_matches(member: Membership, typed: str) -> bool:
     """Compared in constant time; a wrong code counts as a code miss
-    (accounts.limits), and a client past the limit gets no match at all."""
+    (accounts.limits). A client past the limit is told to wait, whatever it
+    typed: the right code is not compared then, and no answer tells it apart."""
     client = limits.current_client()
     misses = limits.code_misses()
     if client is not None and limits.blocked(misses, client):
-        return False
+        minutes = limits.wait_minutes(misses, client)
+        raise ClassroomError(
+            "too_many_tries",
+            ngettext(
+                "Too many tries. Wait %(minutes)s minute and try again.",
+                "Too many tries. Wait %(minutes)s minutes and try again.",
+                minutes,
+            )
+            % {"minutes": minutes},
+        )
     ok = bool(member.claim_code) and secrets.compare_digest(
         normalise_code(typed), member.claim_code
     )
@@ -377,14 +387,37 @@ def remove_member(*, classroom: Classroom, member_id: int) -> None:
     _member(classroom, member_id).delete()
 
 
+def _pending(classroom: Classroom, member_ids: list[int] | None):
+    """The class's waiting joins: all of them, or those of ``member_ids`` (the ones
+    the teacher saw: a wave, or the whole list as shown) that still wait."""
+    pending = Membership.objects.filter(classroom=classroom, status=Membership.Status.PENDING)
+    if member_ids is not None:
+        pending = pending.filter(pk__in=member_ids)
+    return pending
+
+
 @transaction.atomic
-def remove_pending(*, classroom: Classroom) -> int:
-    """Remove every join still waiting for approval (junk joins in one click);
-    returns how many. Roster names and approved members stay."""
-    removed, _by_model = Membership.objects.filter(
-        classroom=classroom, status=Membership.Status.PENDING
-    ).delete()
+def remove_pending(*, classroom: Classroom, member_ids: list[int] | None = None) -> int:
+    """Remove the joins still waiting for approval (junk joins in one click): all
+    of them, or only those of ``member_ids`` (one wave, so the real pupils of
+    another stay); returns how many. Roster names and approved members stay."""
+    removed, _by_model = _pending(classroom, member_ids).delete()
     return removed
+
+
+@transaction.atomic
+def approve_pending(*, classroom: Classroom, member_ids: list[int] | None = None) -> int:
+    """Approve the waiting joins in one step: all of them, or only those of
+    ``member_ids`` (a wave, or the list the teacher confirmed: a join that
+    arrived after the page was shown is not approved unseen). A claim of a roster
+    name joins that name, as in :func:`approve_member`. Returns how many."""
+    _lock(classroom)
+    ids = list(
+        _pending(classroom, member_ids).order_by("joined_at", "pk").values_list("pk", flat=True)
+    )
+    for member_id in ids:
+        approve_member(classroom=classroom, member_id=member_id)
+    return len(ids)
 
 
 @transaction.atomic
@@ -482,12 +515,19 @@ def join_classroom(
     browser_token: str | None = None,
     nickname: str = "",
     claim_code: str = "",
+    client: limits.Client | None = None,
+    keyed: bool = False,
 ) -> tuple[Membership, str | None]:
     """A student joins: claims a roster name or types one. A claim with the roster
     name's claim code (printed by the teacher) is in at once; a claim without it,
     like a typed name, waits for the teacher (a pending membership that points
     at the roster name, ``claim_of``). A browser without a profile gets one in
     the same step.
+
+    Waiting joins are capped (``MAX_PENDING``), and each browser and address
+    (``client``) has its own share of the cap (``limits.class_pending``), so one
+    outsider with the code cannot fill the list. A join through the teacher's
+    keyed link or QR (``keyed``) is never refused by either.
 
     Returns the membership and, when a profile was created, the browser token
     the response must store.
@@ -531,13 +571,8 @@ def join_classroom(
                 )
                 % {"count": MAX_MEMBERS},
             )
-        if classroom.members.filter(status=Membership.Status.PENDING).count() >= MAX_PENDING:
-            raise ClassroomError(
-                "too_many_pending",
-                _(
-                    "Too many students are waiting for the teacher. Ask your teacher to confirm them."
-                ),
-            )
+        if not keyed:
+            _check_pending_room(classroom, client)
     token = None
     if player is None:
         try:
@@ -558,6 +593,8 @@ def join_classroom(
                 )
         except IntegrityError:  # a double submit joined this player a moment ago
             return membership_of(classroom=classroom, player=player), token
+        if client is not None and not keyed:
+            limits.count(limits.class_pending(), limits.for_object(client, "class", classroom.pk))
     else:
         member = claimed
         member.player = player
@@ -569,6 +606,20 @@ def join_classroom(
             return membership_of(classroom=classroom, player=player), token
     _forbid_publication(classroom, [player.pk])
     return member, token
+
+
+def _check_pending_room(classroom: Classroom, client: limits.Client | None) -> None:
+    """Refuse a join that would wait for the teacher when the waiting list is full,
+    or when this browser or address has used up its share of it."""
+    full = classroom.members.filter(status=Membership.Status.PENDING).count() >= MAX_PENDING
+    if full or (
+        client is not None
+        and limits.blocked(limits.class_pending(), limits.for_object(client, "class", classroom.pk))
+    ):
+        raise ClassroomError(
+            "too_many_pending",
+            _("Too many students are waiting for the teacher. Ask your teacher to confirm them."),
+        )
 
 
 def _teacher_nickname(user: User) -> str:

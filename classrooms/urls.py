@@ -29,6 +29,7 @@ urlpatterns = [
     path("<int:pk>/members/<int:member_id>/approve/", views.approve_member, name="approve_member"),
     path("<int:pk>/members/<int:member_id>/remove/", views.remove_member, name="remove_member"),
     path("<int:pk>/members/pending/remove/", views.remove_pending, name="remove_pending"),
+    path("<int:pk>/members/pending/approve/", views.approve_pending, name="approve_pending"),
     path("<int:pk>/members/<int:member_id>/rename/", views.rename_member, name="rename_member"),
     path("<int:pk>/members/<int:member_id>/merge/", views.merge_member, name="merge_member"),
     path("<int:pk>/members/<int:member_id>/", reports.member_results, name="member_results"),

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import identity, limits, nicknames
-from classrooms import launch, reports, selectors, services
+from classrooms import launch, reports, selectors, services, waiting
 from classrooms.errors import ClassroomError
 from classrooms.forms import (
     EditClassroomForm,
@@ -188,6 +188,7 @@ def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
             "join_url": url,
             "qr_svg": _qr_svg(url),
             "pending": [m for m in members if m.is_pending],
+            "waves": waiting.waves(m for m in members if m.is_pending),
             "approved_count": sum(1 for m in members if not m.is_pending),
             "claimed_count": sum(1 for m in members if not m.is_pending and m.player_id),
             "games": games,
@@ -497,12 +498,40 @@ def remove_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse
     return _back(request, classroom, "classrooms:members")
 
 
+def _posted_member_ids(request: HttpRequest) -> list[int] | None:
+    """The waiting joins a bulk action names (``member``, repeated): a wave, or the
+    list the teacher saw; None when the form names none (the whole list)."""
+    raw = request.POST.getlist("member")
+    if not raw:
+        return None
+    return [int(value) for value in raw if value.isdigit() and len(value) < 12]
+
+
+@login_required
+@require_POST
+def approve_pending(request: HttpRequest, pk: int) -> HttpResponse:
+    """Approve the waiting joins the teacher confirmed (all of them, or one wave)."""
+    classroom = selectors.teacher_classroom(request.user, pk)
+    approved = services.approve_pending(classroom=classroom, member_ids=_posted_member_ids(request))
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s student was approved.",
+            "%(count)s students were approved.",
+            approved,
+        )
+        % {"count": approved},
+    )
+    return _back(request, classroom)
+
+
 @login_required
 @require_POST
 def remove_pending(request: HttpRequest, pk: int) -> HttpResponse:
-    """Remove every join still waiting for approval at once (after a flood of junk joins)."""
+    """Remove the joins still waiting for approval at once (after a flood of junk
+    joins): all of them, or one wave of them."""
     classroom = selectors.teacher_classroom(request.user, pk)
-    removed = services.remove_pending(classroom=classroom)
+    removed = services.remove_pending(classroom=classroom, member_ids=_posted_member_ids(request))
     messages.success(
         request,
         ngettext(
@@ -637,7 +666,13 @@ def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> Http
         )
         return None
     data = form.cleaned_data
+    key = limits.link_key_of(request)
+    keyed = bool(key) and services.class_link_key_valid(classroom, key)
+    # Through the teacher's keyed link, joins and new profiles count in the
+    # class's own budget: a school address used up by others does not stop it.
     client = limits.client_of(request)
+    if keyed:
+        client = limits.for_link(client, "class", classroom.pk)
     refusal = None
     if limits.blocked(limits.class_joins(), client):
         refusal = _("Too many class joins from here. Wait a while and try again.")
@@ -655,6 +690,8 @@ def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> Http
             browser_token=identity.read_token(request),
             nickname=data["nickname"],
             claim_code=request.POST.get("claim_code", "").strip()[:16],
+            client=limits.client_of(request),
+            keyed=keyed,
         )
     except ClassroomError as error:
         field = None

@@ -49,9 +49,19 @@ def _find_room(request: HttpRequest, code: str) -> Room | HttpResponse:
     return found.room
 
 
-def _profile_limit_refusal(request: HttpRequest) -> str | None:
+def _creation_client(request: HttpRequest, room: Room) -> limits.Client:
+    """Whom a new profile made here counts against: through the room's keyed share
+    link, the room's own budget (a school address used up by others does not stop
+    a class following the QR code); otherwise the browser and its address."""
+    client = limits.client_of(request)
+    if _link_key(request, room):
+        return limits.for_link(client, "room", room.pk)
+    return client
+
+
+def _profile_limit_refusal(request: HttpRequest, room: Room) -> str | None:
     """Why this browser may not create another profile now, or None."""
-    if limits.blocked(limits.profile_creations(), limits.client_of(request)):
+    if limits.blocked(limits.profile_creations(), _creation_client(request, room)):
         return _("Too many new nicknames from here. Wait a while and try again.")
     return None
 
@@ -152,7 +162,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                 error=_("Saving is switched off in this browser, so you cannot take a seat."),
                 status=400,
             )
-        refusal = _profile_limit_refusal(request)
+        refusal = _profile_limit_refusal(request, room)
         if refusal is not None:
             return _room_page(request, room, error=refusal, status=429)
         try:
@@ -162,7 +172,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             )
         except AccountsError as error:
             return _room_page(request, room, error=error.message, status=400)
-        limits.count(limits.profile_creations(), limits.client_of(request))
+        limits.count(limits.profile_creations(), _creation_client(request, room))
         request.player = player
     try:
         services.join_room(room=room, player=player, role=role)
