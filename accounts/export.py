@@ -24,18 +24,21 @@ from decimal import Decimal
 
 from django.db import models
 
+from accounts import privacy
 from accounts.models import PlayerProfile
 from games.models import GameResult
 
-# Relations exported above in their own shape: relation key -> top-level key.
+# Relations exported in their own shape: relation key -> top-level key (the apps'
+# privacy hooks add theirs, ``shaped()``).
 SHAPED = {
     "accounts.PublicationConsent.player": "consents",
-    "classrooms.Membership.player": "classes",
     "games.GameResult.player": "results",
 }
 SECRET_FIELDS = {"password", "token_hash", "state", "rng_seed", "seed"}
 # JSON fields keyed by player id, of which the player gets only their own entry.
 PER_PLAYER_FIELDS = {"private"}
+# The field that dates a row of a shaped section, for the CSV's time column.
+TIME_KEYS = ("time", "finished_at", "joined_at")
 # Cells starting like a formula are run by spreadsheets (as classrooms/reports.py).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -57,7 +60,15 @@ def profile_relations() -> list[models.Field]:
     return sorted(found, key=relation_key)
 
 
-def _plain(value):
+def shaped() -> dict[str, str]:
+    """Every relation exported in a shape of its own, with its top-level key."""
+    found = dict(SHAPED)
+    for hooks in privacy.registered():
+        found.update(hooks.exported_relations)
+    return found
+
+
+def plain(value):
     if hasattr(value, "isoformat"):
         return value.isoformat()
     if isinstance(value, Decimal):
@@ -67,59 +78,39 @@ def _plain(value):
     return str(value)
 
 
-def _row(instance, *, player_id: int, skip: str | None = None) -> dict:
-    row = {}
+def row(instance, *, player_id: int, skip: str | None = None) -> dict:
+    """A model row as JSON values, without secrets; of a per-player field only the player's entry."""
+    data = {}
     for field in instance._meta.concrete_fields:
         if field.name in SECRET_FIELDS or field.name == skip:
             continue
         value = getattr(instance, field.attname)
         if field.name in PER_PLAYER_FIELDS and isinstance(value, dict):
             value = {k: v for k, v in value.items() if str(k) == str(player_id)}
-        row[field.attname] = _plain(value)
-    return row
+        data[field.attname] = plain(value)
+    return data
 
 
 def _rows(field, player: PlayerProfile) -> list[dict]:
     model = field.model
     rows = model._default_manager.filter(**{field.name: player}).order_by("pk")
     skip = None if field.many_to_many else field.name
-    return [_row(instance, player_id=player.pk, skip=skip) for instance in rows]
-
-
-def _events_addressed_to(player: PlayerProfile) -> list[dict]:
-    """Room steps someone else took that told this player something privately (a
-    dealt hand, a secret): stored by player id inside ``RoomEvent.private``, not
-    by a relation."""
-    from games.rooms.models import RoomEvent
-
-    events = (
-        RoomEvent.objects.filter(room__seats__player=player, private__has_key=str(player.pk))
-        .exclude(actor=player)
-        .order_by("pk")
-    )
-    return [_row(event, player_id=player.pk) for event in events]
-
-
-# Rows that name the player by id inside JSON rather than by a relation.
-BY_ID_SECTIONS = {"rooms.RoomEvent.private": _events_addressed_to}
+    return [row(instance, player_id=player.pk, skip=skip) for instance in rows]
 
 
 def export_profile(player: PlayerProfile) -> dict:
     """Everything stored about the profile, for the JSON/CSV download."""
     other = {}
+    skipped = shaped()
     for field in profile_relations():
         key = relation_key(field)
-        if key in SHAPED:
+        if key in skipped:
             continue
         rows = _rows(field, player)
         if rows:
             other[key] = rows
-    for key, rows_of in BY_ID_SECTIONS.items():
-        rows = rows_of(player)
-        if rows:
-            other[key] = rows
-    return {
-        "profile": _row(player, player_id=player.pk)
+    data = {
+        "profile": row(player, player_id=player.pk)
         | {"profile_code": player.code, "browsers": player.browsers.count()},
         "consents": [
             {
@@ -131,15 +122,6 @@ def export_profile(player: PlayerProfile) -> dict:
                 "time": answer.created_at.isoformat(),
             }
             for answer in player.consents.order_by("created_at", "pk")
-        ],
-        "classes": [
-            {
-                "class": membership.classroom.name,
-                "roster_name": membership.roster_name,
-                "status": membership.status,
-                "joined_at": membership.joined_at.isoformat(),
-            }
-            for membership in player.memberships.select_related("classroom").order_by("pk")
         ],
         "results": [
             {
@@ -157,6 +139,15 @@ def export_profile(player: PlayerProfile) -> dict:
         ],
         "other": other,
     }
+    for hooks in privacy.registered():
+        if hooks.export_player is None:
+            continue
+        for section, rows in hooks.export_player(player).items():
+            if section == "other":
+                other.update(rows)
+            else:
+                data[section] = rows
+    return data
 
 
 def csv_cell(value) -> str | int | float:
@@ -185,18 +176,17 @@ def to_csv(data: dict) -> str:
     profile = data["profile"]
     for key, value in profile.items():
         write("profile", profile.get("created_at", ""), key, value)
-    times = {"consents": "time", "classes": "joined_at", "results": "finished_at"}
     for section, rows in data.items():
         if section in ("profile", "other") or not isinstance(rows, list):
             continue
-        time_key = times.get(section)
-        for index, row in enumerate(rows):
-            for key, value in row.items():
+        for index, entry in enumerate(rows):
+            time_key = next((key for key in TIME_KEYS if key in entry), None)
+            for key, value in entry.items():
                 if key != time_key:
-                    write(f"{section}[{index}]", row.get(time_key, ""), key, value)
+                    write(f"{section}[{index}]", entry.get(time_key, ""), key, value)
     for section, rows in data.get("other", {}).items():
-        for index, row in enumerate(rows):
-            for key, value in row.items():
+        for index, entry in enumerate(rows):
+            for key, value in entry.items():
                 write(f"{section}[{index}]", "", key, value)
     return buffer.getvalue()
 

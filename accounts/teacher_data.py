@@ -1,16 +1,19 @@
 """A teacher's own data: the export of the account and its deletion.
 
 ``export_account`` walks every relation that points at the ``User`` row (as
-``accounts.export`` does for profiles), adds the classes the teacher owns with
-their rosters, and the teacher's own player profile through the player export.
-Secrets stay out: the password hash, one-time-password keys, session keys.
+``accounts.export`` does for profiles), adds what the apps' privacy hooks say
+belongs to the account (``accounts.privacy``: the classes the teacher owns
+with their rosters, invitations to the address) and the teacher's own player
+profile through the player export. Secrets stay out: the password hash,
+one-time-password keys, session keys.
 
-``delete_account`` is one transaction: each class the teacher owns passes to
-the co-teacher who accepted an invitation first, or -- without one -- is
-deleted with its members, rooms, played games and results; invitations to the
-teacher's address, the teacher's sessions and login-attempt records go; the
-teacher's own player profile is erased (``accounts.erasure``); the account last.
-``deletion_plan`` says beforehand which class goes where, for the warning.
+``delete_account`` is one transaction: each app's hook deletes or passes on
+what the account owns (a class goes to the co-teacher who accepted an
+invitation first, or -- without one -- is deleted with its members, rooms,
+played games and results); the teacher's sessions and login-attempt records
+go; the teacher's own player profile is erased (``accounts.erasure``); the
+account last. ``deletion_plan`` says beforehand which class goes where, for
+the warning.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import erasure, export
+from accounts import erasure, export, privacy
 from accounts.models import User
 
 SECRET_FIELDS = export.SECRET_FIELDS | {"key", "session_key", "session_data", "bin_key"}
@@ -40,53 +43,32 @@ def user_relations() -> list:
     return sorted(found, key=export.relation_key)
 
 
-def _row(instance) -> dict:
+def row_without_secrets(instance) -> dict:
     return {
-        field.attname: export._plain(getattr(instance, field.attname))
+        field.attname: export.plain(getattr(instance, field.attname))
         for field in instance._meta.concrete_fields
         if field.name not in SECRET_FIELDS
     }
 
 
 def export_account(user: User) -> dict:
-    from classrooms.models import Classroom, CoTeacher
-
     other = {}
     for field in user_relations():
         rows = [
-            _row(instance)
+            row_without_secrets(instance)
             for instance in field.model._default_manager.filter(**{field.name: user}).order_by("pk")
         ]
         if rows:
             other[export.relation_key(field)] = rows
     for group in user.groups.all():
         other.setdefault("auth.Group", []).append({"name": group.name})
-    classes = []
-    for classroom in Classroom.objects.filter(teacher=user).order_by("pk"):
-        classes.append(
-            {
-                **_row(classroom),
-                "members": [
-                    {
-                        "roster_name": m.roster_name,
-                        "status": m.status,
-                        "joined_at": m.joined_at.isoformat(),
-                    }
-                    for m in classroom.members.order_by("roster_name", "pk")
-                ],
-                "co_teachers": [_row(c) for c in classroom.co_teachers.order_by("pk")],
-                "games_played": classroom.game_records.count(),
-            }
-        )
-    return {
-        "account": _row(user),
-        "classes": classes,
-        "invitations_to_this_address": [
-            _row(invite) for invite in CoTeacher.objects.filter(email__iexact=user.email)
-        ],
-        "own_player_profile": export.export_profile(user.player) if user.player_id else None,
-        "other": other,
-    }
+    data = {"account": row_without_secrets(user)}
+    for hooks in privacy.registered():
+        if hooks.export_account is not None:
+            data.update(hooks.export_account(user))
+    data["own_player_profile"] = export.export_profile(user.player) if user.player_id else None
+    data["other"] = other
+    return data
 
 
 @dataclass(frozen=True)
@@ -98,29 +80,12 @@ class ClassFate:
     successor: User | None  # None: the class is deleted with its data
 
 
-def _successor(classroom) -> User | None:
-    accepted = (
-        classroom.co_teachers.filter(accepted_at__isnull=False, user__isnull=False)
-        .exclude(user=classroom.teacher_id)
-        .select_related("user")
-        .order_by("accepted_at", "pk")
-        .first()
-    )
-    return accepted.user if accepted else None
-
-
 def deletion_plan(user: User) -> list[ClassFate]:
-    from classrooms.models import Classroom
-
     return [
-        ClassFate(
-            classroom_id=classroom.pk,
-            name=classroom.name,
-            members=classroom.members.count(),
-            games=classroom.game_records.count(),
-            successor=_successor(classroom),
-        )
-        for classroom in Classroom.objects.filter(teacher=user).order_by("name", "pk")
+        fate
+        for hooks in privacy.registered()
+        if hooks.account_fates is not None
+        for fate in hooks.account_fates(user)
     ]
 
 
@@ -143,19 +108,11 @@ def _delete_login_records(user: User) -> None:
 @transaction.atomic
 def delete_account(user: User) -> list[ClassFate]:
     """Delete the teacher's account as ``deletion_plan`` describes; returns the plan applied."""
-    from classrooms.models import Classroom, CoTeacher
-
     user = User.objects.select_for_update().get(pk=user.pk)
     plan = deletion_plan(user)
-    for fate in plan:
-        classroom = Classroom.objects.select_for_update().get(pk=fate.classroom_id)
-        if fate.successor is not None:
-            classroom.teacher = fate.successor
-            classroom.save(update_fields=["teacher"])
-            classroom.co_teachers.filter(user=fate.successor).delete()
-        else:
-            classroom.delete()  # members, rooms, played games and their results go with it
-    CoTeacher.objects.filter(email__iexact=user.email).delete()
+    for hooks in privacy.registered():
+        if hooks.delete_account is not None:
+            hooks.delete_account(user)
     if user.player_id:
         erasure.erase_profile(user.player_id)
     _delete_sessions(user)

@@ -8,8 +8,11 @@ class MathessoConfig(AppConfig):
     verbose_name = _("Mathesso")
 
     def ready(self) -> None:
+        from accounts import privacy
         from games import registry
 
         from .game import SPEC
+        from .privacy import PLACES
 
         registry.register(SPEC)
+        privacy.register_places(SPEC.slug, PLACES)

@@ -8,8 +8,11 @@ class PokerConfig(AppConfig):
     verbose_name = _("Mathematical poker")
 
     def ready(self) -> None:
+        from accounts import privacy
         from games import registry
 
         from .game import SPEC
+        from .privacy import PLACES
 
         registry.register(SPEC)
+        privacy.register_places(SPEC.slug, PLACES)

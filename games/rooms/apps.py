@@ -14,7 +14,14 @@ class RoomsConfig(AppConfig):
         from django.contrib.sessions.models import Session
         from django.db.models.signals import post_delete, post_save
 
+        from accounts import privacy
         from games.rooms import hostsessions
+        from games.rooms.privacy import HOOKS, RUNTIME_PLACES
+
+        # The runtime answers for rooms in erasure, retention and export; its own
+        # places of players in JSON hold in every game's rooms ("").
+        privacy.register(HOOKS)
+        privacy.register_places("", RUNTIME_PLACES)
 
         user_logged_out.connect(hostsessions.on_user_logged_out, dispatch_uid="rooms.logout")
         post_delete.connect(

@@ -8,9 +8,15 @@ import time
 from django.apps import apps
 from django.db import connection, models
 
+from accounts import privacy
 from accounts import services as accounts_services
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
+
+#: Where the rooms tests' counter game (tests/rooms/testgame.py) keeps players.
+privacy.register_places(
+    "testgame", privacy.places(ids={"host"}, keyed_by_id={"scores", "secrets"})
+)
 
 #: A profile id no score, card or counter of the fixtures can equal by chance.
 PLAYER_ID = 987_654_321
@@ -91,7 +97,7 @@ def leave_every_trace(player: PlayerProfile) -> dict:
         room.refresh_from_db()
         if room.is_live:
             rooms.end_room(room=room, actor=room.host)
-    return {"other": other, "classroom": classroom, "rooms": rooms_made}
+    return {"other": other, "classroom": classroom, "rooms": rooms_made, "merged": merged}
 
 
 def _contains_id(value, player_id: int) -> bool:
@@ -131,11 +137,11 @@ def traces(*, nickname: str, player_id: int) -> list[str]:
                     cursor.execute(f"SELECT {column}::text FROM {table} WHERE {column} IS NOT NULL")
                     for (text,) in cursor.fetchall():
                         if needle in text.casefold():
-                            found.append(f"{where}: {text[:200]}")
+                            found.append(f"{where}: {text[:4000]}")
                         elif isinstance(field, models.JSONField) and _contains_id(
                             json.loads(text), player_id
                         ):
-                            found.append(f"{where} (id): {text[:200]}")
+                            found.append(f"{where} (id): {text[:4000]}")
                 elif field.is_relation and field.related_model is PlayerProfile:
                     cursor.execute(f"SELECT count(*) FROM {table} WHERE {column} = %s", [player_id])
                     if cursor.fetchone()[0]:

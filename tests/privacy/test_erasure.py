@@ -54,8 +54,9 @@ def test_deleting_a_profile_leaves_no_nickname_and_no_id_in_any_table(client):
     assert client.post("/accounts/player/delete/").status_code == 302
     assert traces(nickname=NICKNAME, player_id=PLAYER_ID) == []
     assert not PlayerProfile.objects.filter(pk=PLAYER_ID).exists()
-    # Class reports keep the results, anonymised; the other player's data stays.
-    assert GameResult.objects.count() == results_before
+    # Class reports keep the results, anonymised (games the player left end and
+    # add theirs); the other player's data stays.
+    assert GameResult.objects.count() >= results_before
     assert GameResult.objects.filter(player=made["other"]).exists()
     assert Membership.objects.filter(player=made["other"], roster_name="Jiný Žák").exists()
     assert RoomEvent.objects.filter(kind="join").exists()

@@ -23,6 +23,7 @@ from accounts import services as accounts_services
 from accounts.models import Browser, PlayerProfile, User
 from games.models import GameRecord, GameResult
 from games.rooms import lifecycle
+from games.rooms import privacy as rooms_privacy
 from games.rooms import services as rooms
 from games.rooms.errors import RoomError
 from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
@@ -60,7 +61,7 @@ def test_ended_rooms_go_after_the_period_and_class_results_stay():
 
     # Within the period nothing is deleted, and the lobby is still live.
     soon = now + timedelta(hours=1)
-    assert retention.apply_retention(now=soon) == dict.fromkeys(retention.KINDS, 0)
+    assert retention.apply_retention(now=soon) == dict.fromkeys(retention.kinds(), 0)
     assert Room.objects.filter(pk=finished.pk).exists()
 
     # Downtime: the first run long after the period catches up on both rooms.
@@ -100,7 +101,7 @@ def test_deletion_runs_in_batches(settings):
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(count_deletes):
-        assert retention.delete_ended_rooms(timezone.now()) == 10
+        assert rooms_privacy.delete_ended_rooms(timezone.now()) == 10
     assert len(statements) == 4  # 3 + 3 + 3 + 1 rows, one transaction each
 
 
@@ -113,8 +114,8 @@ def test_idempotency_answers_go_after_a_day():
     now = timezone.now()
     rooms.submit(room_id=room.pk, player=host, client_id="a", message={"type": "add", "n": 1})
     assert ProcessedMessage.objects.count() == 1
-    assert retention.delete_processed_messages(now + timedelta(hours=23)) == 0
-    assert retention.delete_processed_messages(now + DAY + timedelta(minutes=1)) == 1
+    assert rooms_privacy.delete_processed_messages(now + timedelta(hours=23)) == 0
+    assert rooms_privacy.delete_processed_messages(now + DAY + timedelta(minutes=1)) == 1
     assert not ProcessedMessage.objects.exists()
 
 
@@ -148,7 +149,7 @@ def test_unused_browsers_and_guest_profiles_go_after_thirteen_months():
         "Učitelův Profil",  # a teacher's own profile lives as long as the account
     }
     assert Browser.objects.filter(profiles=recent).exists()
-    assert retention.apply_retention(now=now) == dict.fromkeys(retention.KINDS, 0)
+    assert retention.apply_retention(now=now) == dict.fromkeys(retention.kinds(), 0)
 
 
 @pytest.mark.django_db
