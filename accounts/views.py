@@ -174,9 +174,12 @@ def two_factor(request: HttpRequest) -> HttpResponse:
 
 
 def _next_url(request: HttpRequest, default: str) -> str:
-    """Only same-site redirects: a crafted ``next`` must not send players elsewhere."""
+    """Only same-site redirects: a crafted ``next`` must not send players elsewhere.
+
+    Only a path counts: anything else (``next=NaN``) would be reversed as a view
+    name by ``redirect`` and answer 500 (issue 27 §5)."""
     candidate = request.POST.get("next", "")
-    if candidate and url_has_allowed_host_and_scheme(
+    if candidate.startswith("/") and url_has_allowed_host_and_scheme(
         candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return candidate

@@ -6,7 +6,9 @@ policy can forbid everything else; WebSockets go to the same host.
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
+from django.http.request import RawPostDataException
+from django.utils.translation import gettext as _
 
 POLICY = "; ".join(
     [
@@ -39,3 +41,30 @@ class ContentSecurityPolicyMiddleware:
             "Permissions-Policy", "camera=(), microphone=(), geolocation=()"
         )
         return response
+
+
+class UnreadableBodyMiddleware:
+    """A body the view cannot read is the client's fault: 400, never 500.
+
+    The CSRF middleware reads ``request.POST`` of a POST that carries no
+    ``X-CSRFToken`` header; for a multipart body that consumes the stream, and a
+    JSON endpoint reading ``request.body`` afterwards got ``RawPostDataException``
+    and answered 500 with a traceback (issue 27 §5: hostile multipart posts to
+    the poker, hint and deck-check endpoints). Django turns the other malformed
+    requests (``SuspiciousOperation``) into 400 itself; this adds the one it
+    does not, with a stable code for the JSON clients.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, RawPostDataException | UnreadablePostError):
+            return JsonResponse(
+                {"code": "unreadable_body", "message": _("The request body cannot be read.")},
+                status=400,
+            )
+        return None

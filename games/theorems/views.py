@@ -19,6 +19,8 @@ from django.views.decorators.http import require_POST
 from accounts import identity
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
+from games.errors import DomainError
+from games.rooms import opening
 
 from . import presentation, selectors, services
 from .errors import TheoremsError
@@ -91,15 +93,13 @@ def new_table(request: HttpRequest) -> HttpResponse:
     burn = request.POST.get("no_burn") != "on"
     try:
         services.check_table(table_size=size, burn=burn)  # before a profile is created
-        player, token = _player_or_new(request)
-        room = services.open_table(host=player, table_size=size, burn=burn)
-    except TheoremsError as error:
+        opened = opening.open_from_request(
+            request, game="theorems", mode="table", settings={"table_size": size, "burn": burn}
+        )
+    except (TheoremsError, DomainError) as error:
         messages.error(request, error.message)
         return redirect("theorems:index")
-    response = redirect("rooms:room", code=room.code)
-    if token:
-        identity.write_token(response, token)
-    return response
+    return opening.to_room(opened)
 
 
 def _builder(
@@ -227,7 +227,9 @@ def delete_deck(request: HttpRequest, deck_id: int) -> HttpResponse:
 def check_deck(request: HttpRequest) -> JsonResponse:
     """Live statistics and the rules' verdict while a deck is being built (no saving)."""
     if len(request.body) > MAX_CHECK_BYTES:
-        return JsonResponse({"code": "too_large", "message": _("This deck is too long.")}, 400)
+        return JsonResponse(
+            {"code": "too_large", "message": _("This deck is too long.")}, status=400
+        )
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
