@@ -6,9 +6,11 @@ page language's spreadsheet conventions (Czech and Slovak Excel expect ``;``
 between cells and a decimal comma; English a comma and a decimal point), so a
 double-click opens columns, not one long line.
 
-Sessions that did not finish (a room ended early) and results that did not
-complete (a pupil who left or was removed) are left out of averages and trends
-by default; ``?all=1`` shows them, marked (see classrooms/selectors.py).
+Sessions the host stopped early are left out of averages and trends by
+default (``?all=1`` counts them); a game that ran to its end counts for every
+class member who played in it, an incomplete board marked with how far it got;
+guests who are not class members are listed apart and counted nowhere (see
+classrooms/selectors.py).
 """
 
 import csv
@@ -23,12 +25,13 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from classrooms import selectors
 from classrooms.charts import Series, line_chart
 from classrooms.models import Classroom, Membership
+from games import registry as game_registry
 from games.models import GameRecord
 
 # Cells starting like a formula are run by spreadsheets; a leading apostrophe
@@ -202,14 +205,48 @@ def departure_text(departure: str) -> str:
     return ""
 
 
-def _note(*, finished: bool, completed: bool, departure: str = "") -> str:
+def mode_name(record: GameRecord) -> str:
+    """The mode as the game names it in the page's language ("skupinová hra", not "group")."""
+    spec = game_registry.get(record.game)
+    return spec.mode_name(record.mode) if spec else record.mode
+
+
+def progress_text(progress: selectors.Progress | None) -> str:
+    """How far an incomplete board got: "12 cells filled, 13 numbers missed"
+    (the numbers only when some were missed)."""
+    if progress is None:
+        return ""
+    filled = ngettext("%(count)s cell filled", "%(count)s cells filled", progress.filled) % {
+        "count": progress.filled
+    }
+    if not progress.missed:
+        return filled
+    missed = ngettext("%(count)s number missed", "%(count)s numbers missed", progress.missed) % {
+        "count": progress.missed
+    }
+    return f"{filled}, {missed}"
+
+
+def _note(
+    *,
+    finished: bool,
+    completed: bool,
+    departure: str = "",
+    progress: selectors.Progress | None = None,
+    guest: bool = False,
+) -> str:
+    notes = []
+    if guest:
+        notes.append(pgettext("result note", "guest, not in the class"))
     if departure:
-        return departure_text(departure)
-    if not finished:
-        return _("not finished")
-    if not completed:
-        return pgettext("result note", "board not completed")
-    return ""
+        notes.append(departure_text(departure))
+    elif not finished:
+        notes.append(_("not finished"))
+    elif not completed:
+        board = pgettext("result note", "board not completed")
+        shown = progress_text(progress)
+        notes.append(f"{board}: {shown}" if shown else board)
+    return "; ".join(notes)
 
 
 # --- class overview ----------------------------------------------------------------
@@ -241,8 +278,9 @@ def _session_rows(sessions: list[GameRecord]) -> list[list]:
         [
             record.started_at,
             record.game_name,
-            record.mode,
+            mode_name(record),
             record.player_count,
+            record.guest_count,
             round(record.average_score, 1) if record.average_score is not None else None,
             record.best_score,
             _note(finished=not record.unfinished, completed=True),
@@ -254,22 +292,23 @@ def _session_rows(sessions: list[GameRecord]) -> list[list]:
 @login_required
 def sessions_csv(request: HttpRequest, pk: int, fmt: str = "csv") -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
-    sessions = selectors.class_sessions(classroom, include_unfinished=_show_all(request))
-    return export(
-        fmt,
-        f"{_base_name(classroom)}-sessions",
-        [
-            _("Started"),
-            _("Game"),
-            _("Mode"),
-            _("Players"),
-            _("Average"),
-            _("Best"),
-            _("Note"),
-        ],
-        _session_rows(list(sessions)),
-        noted=True,
-    )
+    sessions = list(selectors.class_sessions(classroom, include_unfinished=_show_all(request)))
+    header = [
+        _("Started"),
+        _("Game"),
+        _("Mode"),
+        _("Players"),
+        _("Guests"),
+        _("Average"),
+        _("Best"),
+        _("Note"),
+    ]
+    rows = _session_rows(sessions)
+    if not any(record.guest_count for record in sessions):  # the column only when needed
+        guests = header.index(_("Guests"))
+        header = header[:guests] + header[guests + 1 :]
+        rows = [row[:guests] + row[guests + 1 :] for row in rows]
+    return export(fmt, f"{_base_name(classroom)}-sessions", header, rows, noted=True)
 
 
 @login_required
@@ -318,7 +357,9 @@ def session_results(request: HttpRequest, pk: int, record_id: int) -> HttpRespon
         {
             "classroom": classroom,
             "record": record,
-            "ranking": ranking,
+            "mode_name": mode_name(record),
+            "ranking": [row for row in ranking if row.member],
+            "guests": [row for row in ranking if not row.member],
             "has_boards": any(row.board for row in ranking),
             "has_jokers": any(row.board and row.jokers for row in ranking),
         },
@@ -337,8 +378,8 @@ def session_csv(request: HttpRequest, pk: int, record_id: int, fmt: str = "csv")
             _("Student"),
             _("Nickname"),
             _("Score"),
-            _("Completed"),
-            _("Finished"),
+            _("Board completed"),
+            _("Ended at"),
             _("Note"),
         ],
         [
@@ -353,9 +394,14 @@ def session_csv(request: HttpRequest, pk: int, record_id: int, fmt: str = "csv")
                     finished=not record.unfinished,
                     completed=row.result.completed,
                     departure=row.departure,
+                    progress=row.progress,
+                    guest=row.member is None,
                 ),
             ]
-            for row in selectors.session_ranking(classroom, record)
+            # Class members first, guests (not in the class) after them.
+            for row in sorted(
+                selectors.session_ranking(classroom, record), key=lambda row: row.member is None
+            )
         ],
         noted=True,
     )
@@ -377,7 +423,7 @@ def _history_rows(history: selectors.History) -> list[list]:
         [
             row.record.started_at,
             row.record.game_name,
-            row.record.mode,
+            mode_name(row.record),
             row.result.rank,
             row.player_count,
             row.result.score,
@@ -385,6 +431,7 @@ def _history_rows(history: selectors.History) -> list[list]:
                 finished=row.session_finished,
                 completed=row.result.completed,
                 departure=row.departure,
+                progress=row.progress,
             ),
         ]
         for row in history.shown

@@ -4,11 +4,18 @@ Every teacher-facing read starts from :func:`classes_for_teacher`, used by
 both the pages and the API, so a teacher only ever reaches their own classes
 and the classes they co-teach: another teacher's IDs simply do not exist.
 
-Reports count only what finished. A session counts when it has an end and at
-least one completed result (a room the host ended early has none); inside it,
-only completed results count (a pupil who left or was removed has an
-incomplete one). Averages, shares and trends use the counted results unless
-``include_unfinished`` asks for everything; the rest is still listed, marked.
+Reports tell what was played (issue 31). A session is *unfinished* only when
+the host stopped it early: a game that says so in its results
+(``details["stopped_early"]``, the poker group game when the host ended it
+before the last number) or, for a game that does not say, one without an end or
+without a single completed result. A session that ran to its end counts for
+every class member who played in it, incomplete boards included (marked with
+the cells filled and numbers missed, ``details["filled"]``/``["forfeited"]``).
+Players who are not members of the class (guests who joined by the room's QR)
+are listed apart and never enter a class statistic: not the player count, the
+average, the best, the participation. Results of players who left or were
+removed before the end are listed, marked, and not counted. ``include_unfinished``
+(the teacher's "show them") counts both; they are always listed, marked.
 """
 
 from dataclasses import dataclass
@@ -104,22 +111,33 @@ def member_player_ids(member: Membership) -> list[int]:
 def class_sessions(
     classroom: Classroom, *, include_unfinished: bool = False
 ) -> QuerySet[GameRecord]:
-    """The class's sessions, newest first, each with ``player_count``,
-    ``completed_count``, ``unfinished`` and the ``average_score`` and
-    ``best_score`` of its counted results. Unfinished sessions are left out
-    unless ``include_unfinished`` (then every result counts, as the teacher asked)."""
-    counted = Q() if include_unfinished else Q(results__completed=True)
+    """The class's sessions, newest first, each with ``player_count`` (class
+    members), ``guest_count`` (the others), ``completed_count``, ``unfinished``
+    and the ``average_score`` and ``best_score`` of its members' results.
+    Unfinished sessions (stopped early) are left out unless ``include_unfinished``."""
+    members = Q(results__player_id__in=list(player_names(classroom)))
+    counted = members
+    if not include_unfinished:
+        counted &= ~Q(results__pk__in=departed_results(classroom))
     sessions = (
         GameRecord.objects.filter(classroom=classroom)
         .annotate(
-            player_count=Count("results"),
+            player_count=Count("results", filter=members),
+            guest_count=Count("results", filter=~members),
             completed_count=Count("results", filter=Q(results__completed=True)),
+            stopped_count=Count("results", filter=Q(results__details__stopped_early=True)),
+            said_count=Count("results", filter=Q(results__details__has_key="stopped_early")),
             average_score=Avg("results__score", filter=counted),
             best_score=Max("results__score", filter=counted),
         )
         .annotate(
             unfinished=Case(
-                When(Q(completed_count=0) | Q(finished_at__isnull=True), then=Value(True)),
+                When(
+                    Q(finished_at__isnull=True)
+                    | Q(stopped_count__gt=0)
+                    | Q(said_count=0, completed_count=0),
+                    then=Value(True),
+                ),
                 default=Value(False),
                 output_field=BooleanField(),
             )
@@ -162,6 +180,36 @@ def departures(record_ids, player_ids=None) -> dict[tuple[int, int], str]:
     return found
 
 
+def departed_results(classroom: Classroom) -> list[int]:
+    """Results of the class's games whose player left or was removed before the
+    end: listed, marked, but not counted (they did not play the game out)."""
+    results = GameResult.objects.filter(record__classroom=classroom).values_list(
+        "pk", "record_id", "player_id"
+    )
+    gone = departures(GameRecord.objects.filter(classroom=classroom).values_list("pk", flat=True))
+    if not gone:
+        return []
+    return [pk for pk, record_id, player_id in results if (record_id, player_id) in gone]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far an incomplete board got: cells filled and numbers missed."""
+
+    filled: int
+    missed: int
+
+
+def progress(result: GameResult) -> Progress | None:
+    """For an incomplete result whose game says how far it got (``details.filled``,
+    ``details.forfeited``), that; else None."""
+    details = result.details if isinstance(result.details, dict) else {}
+    filled, missed = details.get("filled"), details.get("forfeited", 0)
+    if result.completed or type(filled) is not int or type(missed) is not int:
+        return None
+    return Progress(filled=filled, missed=missed)
+
+
 @dataclass
 class RankingRow:
     rank: int
@@ -188,6 +236,10 @@ class RankingRow:
     @property
     def nickname(self) -> str:
         return self.result.player.display_name if self.result.player else "—"
+
+    @property
+    def progress(self) -> Progress | None:
+        return progress(self.result)
 
 
 def _plain(value) -> bool:
@@ -227,6 +279,8 @@ def _jokers(details: dict) -> set[int]:
 
 
 def session_ranking(classroom: Classroom, record: GameRecord) -> list[RankingRow]:
+    """Everyone with a result, in the game's order; guests (``member`` None) are
+    among them here, the pages and exports list them apart."""
     names = player_names(classroom)
     results = sorted(
         record.results.select_related("player"),
@@ -268,8 +322,13 @@ class HistoryRow:
 
     @property
     def counted(self) -> bool:
-        """Whether this game counts in averages and trends by default."""
-        return self.session_finished and self.result.completed
+        """Whether this game counts in averages and trends by default: it ran to
+        its end and the player stayed in it (an incomplete board counts, marked)."""
+        return self.session_finished and not self.departure
+
+    @property
+    def progress(self) -> Progress | None:
+        return progress(self.result)
 
 
 @dataclass
@@ -310,21 +369,22 @@ def member_history(member: Membership, *, include_unfinished: bool = False) -> H
     results = list(
         GameResult.objects.filter(record__classroom=member.classroom, player_id__in=player_ids)
         .select_related("record")
-        .annotate(
-            player_count=Count("record__results"),
-            record_completed=Count("record__results", filter=Q(record__results__completed=True)),
-        )
         .order_by("record__started_at", "record__pk")
     )
+    sessions = {
+        record.pk: record
+        for record in class_sessions(member.classroom, include_unfinished=True).filter(
+            pk__in={result.record_id for result in results}
+        )
+    }
     gone = departures({result.record_id for result in results}, player_ids)
     return History(
         rows=[
             HistoryRow(
                 record=result.record,
                 result=result,
-                player_count=result.player_count,
-                session_finished=bool(result.record_completed)
-                and result.record.finished_at is not None,
+                player_count=sessions[result.record_id].player_count,
+                session_finished=not sessions[result.record_id].unfinished,
                 departure=gone.get((result.record_id, result.player_id), ""),
             )
             for result in results
@@ -354,7 +414,7 @@ def participation(
     results = GameResult.objects.filter(record__classroom=classroom, player_id__in=list(names))
     if not include_unfinished:
         counted = list(class_sessions(classroom).values_list("pk", flat=True))
-        results = results.filter(record__in=counted, completed=True)
+        results = results.filter(record__in=counted).exclude(pk__in=departed_results(classroom))
     for row in results.values("player_id", "record_id", "score", "finished_at"):
         member = names[row["player_id"]]
         entry = stats.setdefault(member.pk, {"records": set(), "scores": [], "last": None})

@@ -41,23 +41,32 @@ def test_session_ranking_with_roster_names_and_boards(teacher_client, classroom,
     assert [(row.rank, row.roster_name, row.result.score) for row in ranking] == [
         (1, "Bára Nová", 70),
         (2, "Adam Kováč", 50),
-        (3, "", 20),
     ]
+    # A guest (not a member) is listed apart, never in the class's ranking.
+    assert [(row.rank, row.nickname) for row in response.context["guests"]] == [(3, "Hosť")]
     assert ranking[0].board == [[1, 2, 3], [4, 5, None]]
     html = response.content.decode()
     assert 'class="board"' in html
-    assert "not in the class" in html
+    assert 'data-testid="guests"' in html
 
 
 def test_session_csv_matches_the_ranking_and_defuses_formulas(teacher_client, classroom, played):
     rows = _csv(
         teacher_client.get(f"/classes/{classroom.pk}/sessions/{played['first'].pk}/results.csv")
     )
-    assert rows[0] == ["Rank", "Student", "Nickname", "Score", "Completed", "Finished"]
-    assert [row[:4] for row in rows[1:]] == [
-        ["1", "Bára Nová", "'=Liška", "70"],
-        ["2", "Adam Kováč", "Sokol", "50"],
-        ["3", "", "Hosť", "20"],
+    assert rows[0] == [
+        "Rank",
+        "Student",
+        "Nickname",
+        "Score",
+        "Board completed",
+        "Ended at",
+        "Note",
+    ]
+    assert [row[:4] + row[-1:] for row in rows[1:]] == [
+        ["1", "Bára Nová", "'=Liška", "70", ""],
+        ["2", "Adam Kováč", "Sokol", "50", ""],
+        ["3", "", "Hosť", "20", "guest, not in the class"],
     ]
 
 
@@ -97,7 +106,9 @@ def test_class_results_participation_and_sessions(teacher_client, classroom, pla
     assert "<polyline" in response.content.decode()
     sessions = _csv(teacher_client.get(f"/classes/{classroom.pk}/results/sessions.csv"))
     assert len(sessions) == 3
-    assert sessions[2][3:] == ["3", "46.7", "70"]
+    # Players, guests, average and best: the guest is counted apart, never in the average.
+    assert sessions[0][3:5] == ["Players", "Guests"]
+    assert sessions[2][3:] == ["2", "1", "60.0", "70"]
     people = _csv(teacher_client.get(f"/classes/{classroom.pk}/results/participation.csv"))
     assert people[1][:4] == ["Adam Kováč", "Sokol", "2", "100"]
 

@@ -136,11 +136,17 @@ def test_a_pupil_who_was_kicked_or_left_is_marked(teacher_client, classroom, ada
     Seat.objects.create(room=room, player=cyril, status=Seat.Status.LEFT, left_at=during)
 
     response = teacher_client.get(f"/classes/{classroom.pk}/sessions/{record.pk}/")
-    assert [row.departure for row in response.context["ranking"]] == ["", "kicked", "left"]
+    assert [row.departure for row in response.context["ranking"]] == ["", "kicked"]
+    assert [row.departure for row in response.context["guests"]] == ["left"]  # not a member
     html = response.content.decode()
     assert "removed by the host" in html and "left the game" in html
     rows = _csv(teacher_client.get(f"/classes/{classroom.pk}/sessions/{record.pk}/results.csv"))
-    assert [row[-1] for row in rows] == ["Note", "", "removed by the host", "left the game"]
+    assert [row[-1] for row in rows] == [
+        "Note",
+        "",
+        "removed by the host",
+        "guest, not in the class; left the game",
+    ]
 
     member = teacher_client.get(f"/classes/{classroom.pk}/members/{bara.pk}/?all=1")
     assert member.context["history"].rows[0].departure == "kicked"

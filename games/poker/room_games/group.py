@@ -214,15 +214,20 @@ class GroupGame(RoomGame):
 
     def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
         # The coach seat is not among these: it has no result and no place among pupils.
+        entries = standings(state, seat_states, state.get("ended_at"))
+        # The game ran to its end when every number was out or every board was
+        # decided before that; otherwise the host stopped it early (the reports'
+        # only reason to call a game unfinished).
+        stopped_early = not state["closed"] and not all(entry["over"] for entry in entries)
         return [
             PlayerResult(
                 player_id=entry["player_id"],
                 score=entry["score"],
                 rank=entry["rank"],
                 completed=entry["completed"],
-                details=result_details(state, entry),
+                details={**result_details(state, entry), "stopped_early": stopped_early},
             )
-            for entry in standings(state, seat_states, state.get("ended_at"))
+            for entry in entries
         ]
 
 
