@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import urllib.request
 
 from django.db import transaction
+from django.utils import timezone
 
+from games.rooms import registry
 from games.rooms.models import Room, Seat
+from games.rooms.registry import SeatInfo
+from games.rooms.steps import rng
 
 
 def get_json(server: str, path: str, player) -> dict:
@@ -29,6 +34,33 @@ def rig_deck(room: Room, cards: list[int]) -> None:
             rest.remove(card)
         locked.state = {**locked.state, "deck": list(cards) + rest}
         locked.save(update_fields=["state"])
+
+
+def seed_dealing_first(mode: str, first: int, *, settings: dict | None = None) -> int:
+    """A room seed whose start deals ``first`` as the first card (tests only).
+
+    A duel deals its first card the moment the second player joins, before a
+    test could rig the deck: set ``Room.rng_seed`` to this while the room is a
+    lobby. Searched from 1 with the game's own start, so it is the same seed on
+    every run and follows the game's shuffle if that ever changes.
+    """
+    adapter = registry.get("poker", mode)
+    seats = [SeatInfo(1, "A", "host"), SeatInfo(2, "B", "player")]
+    for seed in itertools.count(1):
+        outcome = adapter.start(
+            settings=settings or {},
+            seats=seats,
+            rng=rng(Room(rng_seed=seed), "start"),
+            now=timezone.now(),
+        )
+        if outcome.state["sequence"][:1] == [first]:
+            return seed
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def set_seed(room: Room, seed: int) -> None:
+    """Give a lobby the seed its start will shuffle with."""
+    assert Room.objects.filter(pk=room.pk, status=Room.Status.LOBBY).update(rng_seed=seed) == 1
 
 
 def _shift(value, by):

@@ -8,15 +8,13 @@ import pytest
 
 from games.models import GameResult
 from games.rooms.models import Room
+from tests.poker_room.live import rig_deck, seed_dealing_first, set_seed
 from tests.poker_room.test_poker_room_browser import _context
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
 def _place(page, expect):
-    dialog = page.locator("[data-pr-joker-dialog]")
-    if dialog.is_visible():
-        dialog.locator("[data-value='1']").click()
     page.locator("[data-pr-board] .poker-cell:not(.is-filled)").first.click()
     expect(page.locator("#pr-root")).not_to_have_class(re.compile("is-busy"))
 
@@ -34,6 +32,8 @@ def test_a_duel_opened_from_the_poker_pages_played_and_left(
     page_a.get_by_role("button", name="Open the duel").click()
     page_a.wait_for_url(re.compile(r"/rooms/\w+/$"))
     room = Room.objects.get(game="poker", mode="duel")
+    # A fixed deck: numbers only, so no joker dialog covers "Leave the duel".
+    set_seed(room, seed_dealing_first("duel", 5))
     expect(page_a.locator("[data-room-connection]")).to_have_text("Connected")
     page_b.goto(f"/rooms/{room.code}/")
     page_b.get_by_role("button", name="Join the game").click()
@@ -42,6 +42,8 @@ def test_a_duel_opened_from_the_poker_pages_played_and_left(
     for page in (page_a, page_b):
         expect(page.locator("[data-pr-hand]")).to_have_attribute("data-dealt", "1")
         expect(page.locator("[data-testid=opponent]")).to_be_visible()
+    assert Room.objects.get(pk=room.pk).state["sequence"] == [5]
+    rig_deck(Room.objects.get(pk=room.pk), [6, 7, 8, 9])
     _place(page_a, expect)
     expect(page_a.locator("[data-pr-hand]")).to_have_attribute("data-dealt", "1")  # waits for Boris
     _place(page_b, expect)
