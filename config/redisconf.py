@@ -11,7 +11,8 @@ Two ways to name Redis (docs/operations.md):
   master and follows a failover. The Redis URLs are ignored then, even when set.
 
 Inside the settings a Sentinel-managed Redis is written as a URL of its own,
-``redis-sentinel://host:port,host:port/<master>/<db>``, so code that keys
+``redis-sentinel://host:port+host:port/<master>/<db>`` (no commas: Django's cache
+splits its LOCATION on them), so code that keys
 things by "the URL of this role" (the health checks) works alike for both;
 ``client()`` turns either kind into a ``redis.Redis``. Celery has its own
 spelling (``sentinel://host:port;sentinel://...`` plus ``master_name`` in the
@@ -49,7 +50,7 @@ def sentinel_url(sentinels: list[tuple[str, int]], master: str, db: int = 0) -> 
         raise RedisConfigError("REDIS_SENTINELS names no Sentinel")
     if not master or "/" in master:
         raise RedisConfigError("REDIS_SENTINEL_MASTER must name the master (no '/')")
-    hosts = ",".join(f"{host}:{port}" for host, port in sentinels)
+    hosts = "+".join(f"{host}:{port}" for host, port in sentinels)
     return f"{SCHEME}://{hosts}/{master}/{db}"
 
 
@@ -66,7 +67,7 @@ def parse_sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, int]:
     if not path:
         raise RedisConfigError("the Sentinel URL names no master")
     db = int(path[1]) if len(path) > 1 and path[1].isdigit() else 0
-    return parse_sentinels(parts.netloc), path[0], db
+    return parse_sentinels(parts.netloc.replace("+", ",")), path[0], db
 
 
 def from_environment(environ) -> dict:
