@@ -198,9 +198,15 @@ RATELIMIT_FAIL_OPEN = True
 # Rates in django-ratelimit's syntax, e.g. {"code_misses_address": "200/15m"};
 # unset names keep the defaults in accounts/limits.py.
 MATIKA_LIMITS: dict[str, str] = {}
-# WebSockets open at once: per player in one room, and per address.
+# WebSockets open at once (games/rooms/sockets.py): per player in one room, per
+# player and per browser over all rooms, and per address (a ceiling far above a
+# whole school's need: everyone behind the school's NAT shares it).
 ROOM_SOCKETS_PER_PLAYER = int(os.environ.get("ROOM_SOCKETS_PER_PLAYER", "5"))
-ROOM_SOCKETS_PER_ADDRESS = int(os.environ.get("ROOM_SOCKETS_PER_ADDRESS", "500"))
+ROOM_SOCKETS_PER_PLAYER_ALL = int(os.environ.get("ROOM_SOCKETS_PER_PLAYER_ALL", "20"))
+ROOM_SOCKETS_PER_BROWSER = int(os.environ.get("ROOM_SOCKETS_PER_BROWSER", "20"))
+ROOM_SOCKETS_PER_ADDRESS = int(os.environ.get("ROOM_SOCKETS_PER_ADDRESS", "5000"))
+# A room socket silent this long (no frame, not even the page's 20 s heartbeat) is closed.
+ROOM_SOCKET_IDLE_SECONDS = float(os.environ.get("ROOM_SOCKET_IDLE_SECONDS", "300"))
 
 # With Sentinel: sentinel:// URLs and the master's name in the transport options.
 _CELERY_REDIS = redisconf.celery_settings(os.environ, REDIS_URL)

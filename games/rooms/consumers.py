@@ -259,6 +259,8 @@ def _unavailable_text() -> str:
 CLOSE_REFUSED = 4403
 CLOSE_EXPIRED = 4410
 CLOSE_ABUSIVE = 4429
+# Idle for too long (``ROOM_SOCKET_IDLE_SECONDS``): the page reconnects if still there.
+CLOSE_IDLE = 4408
 
 
 def _cookies(scope: dict) -> dict[str, str]:
@@ -268,8 +270,8 @@ def _cookies(scope: dict) -> dict[str, str]:
     return {}
 
 
-def player_from_cookies(cookies: dict[str, str]) -> PlayerProfile | None:
-    """The selected profile of the browser whose identity cookie came with the handshake."""
+def browser_from_cookies(cookies: dict[str, str]) -> Browser | None:
+    """The browser whose identity cookie came with the handshake (with its selection)."""
     if cookies.get(settings.STORAGE_COOKIE_NAME) == "off":
         return None
     raw = cookies.get(settings.PLAYER_COOKIE_NAME)
@@ -279,14 +281,22 @@ def player_from_cookies(cookies: dict[str, str]) -> PlayerProfile | None:
         token = signing.loads(raw, salt=identity.SALT)
     except signing.BadSignature:
         return None
-    browser = (
+    return (
         Browser.objects.select_related("selected")
         .filter(token_hash=identity.hash_token(token))
         .first()
     )
+
+
+def _selected(browser: Browser | None) -> PlayerProfile | None:
     if browser is None or browser.selected is None or not browser.selected.is_active:
         return None
     return browser.selected
+
+
+def player_from_cookies(cookies: dict[str, str]) -> PlayerProfile | None:
+    """The selected profile of the browser whose identity cookie came with the handshake."""
+    return _selected(browser_from_cookies(cookies))
 
 
 def _language(scope: dict, cookies: dict[str, str]) -> str:
@@ -304,17 +314,21 @@ def _language(scope: dict, cookies: dict[str, str]) -> str:
 
 def _admit(
     code: str, cookies: dict[str, str], user=None, scope: dict | None = None
-) -> tuple[Room, PlayerProfile]:
-    """The room and who acts in it, or a RoomError.
+) -> tuple[Room, PlayerProfile, int | None]:
+    """The room, who acts in it and the browser's id (None without an identity
+    cookie), or a RoomError.
 
     To anyone not in the room, an unknown code, a finished room, an expired room
     and a live room answer alike: ``no_identity`` without a profile, else
-    ``not_in_room`` (``lookups``, which also counts the misses)."""
-    cookie_player = player_from_cookies(cookies)
+    ``not_in_room`` (``lookups``, which also counts the misses, per browser)."""
+    browser = browser_from_cookies(cookies)
+    cookie_player = _selected(browser)
     account_player = accounts_selectors.account_player(user)
     found = lookups.find(
         code,
-        client=limits.client_of_scope(scope or {}, user=user, player=cookie_player),
+        client=limits.client_of_scope(
+            scope or {}, user=user, player=cookie_player, browser=browser
+        ),
         player_for=lambda room: selectors.acting_player(
             room, cookie_player=cookie_player, account_player=account_player
         ),
@@ -332,24 +346,24 @@ def _admit(
         raise RoomError("not_in_room", _("Join the room on its page first."))
     if seat.status == Seat.Status.KICKED:
         raise RoomError("kicked", _("The host removed you from this room."))
-    return room, player
+    return room, player, browser.pk if browser is not None else None
 
 
 def _admit_by_session(
     code: str, cookies: dict[str, str], user=None, scope: dict | None = None
-) -> tuple[Room, PlayerProfile, tuple[str | None, int] | None]:
+) -> tuple[Room, PlayerProfile, tuple[str | None, int] | None, int | None]:
     """``_admit``, and the session the socket acts by: (session key, user id) when
     the acting profile is the logged-in teacher's own (host rights from the
     session), else None (a nickname profile from the identity cookie)."""
-    room, player = _admit(code, cookies, user, scope)
+    room, player, browser_id = _admit(code, cookies, user, scope)
     account = accounts_selectors.account_player(user)
     if account is None or account.pk != player.pk:
-        return room, player, None
+        return room, player, None, browser_id
     session_key = getattr((scope or {}).get("session"), "session_key", None)
     # The session middleware checked the login, not the idle timeout (page requests do).
     if not account_sessions.session_alive(session_key, user.pk):
         raise RoomError("session_ended", _("Your login has ended. Log in again to go on hosting."))
-    return room, player, (session_key, user.pk)
+    return room, player, (session_key, user.pk), browser_id
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -374,6 +388,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.refusals = 0
         self.cookies = cookies
         self.admission = None
+        self.idle_watch = None
+        self.last_heard = time.monotonic()
         self.held_sockets = []
         address = limits.address_of((self.scope.get("client") or [None])[0])
         if not await self._hold(sockets.address_key(address), settings.ROOM_SOCKETS_PER_ADDRESS):
@@ -397,7 +413,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
-            room, player, by_session = await self._db(
+            room, player, by_session, browser_id = await self._db(
                 _admit_by_session, code, self.cookies, self.scope.get("user"), self.scope
             )
             self.by_session = by_session
@@ -406,6 +422,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 raise RoomError(
                     "too_many_sockets",
                     _("This room is open in too many tabs. Close some and reload."),
+                )
+            # One pupil cannot hold the school's sockets: caps per player and per
+            # browser over all rooms (the address's cap is only a far ceiling).
+            held_everywhere = await self._hold(
+                sockets.player_all_key(player.pk), settings.ROOM_SOCKETS_PER_PLAYER_ALL
+            ) and (
+                browser_id is None
+                or await self._hold(
+                    sockets.browser_key(browser_id), settings.ROOM_SOCKETS_PER_BROWSER
+                )
+            )
+            if not held_everywhere:
+                raise RoomError(
+                    "too_many_sockets",
+                    _("Too many games are open in this browser. Close some and reload."),
                 )
             self.groups_joined = [
                 delivery.room_group(room.pk),
@@ -446,7 +477,26 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.adapter = registry.get(room.game, room.mode)
         self.room_id = room.pk  # from here on, messages are handled
         await self._send(snapshot)
+        self.idle_watch = asyncio.create_task(self._close_when_idle())
         return True
+
+    async def _close_when_idle(self) -> None:
+        """Close the socket once nothing came from the client for
+        ``ROOM_SOCKET_IDLE_SECONDS``. The page's socket sends a heartbeat every
+        20 s, so only a socket nobody reads (held open to use up the caps) or a
+        frozen tab is closed; the latter reconnects when it wakes (``CLOSE_IDLE``
+        is not a final close for the client)."""
+        idle = settings.ROOM_SOCKET_IDLE_SECONDS
+        while (wait := self.last_heard + idle - time.monotonic()) > 0:
+            await asyncio.sleep(wait)
+        self.room_id = None  # nothing more is handled on this socket
+        with translation.override(self.language):
+            text = _("This connection was idle for too long and was closed.")
+        try:
+            await self._send({"type": "error", "id": None, "code": "idle", "message": text})
+            await self.close(code=CLOSE_IDLE)
+        except (ClientGone, OSError):
+            pass  # gone already; the consumer lets go of it
 
     async def _enter_when_back(self) -> None:
         """Try to admit again with backoff while the services are away; then give up
@@ -502,9 +552,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if getattr(self, "counted_open", False):
             self.counted_open = False
             metrics.socket_closed()
-        admission = getattr(self, "admission", None)
-        if admission is not None:
-            admission.cancel()
+        for task in (getattr(self, "admission", None), getattr(self, "idle_watch", None)):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         held, self.held_sockets = getattr(self, "held_sockets", []), []
         for key in held:
             await DB_THREADS.run(sockets.release, key)
@@ -575,6 +625,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return True
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.last_heard = time.monotonic()
         if self.room_id is None:
             if self.admission is not None and not self.admission.done():
                 # Still waiting for the database: say so, and answer pings.

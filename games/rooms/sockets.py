@@ -1,4 +1,11 @@
-"""How many room WebSockets are open: per player in one room, and per address.
+"""How many room WebSockets are open: per player in one room, per player and per
+browser over all rooms, and per address.
+
+The per-player and per-browser caps stop one pupil from holding hundreds of
+sockets; the per-address cap is only a ceiling far above what a whole school
+needs (everyone there shares it). Whatever ends a socket releases its counts
+(``consumers.RoomConsumer.__call__``), and a socket that stays silent (no frame,
+not even the client's heartbeat) is closed after ``ROOM_SOCKET_IDLE_SECONDS``.
 
 A counter per key in the cache (Redis), incremented when a socket opens and
 decremented when it closes. A process that dies cannot decrement: every
@@ -28,6 +35,14 @@ def _cache():
 
 def player_key(room_id: int, player_id: int) -> str:
     return f"room-sockets:player:{room_id}:{player_id}"
+
+
+def player_all_key(player_id: int) -> str:
+    return f"room-sockets:player-all:{player_id}"
+
+
+def browser_key(browser_id: int) -> str:
+    return f"room-sockets:browser:{browser_id}"
 
 
 def address_key(address: str) -> str:
