@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -45,7 +46,10 @@ SEQUENCE = 25  # a group game's numbers
 @pytest.fixture(scope="module")
 def topology(django_db_setup, django_db_blocker) -> Iterator[dict]:
     if pgbouncer_binary() is None:
-        pytest.fail("pgbouncer is missing: make test installs it (tests/tools/ensure_pgbouncer.sh)")
+        reason = "NO PGBOUNCER: install it (apt-get install -y pgbouncer; make test does as root)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
     with django_db_blocker.unblock():
         env = _server_env()
         settings = connection.settings_dict

@@ -5,6 +5,8 @@
 set -u
 # nginx for the production smoke test, by the same rules (tests/tools/ensure_nginx.sh).
 "$(dirname "$0")/ensure_nginx.sh" || exit 1
+# PgBouncer for the scale test (tests/tools/ensure_pgbouncer.sh).
+"$(dirname "$0")/ensure_pgbouncer.sh" || exit 1
 if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
   exit 0
 fi
