@@ -156,10 +156,14 @@ def finish(room: Room, adapter: RoomGame, now: datetime) -> list[dict]:
         started_at=room.started_at or now,
         finished_at=now,
     )
+    # A player erased during the game is in the state under a pseudonym with no
+    # profile (accounts.erasure): their result is kept anonymous, as at erasure.
+    profiles = PlayerProfile.objects.filter(pk__in=[r.player_id for r in results])
+    known = set(profiles.values_list("pk", flat=True))
     GameResult.objects.bulk_create(
         GameResult(
             record=record,
-            player_id=r.player_id,
+            player_id=r.player_id if r.player_id in known else None,
             score=r.score,
             rank=r.rank,
             completed=r.completed,
