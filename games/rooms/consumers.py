@@ -490,12 +490,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         while (wait := self.last_heard + idle - time.monotonic()) > 0:
             await asyncio.sleep(wait)
         self.room_id = None  # nothing more is handled on this socket
-        with translation.override(self.language):
-            text = _("This connection was idle for too long and was closed.")
         try:
-            await self._send({"type": "error", "id": None, "code": "idle", "message": text})
+            # No error frame: a page that wakes up just reconnects, nothing to show.
             await self.close(code=CLOSE_IDLE)
-        except (ClientGone, OSError):
+        except OSError:
             pass  # gone already; the consumer lets go of it
 
     async def _enter_when_back(self) -> None:

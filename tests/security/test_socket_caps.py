@@ -129,8 +129,7 @@ def test_a_silent_socket_is_closed_and_its_place_given_back(impatient_server):
     (room,) = _rooms(1, pupil)
     with _open(impatient_server, room.code, _cookie(token)) as ws:
         assert _first(ws)["type"] == "sync"
-        notice = _first(ws)  # nothing sent: the server gives up on the socket
-        assert notice["code"] == "idle", notice
+        # nothing sent: the server gives up on the socket
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=20)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4408
