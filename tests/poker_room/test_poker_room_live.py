@@ -9,6 +9,7 @@ import time
 import pytest
 
 from games.models import GameRecord, GameResult
+from games.poker.rules.state import MAX_SECONDS
 from games.rooms import services
 from games.rooms.models import Room, RoomEvent, Seat
 from tests.poker_room.live import rig_deck, standings, travel
@@ -175,7 +176,9 @@ def test_fifty_players_placing_the_same_number_at_once_lose_nothing(
 def test_fifty_players_hard_mode_with_laggers_and_timeouts_then_a_host_who_leaves(
     transactional_db, poker_server, make_player, open_socket
 ):
-    room, host, players = open_group(make_player, 50, difficulty="hard", seconds=60)
+    # The longest clock there is (300 s): a loaded machine must not forfeit a number
+    # the test places "in time"; the sleepers' forfeits come from travelling, not waiting.
+    room, host, players = open_group(make_player, 50, difficulty="hard", seconds=MAX_SECONDS)
     sockets = connect_all(poker_server, open_socket, room, [host, *players])
     services.start_room(room=room, actor=host.profile)
     rig_deck(room, [n for n in range(1, 14)] * 2)  # no jokers at the top: 26 numbers
@@ -205,8 +208,8 @@ def test_fifty_players_hard_mode_with_laggers_and_timeouts_then_a_host_who_leave
     sockets[players[45].id].close()
     again = open_socket(poker_server, room.code, players[45]).recv()
     assert again["view"]["game"]["forfeited"] == 0
-    # Eleven minutes pass for the sleepers' numbers (stored times moved back).
-    travel(room, 11 * 60)
+    # An hour passes for the sleepers' ten numbers, 300 s each (stored times moved back).
+    travel(room, 60 * 60)
     final = standings(poker_server, room, host)
     assert final["status"] == "finished"
     by_id = {e["player_id"]: e for e in final["ranking"]}
@@ -224,6 +227,7 @@ def test_fifty_players_hard_mode_with_laggers_and_timeouts_then_a_host_who_leave
     second, host2, five = open_group(make_player, 5)
     sockets2 = connect_all(poker_server, open_socket, second, [host2, *five])
     services.start_room(room=second, actor=host2.profile)
+    rig_deck(second, [4, 5, 6])
     for turn in range(3):
         sockets2[host2.id].request({"type": "draw"})
         card = drawn_card(sockets2[five[0].id])["card"]
