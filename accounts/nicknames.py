@@ -12,6 +12,13 @@ separators ``-_.`` read as a space. So ``Dеmo Tеаcher`` with Cyrillic letters
 ``Dem0 Teacher`` and ``Demo_Teacher`` all have the skeleton of ``Demo Teacher``,
 and ``Kurvа`` with a Cyrillic ``а`` meets the filter like ``Kurva``. A nickname
 that mixes Latin with another script's letters is refused as well.
+
+Letters can also be faked by *several* characters (TR39's multi-character
+prototypes): ``rn`` reads as ``m``, ``cl`` as ``d``, ``vv`` as ``w``. The
+skeleton contracts those sequences, so ``Derno Teacher`` meets ``Demo
+Teacher`` (issue 27 §5). The word filter additionally reads ``i`` and ``l`` as one
+letter (``Hltler``): a capital ``I`` is an ``l`` to the skeleton, so a lower-case
+``i`` and an ``l`` are one letter to a reader of a case-insensitive name.
 """
 
 import json
@@ -91,6 +98,30 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
+# Sequences of ASCII letters that read as one letter, beyond Unicode's data
+# (whose only ASCII one is ``rn`` for ``m``, added from the data below).
+EXTRA_MULTI_CHARACTER_PROTOTYPES = {"cl": "d", "vv": "w"}
+
+
+@cache
+def _multi_character_prototypes() -> tuple[re.Pattern[str], dict[str, str]]:
+    """A pattern of the look-alike sequences (longest first) and the letter each reads as."""
+    table = dict(EXTRA_MULTI_CHARACTER_PROTOTYPES)
+    for char, entries in unicode_confusables.confusables_data.items():
+        if len(char) == 1 and "a" <= char <= "z":
+            for entry in entries:
+                sequence = entry["c"].replace("\u200e", "")
+                if len(sequence) > 1 and re.fullmatch(r"[a-z]+", sequence):
+                    table[sequence] = char
+    ordered = sorted(table, key=lambda sequence: (-len(sequence), sequence))
+    return re.compile("|".join(map(re.escape, ordered))), table
+
+
+def _contract_sequences(text: str) -> str:
+    pattern, table = _multi_character_prototypes()
+    return pattern.sub(lambda match: table[match.group(0)], text)
+
+
 def skeleton(nickname: str) -> str:
     """What the nickname looks like: equal skeletons are refused as duplicates."""
     table = _prototypes()
@@ -99,7 +130,7 @@ def skeleton(nickname: str) -> str:
     text = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
     # Unicode keeps O and 0 apart (only their capitals are listed together).
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).replace("0", "o")
-    return " ".join(re.sub(r"[-_.\s]+", " ", text).split())
+    return " ".join(_contract_sequences(re.sub(r"[-_.\s]+", " ", text)).split())
 
 
 def _scripts(nickname: str) -> set[str]:
@@ -114,9 +145,16 @@ def _scripts(nickname: str) -> set[str]:
 
 def contains_blocked_word(nickname: str) -> bool:
     folded = _fold(skeleton(nickname))
+    blocked = _data()["blocked"]
+    return _contains_blocked_word_in(folded, blocked) or _contains_blocked_word_in(
+        folded.replace("i", "l"), [word.replace("i", "l") for word in blocked]
+    )
+
+
+def _contains_blocked_word_in(folded: str, blocked: list[str]) -> bool:
     squashed = re.sub(r"[^a-z]", "", folded)
     words = set(re.split(r"[^a-z]+", folded))
-    for word in _data()["blocked"]:
+    for word in blocked:
         if word in words:
             return True
         # Glued spellings ("xfuckx"): substrings for longer words, prefixes for
