@@ -425,3 +425,18 @@ DJANGO_GUID = {
     "EXPOSE_HEADER": False,
 }
 LOGGING = logging_from_environment(json_default=False)
+
+# /metrics (config/metrics.py): Prometheus' text format for whoever holds
+# METRICS_TOKEN (Bearer); 404 without it. PROMETHEUS_MULTIPROC_DIR (an empty
+# directory per machine or pod) makes the figures cover every worker of
+# ``uvicorn --workers N``. HTTP requests by view and status: django-prometheus'
+# middleware, first and last.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+INSTALLED_APPS.append("django_prometheus")
+MIDDLEWARE.insert(0, "django_prometheus.middleware.PrometheusBeforeMiddleware")
+MIDDLEWARE.append("django_prometheus.middleware.PrometheusAfterMiddleware")
+# Scraped by address (no allowed host): answered before CommonMiddleware checks it.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
+    "config.metrics.MetricsMiddleware",
+)
