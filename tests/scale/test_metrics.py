@@ -87,3 +87,11 @@ def test_two_workers_answer_with_the_figures_of_both(django_db_setup, django_db_
                 assert _privacy_count(response.read().decode()) >= 31
     finally:
         _stop(process)
+
+
+@pytest.mark.django_db
+def test_prometheus_may_scrape_by_address_not_an_allowed_host(client, with_token):
+    headers = {"authorization": f"Bearer {TOKEN}"}
+    assert client.get("/metrics", headers=headers, HTTP_HOST="10.42.3.7:8000").status_code == 200
+    assert client.get("/metrics", HTTP_HOST="10.42.3.7:8000").status_code == 401
+    assert client.get("/privacy/", HTTP_HOST="10.42.3.7:8000").status_code == 400
