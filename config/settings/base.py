@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # a body the CSRF middleware already consumed is a 400, never a 500
+    "config.security.UnreadableBodyMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "accounts.middleware.PlayerIdentityMiddleware",
