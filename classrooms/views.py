@@ -148,7 +148,10 @@ def back(request: HttpRequest, pk: int) -> HttpResponse:
     if is_teacher or is_member:
         return redirect("classrooms:detail", pk=pk)
     target = request.GET.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    # A path only: ``next=NaN`` would be reversed as a view name (a 500).
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}
+    ):
         target = reverse("home")
     return redirect(target)
 
