@@ -19,7 +19,7 @@ from accounts import identity
 from games.poker.room_games import services as poker_services
 from games.rooms import services
 from games.rooms.models import Room, Seat
-from tests.poker_room.live import rig_deck
+from tests.poker_room.live import rig_deck, seed_dealing_first, set_seed
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -95,11 +95,14 @@ def test_a_duel_starts_by_itself_and_every_waiting_line_says_who_is_waited_for(
     if size == "phone":
         _shot(page_a, "duel-lobby-phone")
 
+    # Numbers only: a joker's dialog would cover the cells both players click.
+    set_seed(room, seed_dealing_first("duel", 5))
     _join(page_b, room.code, expect)  # the second join starts the duel: nobody presses Start
     for page in (page_a, page_b):
         expect(page.locator("[data-pr-hand]")).to_have_attribute("data-dealt", "1")
         expect(page.locator(".room-status")).to_have_text("The game is running.")
         assert "host" not in page.locator(".room-status").inner_text()
+    rig_deck(Room.objects.get(pk=room.pk), [6, 7])
     assert Room.objects.get(pk=room.pk).status == Room.Status.RUNNING
     expect(page_b.locator("[data-room-invite]")).to_have_count(0)  # only the host invites
 
