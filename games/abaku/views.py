@@ -17,11 +17,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import identity
-from accounts import services as accounts_services
-from accounts.errors import AccountsError
+from games.errors import DomainError
+from games.rooms import opening
 from games.rooms import selectors as room_selectors
-from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 
 from . import presentation
@@ -47,23 +45,6 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _player_or_new(request: HttpRequest):
-    """The selected profile, or a new one with the form's nickname (and its token)."""
-    if request.player is not None:
-        return request.player, None
-    if not request.storage_enabled:
-        raise RoomError(
-            "storage_off", _("Saving is switched off in this browser, so you cannot play here.")
-        )
-    try:
-        return accounts_services.create_profile(
-            browser_token=identity.read_token(request),
-            nickname=request.POST.get("nickname", ""),
-        )
-    except AccountsError as error:
-        raise RoomError(error.code, error.message) from error
-
-
 def _int(value: str | None, default: int | None) -> int | None:
     if value in (None, ""):
         return default
@@ -87,16 +68,13 @@ def new_game(request: HttpRequest) -> HttpResponse:
         settings["turn_seconds"] = _int(request.POST.get("turn_seconds"), None) or None
     try:
         settings = clean_settings(settings, solo=mode == "solo")
-        player, token = _player_or_new(request)
-        create = room_services.create_and_start if mode == "solo" else room_services.create_room
-        room = create(game="abaku", mode=mode, host=player, settings=settings)
-    except RoomError as error:
+        opened = opening.open_from_request(
+            request, game="abaku", mode=mode, settings=settings, start=mode == "solo"
+        )
+    except DomainError as error:
         messages.error(request, error.message)
         return redirect("abaku:index")
-    response = redirect("rooms:room", code=room.code)
-    if token:
-        identity.write_token(response, token)
-    return response
+    return opening.to_room(opened)
 
 
 @require_POST

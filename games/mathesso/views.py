@@ -13,9 +13,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import identity
-from accounts import services as accounts_services
 from accounts.errors import AccountsError
+from games.errors import DomainError
 from games.mathesso import services
 from games.mathesso.forms import GameForm
 from games.mathesso.presentation import (
@@ -27,8 +26,8 @@ from games.mathesso.presentation import (
 )
 from games.mathesso.rules import VARIANT_NAMES, data, score_pairs
 from games.mathesso.rules.tiles import EXTENSION_BY_NAME
+from games.rooms import opening
 from games.rooms import selectors as room_selectors
-from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 
 # The seed's scoring examples, shown (and computed) on the rules page.
@@ -52,48 +51,26 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "mathesso/index.html", _forms(request))
 
 
-def _player_for(request: HttpRequest, form: GameForm):
-    """The request's player, or a new profile with the form's nickname (and its token)."""
-    if request.player is not None:
-        return request.player, None
-    if not request.storage_enabled:
-        form.add_error(
-            None, _("Saving is switched off in this browser, so you cannot take a seat.")
-        )
-        return None, None
-    try:
-        return accounts_services.create_profile(
-            browser_token=identity.read_token(request),
-            nickname=form.cleaned_data.get("nickname", ""),
-        )
-    except AccountsError as error:
-        form.add_error("nickname", error.message)
-        return None, None
-
-
 def _create(request: HttpRequest, mode: str) -> HttpResponse:
     form = GameForm(request.POST, prefix="solo" if mode == "solo" else "table")
-    player, token = (None, None)
     if form.is_valid():
-        player, token = _player_for(request, form)
-    if player is not None:
         try:
-            create = room_services.create_and_start if mode == "solo" else room_services.create_room
-            room = create(
-                game="mathesso", mode=mode, host=player, settings=form.cleaned_data["settings"]
+            opened = opening.open_from_request(
+                request,
+                game="mathesso",
+                mode=mode,
+                settings=form.cleaned_data["settings"],
+                start=mode == "solo",
+                nickname=form.cleaned_data.get("nickname", ""),
             )
-        except RoomError as error:
+        except AccountsError as error:
+            form.add_error("nickname", error.message)
+        except DomainError as error:
             form.add_error(None, error.message)
         else:
-            response = redirect("rooms:room", code=room.code)
-            if token:
-                identity.write_token(response, token)
-            return response
+            return opening.to_room(opened)
     forms = {"solo": form} if mode == "solo" else {"table": form}
-    response = render(request, "mathesso/index.html", _forms(request, **forms), status=400)
-    if token:
-        identity.write_token(response, token)
-    return response
+    return render(request, "mathesso/index.html", _forms(request, **forms), status=400)
 
 
 @require_POST

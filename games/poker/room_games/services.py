@@ -1,7 +1,8 @@
-"""Writes around poker rooms that the pages ask for: open a room, start a new round.
+"""Writes around poker rooms that the pages ask for: start a new round.
 
-Each is one service call in one transaction, so a refused step leaves nothing
-half done (a profile without its room, a new round with half its players).
+One transaction per intent, so a refused step leaves nothing half done (a new
+round with half its players). Opening a room is the rooms runtime's flow
+(``games.rooms.opening``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import services as accounts_services
 from accounts.models import PlayerProfile
 from games.rooms import services as room_services
 from games.rooms import sockets
@@ -20,28 +20,6 @@ from games.rooms.models import Room, Seat
 from games.rooms.steps import append, locked_room
 
 from . import standings
-
-
-@transaction.atomic
-def open_room(
-    *,
-    mode: str,
-    settings: dict,
-    host: PlayerProfile | None,
-    browser_token: str | None = None,
-    nickname: str = "",
-) -> tuple[Room, str | None]:
-    """Open a group lobby or a duel; without a profile, make one for the host first.
-
-    Returns the room and the new identity token (None when the host had a profile).
-    """
-    token = None
-    if host is None:
-        host, token = accounts_services.create_profile(
-            browser_token=browser_token, nickname=nickname
-        )
-    room = room_services.create_room(game="poker", mode=mode, host=host, settings=settings)
-    return room, token
 
 
 def is_connected(room: Room, player_id: int) -> bool:

@@ -10,12 +10,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import identity, nicknames
-from accounts.errors import AccountsError
+from accounts import nicknames
+from games.errors import DomainError
 from games.poker.forms import RoomSettingsForm
 from games.rooms import lookups as room_lookups
+from games.rooms import opening
 from games.rooms import selectors as room_selectors
-from games.rooms.errors import RoomError
 from games.rooms.models import Room
 
 from . import services, standings
@@ -47,25 +47,13 @@ def new_room(request: HttpRequest, mode: str) -> HttpResponse:
     if request.method == "GET":
         return render(request, "poker/room/new.html", context)
     try:
-        if request.player is None and not request.storage_enabled:
-            raise RoomError(
-                "storage_off",
-                _("Saving is switched off in this browser, so you cannot open a room."),
-            )
-        room, token = services.open_room(
-            mode=mode,
-            settings=form.settings(),
-            host=request.player,
-            browser_token=identity.read_token(request),
-            nickname=request.POST.get("nickname", ""),
+        opened = opening.open_from_request(
+            request, game="poker", mode=mode, settings=form.settings()
         )
-    except (RoomError, AccountsError) as error:
+    except DomainError as error:
         context["error"] = error.message
         return render(request, "poker/room/new.html", context, status=400)
-    response = redirect("rooms:room", code=room.code)
-    if token:
-        identity.write_token(response, token)
-    return response
+    return opening.to_room(opened)
 
 
 @require_GET
