@@ -385,6 +385,53 @@ def end_room(*, room: Room, actor: PlayerProfile) -> int:
     return seq
 
 
+@transaction.atomic
+def hand_over_lobbies(*, successor: Room, actor: PlayerProfile) -> list[Room]:
+    """One open game per class launch: the host's other lobbies of the same class,
+    game and mode that never started close, their players are seated in
+    ``successor`` and every page on them follows there (the ``rematch`` event),
+    so a pupil's class page never lists three identical waiting rooms.
+    """
+    if successor.classroom_id is None:
+        return []
+    stale = Room.objects.filter(
+        classroom_id=successor.classroom_id,
+        game=successor.game,
+        mode=successor.mode,
+        host=actor,
+        status=Room.Status.LOBBY,
+    ).exclude(pk=successor.pk)
+    closed = []
+    for candidate in stale.order_by("pk"):
+        room = locked_room(candidate.pk)
+        if room.status != Room.Status.LOBBY:
+            continue  # started or ended meanwhile: not ours to close
+        players = room.seats.select_related("player").filter(
+            status=Seat.Status.JOINED, role=Seat.Role.PLAYER, player__is_active=True
+        )
+        for seat in players.order_by("joined_at", "pk"):
+            try:
+                join_room(room=successor, player=seat.player)
+            except RoomError:  # full or refused: they can still join by the code
+                continue
+        now = timezone.now()
+        room.status = Room.Status.FINISHED
+        room.finished_at = now
+        append(
+            room,
+            kind="end",
+            actor_id=actor.pk,
+            public=[
+                {"type": "rematch", "code": successor.code},
+                {"type": "finished", "results": []},
+            ],
+            now=now,
+        )
+        room.save()
+        closed.append(room)
+    return closed
+
+
 # --- after the game ------------------------------------------------------------------
 
 
