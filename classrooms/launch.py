@@ -178,6 +178,9 @@ def start_group_game(
         room = room_services.create_room(
             game=game, mode=chosen.mode, host=host, settings=settings or {}, classroom=classroom
         )
+        # One open game per class launch: an older lobby of this game that never
+        # started closes, and its pupils are seated here (their pages follow).
+        room_services.hand_over_lobbies(successor=room, actor=host)
     except RoomError as error:
         raise ClassroomError(error.code, error.message) from error
     return room

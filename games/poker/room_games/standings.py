@@ -98,8 +98,12 @@ def group_standings(room: Room, *, player_id: int, now: float | None = None) -> 
         "code": room.code,
         "server_now": now,
     }
-    if not state:  # still a lobby
-        payload["players"] = []
+    if not state:  # still a lobby (or one closed before its game started)
+        joined = room.seats.filter(status=Seat.Status.JOINED, role=Seat.Role.PLAYER)
+        payload["players"] = [
+            seat.player.display_name
+            for seat in joined.select_related("player").order_by("joined_at", "pk")
+        ]
         payload["absent"] = absent_from_previous_round(room)
         return payload
     ended = state.get("ended_at")

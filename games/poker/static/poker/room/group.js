@@ -312,7 +312,11 @@ class GroupPage {
     if (this.isHost) this.q("host").hidden = true;
     const final = this.q("final");
     final.hidden = false;
-    if (!this.finalShown && data.ranking) {
+    // A lobby closed before its game started has no ranking to show, only that.
+    const neverStarted = !data.ranking || data.ranking.length === 0;
+    this.q("final-body").hidden = neverStarted;
+    this.q("never-started").hidden = !neverStarted;
+    if (!this.finalShown && data.ranking && !neverStarted) {
       this.finalShown = true;
       this.q("final-list").replaceChildren(...data.ranking.map((entry) => rankingItem(entry, { me: this.me })));
       final.scrollIntoView({ block: "start" });

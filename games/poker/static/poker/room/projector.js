@@ -23,6 +23,7 @@ if (root) {
   const socket = new RoomSocket(root.dataset.code);
   let sequence = [];
   let status = "lobby";
+  let following = false;
   let closed = false;
   // A whole class hears the projector: sound and motion start switched off here.
   const fx = new RoomFx(q("fx"), { key: "matika-poker-projector-fx", on: false });
@@ -47,8 +48,46 @@ if (root) {
     q("placed").hidden = !running;
   };
 
+  /** The next round or a replacing lobby: the projector follows like every phone. */
+  const follow = (code) => {
+    if (!code || following) return;
+    following = true;
+    window.location.assign(`/poker/room/${encodeURIComponent(code)}/projector/`);
+  };
+
+  /** The lobby: how many have joined, and who (the room's screen, read from afar). */
+  const renderJoined = (names) => {
+    const box = q("joined-box");
+    box.hidden = status !== "lobby";
+    q("joined-count").textContent = interpolate(
+      ngettext("%(count)s player has joined", "%(count)s players have joined", names.length),
+      { count: names.length },
+    );
+    q("joined").replaceChildren(...names.map((name) => el("li", { text: name })));
+  };
+
+  /** After the game: the first three places on a podium (second, first, third). */
+  const renderPodium = (ranking) => {
+    const podium = q("podium");
+    const top = ranking.filter((entry) => entry.rank <= 3 && !entry.gone).slice(0, 3);
+    podium.hidden = status !== "finished" || top.length === 0;
+    const order = [top[1], top[0], top[2]].filter(Boolean);
+    podium.replaceChildren(
+      ...order.map((entry) =>
+        el("li", { className: `pr-podium-step pr-podium-${entry.rank}`, attrs: { "data-rank": entry.rank } }, [
+          el("span", { className: "pr-podium-name", text: entry.nickname }),
+          el("span", { className: "pr-podium-score", text: interpolate(gettext("%(points)s points"), { points: entry.score }) }),
+          el("span", { className: "pr-podium-rank", text: `${entry.rank}.` }),
+        ]),
+      ),
+    );
+  };
+
   const renderStandings = (data) => {
     if (data.status) status = data.status;
+    if (data.next_room) follow(data.next_room);
+    if (data.players) renderJoined(data.players);
+    else q("joined-box").hidden = true;
     if (data.sequence) sequence = data.sequence;
     if (typeof data.total === "number") {
       q("placed").textContent = interpolate(
@@ -65,9 +104,7 @@ if (root) {
         ...data.ranking.slice(0, 50).map((entry) => {
           const item = el("li", {}, [
             el("span", { className: "pr-rank", text: `${entry.rank}.` }),
-            " ",
             el("span", { className: "pr-name", text: entry.nickname }),
-            " ",
             el("span", { className: "pr-score", text: String(entry.score) }),
           ]);
           if (entry.gone === "left") item.append(" ", el("span", { className: "badge", text: gettext("left the game") }));
@@ -76,6 +113,7 @@ if (root) {
           return item;
         }),
       );
+      renderPodium(data.ranking);
     }
     render();
   };
@@ -112,7 +150,12 @@ if (root) {
         closed = change.closed;
         poll();
         drawnNow = true;
-      } else if (change.type === "started") status = "running";
+      } else if (change.type === "next_round" || change.type === "rematch") {
+        follow(change.code);
+      } else if (change.type === "started") {
+        status = "running";
+        q("joined-box").hidden = true;
+      }
       else if (change.type === "finished") {
         status = "finished";
         endedNow = true;
