@@ -9,6 +9,11 @@ from one address over all accounts have a higher ceiling (``login_failures_addre
 so one address cannot try a password against every account; a class behind one
 NAT never gets near it, as pupils do not log in.
 
+Wrong current passwords inside a session (password change, account deletion)
+count exactly like failed logins, in django-axes and in the per-address
+ceiling: a stolen session must not become an unlimited password oracle
+(issue 27 §5).
+
 Password resets: requests are counted per address and per e-mail typed (the
 answer stays the same either way, so the limit tells nothing about accounts).
 
@@ -19,7 +24,9 @@ is away; the address is the one the limits module counts (the proxy's
 
 import ipaddress
 
+from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
+from django.contrib.auth.signals import user_login_failed
 
 from accounts import limits
 
@@ -69,6 +76,25 @@ def login_blocked(request) -> bool:
 
 def count_login_failure(request) -> None:
     limits.count(login_failures(), _address_client(request))
+
+
+def _own_credentials(request) -> dict[str, str]:
+    return {"username": request.user.email}
+
+
+def current_password_blocked(request) -> bool:
+    """True when the logged-in account's guesses from this address are used up,
+    as its logins would be (refused before the password is checked)."""
+    return login_blocked(request) or not AxesProxyHandler.is_allowed(
+        request, _own_credentials(request)
+    )
+
+
+def count_wrong_current_password(request) -> None:
+    """One failed guess of the account's own password, counted as a failed login
+    (django-axes listens to ``user_login_failed``)."""
+    user_login_failed.send(sender=__name__, credentials=_own_credentials(request), request=request)
+    count_login_failure(request)
 
 
 def password_reset_allowed(request, email: str) -> bool:

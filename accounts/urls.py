@@ -15,10 +15,7 @@ urlpatterns = [
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(
-            template_name="accounts/form_page.html",
-            success_url=reverse_lazy("accounts:password_change_done"),
-        ),
+        views.PasswordChangeView.as_view(),
         name="password_change",
     ),
     path(

@@ -133,6 +133,24 @@ def lockout(request: HttpRequest, credentials=None, *args, **kwargs) -> HttpResp
     return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes}, status=429)
 
 
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change; a wrong current password counts as a failed
+    login (accounts.login_limits), and a locked pair gets the lockout answer."""
+
+    template_name = "accounts/form_page.html"
+    success_url = reverse_lazy("accounts:password_change_done")
+
+    def post(self, request, *args, **kwargs):
+        if login_limits.current_password_blocked(request):
+            return lockout(request)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if form.has_error("old_password", "password_incorrect"):
+            login_limits.count_wrong_current_password(self.request)
+        return super().form_invalid(form)
+
+
 def _staff_only(request: HttpRequest) -> None:
     if not request.user.is_staff:
         raise Http404
@@ -525,9 +543,12 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 
     error = None
     if request.method == "POST":
+        if login_limits.current_password_blocked(request):
+            return lockout(request)
         if request.POST.get("confirm") != "yes":
             error = _("Tick the box to confirm.")
         elif not request.user.check_password(request.POST.get("password", "")):
+            login_limits.count_wrong_current_password(request)
             error = _("The password is not right.")
         else:
             teacher_data.delete_account(request.user)
