@@ -1,4 +1,4 @@
-"""Writes for Matematici: saving and deleting decks, opening a table.
+"""Writes for Matematici: saving and deleting decks, checking table settings.
 
 One transaction per intent. The rules engine's ``validate_deck`` decides what a
 valid deck is; a refused intent raises ``TheoremsError`` and changes nothing.
@@ -11,9 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
-from games.rooms import services as room_services
 from games.rooms.errors import RoomError
-from games.rooms.models import Room
 
 from .adapter import TheoremsTable
 from .errors import TheoremsError, refusal
@@ -83,18 +81,5 @@ def check_table(*, table_size: object, burn: object = True) -> None:
     """Refuse bad table settings before anything is created."""
     try:
         TheoremsTable().clean_settings({"table_size": table_size, "burn": burn})
-    except RoomError as error:
-        raise TheoremsError(error.code, error.message) from error
-
-
-def open_table(*, host: PlayerProfile, table_size: object, burn: object = True) -> Room:
-    """A room for a table of 2–4; robots take the seats nobody takes before the start."""
-    try:
-        return room_services.create_room(
-            game="theorems",
-            mode="table",
-            host=host,
-            settings={"table_size": table_size, "burn": burn},
-        )
     except RoomError as error:
         raise TheoremsError(error.code, error.message) from error
