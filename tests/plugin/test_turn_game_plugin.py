@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts import identity
 from accounts import services as accounts_services
+from accounts.models import PlayerProfile
 from games import registry as game_registry
 from games.models import GameResult
 from games.rooms import services as room_services
@@ -124,3 +125,32 @@ def test_the_turn_clock_a_removed_player_and_ranking_are_the_runtimes(tiny):
         GameResult.objects.filter(record__game="tinyturns").values_list("player_id", "rank")
     )
     assert ranks == {host.pk: 2, guest.pk: 3}  # the robot first; the leaver after the rest
+
+
+def test_the_game_page_opens_a_table_for_a_newcomer_through_the_runtimes_flow(tiny, client):
+    response = client.post("/tinyturns/new/", {"goal": "4", "nickname": "Newcomer"})
+    assert response.status_code == 302
+    room = Room.objects.get(game="tinyturns")
+    assert response["Location"] == f"/rooms/{room.code}/"
+    assert room.host.nickname == "Newcomer" and room.settings["goal"] == 4
+    assert settings.PLAYER_COOKIE_NAME in response.cookies  # the new profile is remembered
+
+
+def test_a_refused_table_leaves_no_profile_and_a_refused_nickname_no_room(tiny, client):
+    profiles = PlayerProfile.objects.count()
+    refused = client.post("/tinyturns/new/", {"goal": "99", "nickname": "Hopeful"})
+    assert (refused.status_code, refused.content) == (400, b"bad_goal")
+    assert PlayerProfile.objects.count() == profiles
+    assert settings.PLAYER_COOKIE_NAME not in refused.cookies
+
+    _player("Taken")
+    taken = client.post("/tinyturns/new/", {"goal": "4", "nickname": "Taken"})
+    assert taken.status_code == 400
+    assert not Room.objects.filter(game="tinyturns").exists()
+
+
+def test_a_browser_that_keeps_nothing_cannot_open_a_table(tiny, client):
+    client.cookies[settings.STORAGE_COOKIE_NAME] = "off"
+    refused = client.post("/tinyturns/new/", {"goal": "4", "nickname": "Ghost"})
+    assert (refused.status_code, refused.content) == (400, b"storage_off")
+    assert not Room.objects.filter(game="tinyturns").exists()

@@ -10,9 +10,12 @@ from typing import Any
 from django.http import HttpResponse
 from django.template import Template
 from django.urls import path
+from django.views.decorators.http import require_POST
 from pydantic import StrictInt
 
+from games.errors import DomainError
 from games.registry import GameSpec
+from games.rooms import opening
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits
 from games.rooms.schemas import by_type, event, message
@@ -67,8 +70,20 @@ def hub(request):
     return HttpResponse("<h1>Tiny turns</h1>")
 
 
+@require_POST
+def new_table(request):
+    """Open a table from the game's page: the runtime's flow, configured."""
+    raw = request.POST.get("goal", "")
+    settings = {"goal": int(raw) if raw.isdigit() else raw}
+    try:
+        opened = opening.open_from_request(request, game=SLUG, mode="table", settings=settings)
+    except DomainError as error:
+        return HttpResponse(error.code, status=400)
+    return opening.to_room(opened)
+
+
 app_name = SLUG
-urlpatterns = [path("", hub, name="index")]
+urlpatterns = [path("", hub, name="index"), path("new/", new_table, name="new_table")]
 
 SPEC = GameSpec(
     slug=SLUG,
