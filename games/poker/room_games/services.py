@@ -66,6 +66,9 @@ def new_round(*, room: Room, host: PlayerProfile) -> Room:
             room_services.join_room(room=fresh, player=seat.player)
         except RoomError:  # full or otherwise refused: they can join by the code
             continue
+    # One open game per class: an older lobby of the class that never started
+    # hands its pupils over to this round too.
+    room_services.hand_over_lobbies(successor=fresh, actor=host)
     append(
         old,
         kind="next_round",
