@@ -28,6 +28,7 @@ from games.mathesso import events, rules
 from games.mathesso.rules import data
 from games.mathesso.rules.tiles import VARIANT_BY_NAME, check_setup
 from games.rooms.errors import RoomError
+from games.rooms.ranking import ranks_by
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatInfo
 
 DEFAULT_VARIANT = "pico"
@@ -104,14 +105,6 @@ def order_notice(ordering: dict, me: str | None) -> str:
             text = _("Players with the same number (%(value)s) flip another tile showing 1.")
         notices.append(text % {"value": tie["value"]})
     return " ".join(notices)
-
-
-def _ranks(scores: dict[str, int], gone: list[str] = ()) -> dict[str, int]:
-    """Competition ranking: equal scores share a rank (1, 1, 3); players who left
-    the table rank after everyone who stayed."""
-    keys = {p: (p not in gone, s) for p, s in scores.items()}
-    ordered = sorted(keys.values(), reverse=True)
-    return {p: ordered.index(k) + 1 for p, k in keys.items()}
 
 
 class MathessoTable(RoomGame):
@@ -216,7 +209,8 @@ class MathessoTable(RoomGame):
     def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
         game = rules.GameState.from_dict(state)
         scores = rules.scores(game)
-        ranks = _ranks(scores, gone=game.gone)
+        # players who left the table rank after everyone who stayed
+        ranks = ranks_by({p: (p not in game.gone, s) for p, s in scores.items()})
         completed = game.phase == "over"
         return [
             PlayerResult(
