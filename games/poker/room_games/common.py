@@ -31,6 +31,7 @@ from games.poker.rules import (
     shuffle,
 )
 from games.poker.rules.state import MAX_SECONDS, MIN_SECONDS
+from games.rooms import ranking
 from games.rooms.errors import RoomError
 
 CELLS = 25
@@ -233,16 +234,7 @@ def board_final(game: PokerGame) -> dict[str, Any]:
 def ranked(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Sort by score, then filled cells; equal score and filled cells share a rank
     (1, 1, 3: standard competition ranking). Input order breaks display ties."""
-    ordered = sorted(entries, key=lambda e: (-e["score"], -e["filled"]))
-    result: list[dict[str, Any]] = []
-    for position, entry in enumerate(ordered, start=1):
-        previous = result[-1] if result else None
-        same = previous is not None and (previous["score"], previous["filled"]) == (
-            entry["score"],
-            entry["filled"],
-        )
-        result.append({**entry, "rank": previous["rank"] if same else position})
-    return result
+    return ranking.ranked(entries, key=lambda e: (e["score"], e["filled"]))
 
 
 def rule_error_code(code: str) -> RoomError:
