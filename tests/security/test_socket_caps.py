@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
+from contextlib import ExitStack
 
 import pytest
 from django.conf import settings
@@ -64,12 +65,11 @@ def test_one_pupil_cannot_hold_the_schools_sockets(asgi_server):
     per_room = settings.ROOM_SOCKETS_PER_PLAYER
     rooms = _rooms(cap // per_room + 2, hoarder, classmate)
     assert settings.ROOM_SOCKETS_PER_ADDRESS >= 100 * cap
-    opened = []
-    try:
+    with ExitStack() as opened:
         # Every room up to the per-room cap, until the cap over all rooms.
         for number in range(cap):
-            ws = _open(asgi_server, rooms[number // per_room].code, _cookie(hoarder_token))
-            opened.append(ws)
+            code = rooms[number // per_room].code
+            ws = opened.enter_context(_open(asgi_server, code, _cookie(hoarder_token)))
             assert _first(ws)["type"] == "sync", number
         with _open(asgi_server, rooms[-1].code, _cookie(hoarder_token)) as extra:
             refusal = _first(extra)
@@ -77,9 +77,6 @@ def test_one_pupil_cannot_hold_the_schools_sockets(asgi_server):
         # The classmate behind the same address plays on.
         with _open(asgi_server, rooms[0].code, _cookie(classmate_token)) as ws:
             assert _first(ws)["type"] == "sync"
-    finally:
-        for ws in opened:
-            ws.close()
 
 
 def test_one_browser_cannot_switch_profiles_to_hold_more_sockets(asgi_server):
@@ -87,12 +84,11 @@ def test_one_browser_cannot_switch_profiles_to_hold_more_sockets(asgi_server):
     cap = settings.ROOM_SOCKETS_PER_BROWSER
     per_room = settings.ROOM_SOCKETS_PER_PLAYER
     half = cap // 2
-    opened = []
-    try:
+    with ExitStack() as opened:
         first_rooms = _rooms(half // per_room + 1, first)
         for number in range(half):
-            ws = _open(asgi_server, first_rooms[number // per_room].code, _cookie(token))
-            opened.append(ws)
+            code = first_rooms[number // per_room].code
+            ws = opened.enter_context(_open(asgi_server, code, _cookie(token)))
             assert _first(ws)["type"] == "sync", number
         # A second profile of the same browser, selected now.
         second, same_token = account_services.create_profile(
@@ -101,15 +97,12 @@ def test_one_browser_cannot_switch_profiles_to_hold_more_sockets(asgi_server):
         assert same_token == token
         second_rooms = _rooms((cap - half) // per_room + 2, second)
         for number in range(cap - half):
-            ws = _open(asgi_server, second_rooms[number // per_room].code, _cookie(token))
-            opened.append(ws)
+            code = second_rooms[number // per_room].code
+            ws = opened.enter_context(_open(asgi_server, code, _cookie(token)))
             assert _first(ws)["type"] == "sync", number
         with _open(asgi_server, second_rooms[-1].code, _cookie(token)) as extra:
             refusal = _first(extra)
         assert refusal["code"] == "too_many_sockets", refusal
-    finally:
-        for ws in opened:
-            ws.close()
 
 
 @pytest.fixture(scope="module")
