@@ -84,7 +84,12 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_GET
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
-    return render(request, "poker/play.html", _page_context(request))
+    context = _page_context(request)
+    assignment = request.GET.get("assignment", "")
+    if assignment.isdigit():
+        # Class homework: started by the page's button (games/poker/assignments.py).
+        context.update(kind="homework", assignment_id=int(assignment))
+    return render(request, "poker/play.html", context)
 
 
 def _competition_context(request: HttpRequest, kind: str) -> dict[str, Any]:

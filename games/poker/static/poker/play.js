@@ -29,11 +29,17 @@ const root = document.getElementById("poker-play");
 const $ = (id) => document.getElementById(id);
 // "free" (easy/hard with fallback), "ranked" or "daily".
 const KIND = root ? root.dataset.kind || "free" : "free";
-const COMPETITIVE = KIND === "ranked" || KIND === "daily";
+// Class homework (root data-assignment): the server deals the class's numbers, nothing in the browser.
+const HOMEWORK = KIND === "homework";
+const COMPETITIVE = KIND === "ranked" || KIND === "daily" || HOMEWORK;
 // Against the robot (server only, easy rules): the robot's board is shown beside.
 const ROBOT = KIND === "robot";
 
 const SETTINGS_KEY = "matika-poker-settings";
+
+function homeworkSettings() {
+  return { kind: "assignment", assignment: Number(root.dataset.assignment) };
+}
 // The game in progress in this tab (one per page kind), so a reload continues it.
 const CURRENT_KEY = KIND === "free" ? "matika-poker-current" : `matika-poker-current-${KIND}`;
 
@@ -106,6 +112,7 @@ class ServerDriver {
       seconds_per_card: settings.mode === "hard" ? settings.seconds : null,
       replay: Boolean(settings.replay),
       level: settings.level || null,
+      assignment: settings.assignment || null,
     });
     this.id = payload.game.id;
     return payload;
@@ -227,7 +234,7 @@ class PokerPlay {
     this.daily = null;
     this.wire();
     if (ROBOT) this.robotBoard = buildBoard($("poker-robot-board"));
-    if (KIND !== "daily" && !ROBOT) this.restoreSettings();
+    if (KIND !== "daily" && !ROBOT && !HOMEWORK) this.restoreSettings();
     this.resume();
   }
 
@@ -332,6 +339,14 @@ class PokerPlay {
           }),
         );
       }
+    } else if (HOMEWORK) {
+      const button = $("poker-start-homework");
+      if (button) {
+        button.addEventListener("click", () => {
+          this.settings = homeworkSettings();
+          this.start();
+        });
+      }
     } else {
       form.addEventListener("change", () => this.syncSetup());
       form.addEventListener("submit", (event) => {
@@ -387,6 +402,7 @@ class PokerPlay {
   /** Daily: the next round is a replay of the same numbers; others: the same settings. */
   startAgain() {
     if (KIND === "daily") this.settings = { kind: "daily", mode: "easy", replay: true };
+    if (HOMEWORK) this.settings = homeworkSettings();
     this.start();
   }
 
@@ -431,7 +447,7 @@ class PokerPlay {
 
   /** Ranked and daily: the server or nothing. */
   async startCompetitive() {
-    if (!ROBOT) await this.askConsent();
+    if (!ROBOT && !HOMEWORK) await this.askConsent();
     this.driver = new ServerDriver(root.dataset.api, this.csrfToken());
     let payload;
     try {
@@ -506,6 +522,7 @@ class PokerPlay {
         ? gettext("Daily challenge replay · not recorded")
         : interpolate(gettext("Daily challenge of %(day)s · recorded"), { day: this.view.day });
     }
+    if (this.view.kind === "homework") return `${gettext("Homework")} · ${mode} · ${gettext("your teacher sees the score")}`;
     if (this.view.kind === "ranked") {
       const published =
         root.dataset.consent === "yes"
