@@ -11,9 +11,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from .rules import JOKER, LINES
 from .rules.coach import choose_cell, choose_joker, evaluate_lines
+
+#: A gain below this is no gain (the coach's line values are floats).
+GAIN = 1e-9
+
+#: Czech and Slovak put a line in a different case in each sentence ("pomůže
+#: hlavní úhlopříčce", "hlavní úhlopříčka ztratí"), so a sentence never takes
+#: the bare label: each slot has its own translation context.
+HELPED = "coach: the line a move helps"
+WHERE = "coach: the cell a number goes to"
 
 
 def line_label(index: int) -> str:
@@ -27,28 +37,76 @@ def line_label(index: int) -> str:
     return _("the anti-diagonal")
 
 
+def helped_line(index: int) -> str:
+    """The line as the object of "it helps …" (dative in Czech and Slovak)."""
+    if index < 5:
+        return pgettext(HELPED, "row %(number)d") % {"number": index + 1}
+    if index < 10:
+        return pgettext(HELPED, "column %(number)d") % {"number": index - 4}
+    if index == 10:
+        return pgettext(HELPED, "the main diagonal")
+    return pgettext(HELPED, "the anti-diagonal")
+
+
 def cell_label(cell: int) -> str:
     return _("row %(row)d, column %(column)d") % {"row": cell // 5 + 1, "column": cell % 5 + 1}
 
 
-def built_line(
+def target_cell(cell: int) -> str:
+    """The cell as the place a number goes to ("na pole ve 2. řádku a 3. sloupci")."""
+    return pgettext(WHERE, "row %(row)d, column %(column)d") % {
+        "row": cell // 5 + 1,
+        "column": cell % 5 + 1,
+    }
+
+
+def line_gains(
     cells: Sequence[int | None], cell: int, value: int, *, table: str, seen: Sequence[int]
-) -> int:
-    """The line through ``cell`` whose expected score ``value`` there raises most
-    (the coach's own line values before and after the placement)."""
+) -> dict[int, float]:
+    """How much ``value`` at ``cell`` changes the coach's expected score of each
+    line through that cell (positive: the move builds the line)."""
     before = evaluate_lines(cells, table=table, seen=seen)
     after_cells = list(cells)
     after_cells[cell] = value
     after = evaluate_lines(after_cells, table=table, seen=seen)
-    through = [index for index, line in enumerate(LINES) if cell in line]
-    return max(through, key=lambda index: (after[index] - before[index], -index))
+    return {index: after[index] - before[index] for index, line in enumerate(LINES) if cell in line}
 
 
 def _placement(
     cells: Sequence[int | None], cell: int, value: int, *, table: str, seen: Sequence[int]
 ) -> dict[str, Any]:
-    line = built_line(cells, cell, value, table=table, seen=seen)
-    return {"cell": cell, "value": value, "line": line, "line_label": line_label(line)}
+    gains = line_gains(cells, cell, value, table=table, seen=seen)
+    line = max(gains, key=lambda index: (gains[index], -index))
+    return {
+        "cell": cell,
+        "value": value,
+        "line": line,
+        "line_label": line_label(line),
+        "builds": gains[line] > GAIN,
+    }
+
+
+def _reason(advice: dict[str, Any], *, joker: bool) -> str:
+    """One true sentence: the line the move builds, or -- when it builds none (the
+    number is parked) -- that it costs the least there."""
+    words = {
+        "value": advice["value"],
+        "cell": target_cell(advice["cell"]),
+        "line": helped_line(advice["line"]) if advice["builds"] else advice["line_label"],
+    }
+    if advice["builds"]:
+        if joker:
+            return _("Use the joker as %(value)d at %(cell)s: it helps %(line)s.") % words
+        return _("Put the %(value)d at %(cell)s: it helps %(line)s.") % words
+    if joker:
+        return (
+            _("Use the joker as %(value)d at %(cell)s: no line gains, and %(line)s loses least.")
+            % words
+        )
+    return (
+        _("Put the %(value)d at %(cell)s: it helps no line, and %(line)s loses least there.")
+        % words
+    )
 
 
 def hint(
@@ -64,7 +122,9 @@ def hint(
     ``hand``: the card in hand (``JOKER`` for a joker) or ``None`` between
     cards with kept jokers; ``seen``: every card dealt before the one in hand;
     ``kept``: jokers in the reserve. Returns ``{"action": "place" | "use" |
-    "keep" | "draw", "cell", "value", "line", "line_label", "reason"}``.
+    "keep" | "draw", "cell", "value", "line", "line_label", "builds", "reason"}``:
+    ``builds`` says whether the move raises the named line's expected score; when
+    it does not, the number is parked where the named line loses least.
     """
     if hand is not None and hand != JOKER:
         cell = choose_cell(cells, hand, table=table, seen=seen)
@@ -72,11 +132,7 @@ def hint(
             "action": "place",
             **_placement(cells, cell, hand, table=table, seen=[*seen, hand]),
         }
-        advice["reason"] = _("Put the %(value)d in %(cell)s: it builds toward %(line)s.") % {
-            "value": hand,
-            "cell": cell_label(cell),
-            "line": advice["line_label"],
-        }
+        advice["reason"] = _reason(advice, joker=False)
         return advice
     if hand is None and kept == 0:
         return {"action": "draw", "reason": _("Draw the next number.")}
@@ -91,9 +147,5 @@ def hint(
         }
     cell, value = int(choice["cell"]), int(choice["value"])
     advice = {"action": "use", **_placement(cells, cell, value, table=table, seen=seen)}
-    advice["reason"] = _("Use the joker as %(value)d in %(cell)s: it builds toward %(line)s.") % {
-        "value": value,
-        "cell": cell_label(cell),
-        "line": advice["line_label"],
-    }
+    advice["reason"] = _reason(advice, joker=True)
     return advice
