@@ -377,7 +377,9 @@ def competitive_positions(*, player_ids: Iterable[int]) -> list[Position]:
         state = seat.room.state or {}
         if "sequence" not in state or "settings" not in state:
             continue  # a lobby: nothing dealt yet
-        stored = (state.get("boards") or {}).get(str(seat.player_id)) or seat.state or None
+        stored = (state.get("boards") or {}).get(str(seat.player_id)) or seat.state
+        if not stored:
+            continue  # a host who only deals has no board
         positions.append(_position(room_common.board_at(state, stored, None)))
     return positions
 

@@ -185,7 +185,7 @@ def test_a_class_game_gets_no_coach(browser):
     pupil = sign_in(client, "Pupil")
     teacher = User.objects.create_user("ucitel@skola.cz", "Heslo-1234")
     classroom = Classroom.objects.create(name="7.B", teacher=teacher, join_code="HINT01")
-    host, _cookie = player_cookie("Host")
+    host, host_cookie = player_cookie("Host")
     room = rooms.create_room(
         game="poker", mode="group", host=host, settings={}, classroom=classroom
     )
@@ -198,6 +198,10 @@ def test_a_class_game_gets_no_coach(browser):
     answer = ask(client, [None] * 25, 7)
     assert answer.status_code == 403
     assert answer.json()["code"] == REFUSED
+    # The teacher who only deals has no board: nothing of theirs to protect.
+    teacher_browser = browser()
+    teacher_browser.cookies[django_settings.PLAYER_COOKIE_NAME] = host_cookie
+    assert ask(teacher_browser, [None] * 25, 7).status_code == 200
     rooms.submit(
         room_id=room.pk, player=pupil, client_id="p1", message={"type": "place", "cell": 12}
     )
