@@ -33,6 +33,12 @@ MATIKA_LIMITS = {
         "profile_creations_address",
         "class_joins_identity",
         "class_joins_address",
+        # accounts.mail_limits
+        "signups_address",
+        "signup_notices_email",
+        "invitations_account",
+        "invitations_recipient",
+        "invitations_address",
     )
 }
 
