@@ -6,6 +6,10 @@ gets a note to its owner (nothing changes). Verification is a signed link
 (``django.core.signing``, with an expiry) mailed to the address; until it is
 opened the account works for its own classes but is granted nothing tied to
 the address (a co-teacher invitation).
+
+Sign-ups are counted per network address with a budget a whole staff room fits
+in, and a known address gets its note at most once a day
+(accounts.mail_limits): sign-up must not mail a teacher twenty times.
 """
 
 from django.contrib.auth.hashers import make_password
@@ -14,8 +18,10 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from accounts import tasks
+from accounts import mail_limits, tasks
+from accounts.errors import AccountsError
 from accounts.models import User
 
 VERIFY_SALT = "accounts.verify-email"
@@ -50,9 +56,23 @@ def send_verification(*, user: User, base_url: str) -> None:
     )
 
 
-def sign_up(*, email: str, name: str, password: str, base_url: str) -> User | None:
+def sign_up(*, email: str, name: str, password: str, base_url: str, address: str) -> User | None:
     """Create an unverified account and mail the link; for a known address mail
-    its owner instead. Returns the new user, or None (the caller answers alike)."""
+    its owner instead (once a day). Returns the new user, or None (the caller
+    answers alike). Refused (``too_many_signups``) when the network ``address``
+    has used up its sign-ups, whether the e-mail address is known or not."""
+    wait = mail_limits.take_signup(address=address)
+    if wait is not None:
+        raise AccountsError(
+            "too_many_signups",
+            ngettext(
+                "Too many accounts were created from this network. Try again in %(minutes)d minute.",
+                "Too many accounts were created from this network. Try again in %(minutes)d minutes.",
+                wait,
+            )
+            % {"minutes": wait},
+            status=429,
+        )
     email = email.strip().lower()
     existing = User.objects.filter(email__iexact=email).first()
     if existing is None:
@@ -65,7 +85,7 @@ def sign_up(*, email: str, name: str, password: str, base_url: str) -> User | No
             send_verification(user=user, base_url=base_url)
             return user
     make_password(password)  # about the same time as creating an account
-    if existing is not None:
+    if existing is not None and mail_limits.take_signup_notice(email=existing.email):
         _mail(
             _("Matika: you already have an account"),
             _(

@@ -41,12 +41,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = TeacherSignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        signup_services.sign_up(
-            email=form.cleaned_data["email"],
-            name=form.cleaned_data.get("name", ""),
-            password=form.cleaned_data["password1"],
-            base_url=request.build_absolute_uri("/").rstrip("/"),
-        )
+        try:
+            signup_services.sign_up(
+                email=form.cleaned_data["email"],
+                name=form.cleaned_data.get("name", ""),
+                password=form.cleaned_data["password1"],
+                base_url=request.build_absolute_uri("/").rstrip("/"),
+                address=request.META.get("REMOTE_ADDR", ""),
+            )
+        except AccountsError as refused:
+            context = {"form": form, "refusal": refused.message, "refusal_code": refused.code}
+            return render(request, "accounts/signup.html", context, status=refused.status)
         return redirect("accounts:signup_sent")
     return render(request, "accounts/signup.html", {"form": form})
 

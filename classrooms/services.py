@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts import identity, limits, nicknames
+from accounts import identity, limits, mail_limits, mail_text, nicknames
 from accounts import services as account_services
 from accounts import tasks as mail_tasks
 from accounts.errors import AccountsError
@@ -229,10 +229,20 @@ def invitation_token(invite: CoTeacher) -> str:
 
 @transaction.atomic
 def invite_co_teacher(
-    *, classroom: Classroom, email: str, invited_by: User, accept_url=None
+    *,
+    classroom: Classroom,
+    email: str,
+    invited_by: User,
+    accept_url=None,
+    address: str | None = None,
 ) -> CoTeacher:
     """Invite a colleague by e-mail: they get a signed link, and see the class
-    only after accepting it (``accept_url(token)`` builds the link's address)."""
+    only after accepting it (``accept_url(token)`` builds the link's address).
+
+    The mail goes to an address the sender chooses, so only a verified account
+    invites, within its budgets per account, per invited address and per network
+    ``address`` of the request (accounts.mail_limits), and the names it quotes
+    never carry a link (accounts.mail_text; issue 27 §4)."""
     email = (email or "").strip().lower()
     try:
         validate_email(email)
@@ -246,14 +256,38 @@ def invite_co_teacher(
         raise ClassroomError("already_invited", _("This colleague is already invited."))
     if classroom.co_teachers.count() >= MAX_CO_TEACHERS:
         raise ClassroomError("too_many_co_teachers", _("A class can have at most 10 co-teachers."))
+    if not invited_by.email_verified:
+        raise ClassroomError(
+            "email_unverified",
+            _("Confirm your e-mail address first: open the link we mailed to you."),
+        )
+    wait = mail_limits.take_invitation(
+        account_id=invited_by.pk, recipient=email, address=address or "not-a-request"
+    )
+    if wait is not None:
+        raise ClassroomError(
+            "too_many_invitations",
+            ngettext(
+                "Too many invitations were sent. Try again in %(minutes)d minute.",
+                "Too many invitations were sent. Try again in %(minutes)d minutes.",
+                wait,
+            )
+            % {"minutes": wait},
+            status=429,
+        )
     invite = CoTeacher.objects.create(classroom=classroom, email=email, invited_by=invited_by)
     url = accept_url(invitation_token(invite)) if accept_url else invitation_token(invite)
-    subject = _("Matika: you were invited to teach %(name)s") % {"name": classroom.name}
+    class_name = mail_text.neutralised(classroom.name)
+    subject = _("Matika: you were invited to teach %(name)s") % {"name": class_name}
     body = _(
         "%(teacher)s invited you to teach the class %(name)s on Matika. "
         "To accept, open this link within 14 days and log in (or create a teacher "
         "account) with this e-mail address: %(url)s"
-    ) % {"teacher": invited_by.get_full_name(), "name": classroom.name, "url": url}
+    ) % {
+        "teacher": mail_text.neutralised(invited_by.get_full_name()),
+        "name": class_name,
+        "url": url,
+    }
     # Queued after the commit and retried when SMTP fails (accounts.tasks).
     transaction.on_commit(lambda: mail_tasks.queue_mail(subject=subject, body=body, to=[email]))
     return invite

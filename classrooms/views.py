@@ -336,6 +336,7 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                 accept_url=lambda token: request.build_absolute_uri(
                     reverse("classrooms:accept_invitation", kwargs={"token": token})
                 ),
+                address=request.META.get("REMOTE_ADDR", ""),
             ),
             _("The colleague was invited. They see the class after accepting the e-mailed link."),
         )

@@ -1,11 +1,13 @@
 import pytest
+from django.utils import timezone
 
 from tests.classrooms import factories
 
 
 @pytest.fixture
 def teacher(db):
-    return factories.make_teacher("ucitel@skola.sk")
+    # verified, as a teacher who runs classes is (only verified accounts invite co-teachers)
+    return factories.make_teacher("ucitel@skola.sk", email_verified_at=timezone.now())
 
 
 @pytest.fixture

@@ -43,7 +43,7 @@ def _player_client(player) -> Client:
 
 @pytest.fixture
 def world():
-    owner = factories.make_teacher("owner@skola.sk")
+    owner = factories.make_teacher("owner@skola.sk", email_verified_at=timezone.now())
     classroom = factories.make_class(owner, roster="Adam")
     services.invite_co_teacher(classroom=classroom, email="co@skola.sk", invited_by=owner)
     student = factories.make_player("Žiak")

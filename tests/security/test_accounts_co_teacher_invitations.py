@@ -26,9 +26,20 @@ def _client(user=None) -> Client:
     return client
 
 
+@pytest.fixture(autouse=True)
+def invitations_not_limited(settings):
+    # The same colleague is invited in every test here; the mail limits have tests
+    # of their own (test_mail_limits.py).
+    settings.MATIKA_LIMITS = {
+        **settings.MATIKA_LIMITS,
+        "invitations_recipient": "1000/h",
+        "invitations_address": "1000/h",
+    }
+
+
 @pytest.fixture
 def invited(django_capture_on_commit_callbacks):
-    owner = factories.make_teacher("ucitel@skola.sk")
+    owner = _verified("ucitel@skola.sk")
     classroom = factories.make_class(owner, roster=ROSTER)
     with django_capture_on_commit_callbacks(execute=True):
         _client(owner).post(f"/classes/{classroom.pk}/co-teachers/", {"email": "kolega@skola.sk"})
