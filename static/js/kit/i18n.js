@@ -2,7 +2,7 @@
 // loaded as a classic script before the modules). When the catalogue is missing
 // (offline, blocked, or under node in the tests) the English text is used and
 // placeholders are still filled, so a page never breaks on translations.
-// Call sites keep the names gettext/ngettext so `makemessages -d djangojs`
+// Call sites keep the names gettext/ngettext/pgettext so `makemessages -d djangojs`
 // extracts their strings.
 
 export function gettext(text) {
@@ -13,6 +13,11 @@ export function gettext(text) {
 export function ngettext(singular, plural, count) {
   if (typeof globalThis.ngettext === "function") return globalThis.ngettext(singular, plural, count);
   return count === 1 ? singular : plural;
+}
+
+/** A translation with a context, for words that read differently by situation. */
+export function pgettext(context, text) {
+  return typeof globalThis.pgettext === "function" ? globalThis.pgettext(context, text) : text;
 }
 
 /** Fill named placeholders: interpolate(gettext("%(n)s left"), { n: 3 }).

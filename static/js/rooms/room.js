@@ -2,7 +2,7 @@
 // Games put their board into [data-room-board] and get the socket with
 // `whenRoomReady()` from ./socket.js (one WebSocket per page).
 import { confirmDialog } from "../kit/dialog.js";
-import { gettext, interpolate, ngettext } from "../kit/i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "../kit/i18n.js";
 import { watchHostSession } from "../kit/signedout.js";
 import { RoomSocket } from "../kit/socket.js";
 
@@ -134,7 +134,7 @@ if (root) {
         if (seat.player_id === me) {
           const you = document.createElement("span");
           you.className = "badge";
-          you.textContent = gettext("you");
+          you.textContent = pgettext("the viewer's own seat", "you");
           item.append(" ", you);
         }
         if (isHost && seat.role !== "host" && room.status !== "finished" && room.status !== "expired") {
