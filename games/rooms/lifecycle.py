@@ -223,7 +223,15 @@ def leave_room(*, room: Room, player: PlayerProfile) -> int:
     seat = _seat_of(room, player)
     if seat.role == Seat.Role.HOST:
         raise RoomError("host_cannot_leave", _("The host ends the room instead of leaving it."))
-    now = timezone.now()
+    return remove_player(room=room, player=player, now=timezone.now())
+
+
+def remove_player(*, room: Room, player: PlayerProfile, now: datetime) -> int:
+    """Take a player out of a locked live room: the seat is left and, while the game
+    runs, the game hears ``player_removed`` and goes on for the others. A leave
+    comes here after its checks; so does an erased profile whatever its seat
+    (``games.rooms.privacy``)."""
+    seat = Seat.objects.select_for_update().get(room=room, player=player)
     seat.status = Seat.Status.LEFT
     seat.left_at = now
     seat.save(update_fields=["status", "left_at"])

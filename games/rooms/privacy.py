@@ -71,19 +71,7 @@ def _remove_from_live_rooms(player: PlayerProfile) -> None:
             # Nobody could start this lobby or deal this game any more: it ends now.
             _end(room, now)
             continue
-        seat = Seat.objects.select_for_update().get(room=room, player=player)
-        seat.status = Seat.Status.LEFT
-        seat.left_at = now
-        seat.save(update_fields=["status", "left_at"])
-        # The runtime's own removal step (leave and kick go through it too).
-        lifecycle._seat_gone(
-            room,
-            kind="leave",
-            actor_id=player.pk,
-            player_id=player.pk,
-            event={"type": "player_left", "player_id": player.pk},
-            now=now,
-        )
+        lifecycle.remove_player(room=room, player=player, now=now)
 
 
 def _rooms_of(player: PlayerProfile) -> set[int]:
