@@ -1,31 +1,47 @@
 """A strict Content-Security-Policy for every response.
 
 Pages use only same-origin scripts and styles (no inline script), so the
-policy can forbid everything else; WebSockets go to the same host.
+policy can forbid everything else. WebSockets go to the same host only:
+``connect-src`` names the page's own host with ``wss:`` (``ws:`` when the page
+itself came over plain HTTP, as in development), never any host (``ws: wss:``
+let a page's script talk to every WebSocket server on the internet; issue 27
+§5). ``'self'`` alone does not cover WebSockets in every browser in use.
 """
 
 from collections.abc import Callable
 
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 
-POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self' ws: wss:",
-        "font-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-        "manifest-src 'self'",
-        "worker-src 'self'",
-    ]
-)
+DIRECTIVES = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
+]
+
+
+def policy_for(request: HttpRequest) -> str:
+    """The policy with the request's own host as the one WebSocket destination."""
+    try:
+        host = request.get_host()
+    except DisallowedHost:  # answered 400 already; no host to name
+        host = None
+    directives = list(DIRECTIVES)
+    if host:
+        scheme = "wss" if request.is_secure() else "ws"
+        directives[directives.index("connect-src 'self'")] = f"connect-src 'self' {scheme}://{host}"
+    return "; ".join(directives)
 
 
 class ContentSecurityPolicyMiddleware:
@@ -35,7 +51,7 @@ class ContentSecurityPolicyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if not request.path.startswith("/admin/"):
-            response.headers.setdefault("Content-Security-Policy", POLICY)
+            response.headers.setdefault("Content-Security-Policy", policy_for(request))
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault(
             "Permissions-Policy", "camera=(), microphone=(), geolocation=()"
