@@ -275,7 +275,8 @@ RETENTION = {
 }
 RETENTION_BATCH = int(os.environ.get("RETENTION_BATCH", "1000"))
 # Named on the privacy page: who is responsible for the data and how to reach them.
-DATA_CONTROLLER_NAME = os.environ.get("DATA_CONTROLLER_NAME", "the operator of this Matika server")
+# Unset: the privacy page says "the operator of this Matika server" in the page's language.
+DATA_CONTROLLER_NAME = os.environ.get("DATA_CONTROLLER_NAME", "")
 DATA_CONTROLLER_CONTACT = os.environ.get("DATA_CONTROLLER_CONTACT", "")
 SESSION_COOKIE_AGE = RETENTION["session_days"] * 24 * 3600
 CELERY_BEAT_SCHEDULE["privacy-apply-retention"] = {
