@@ -444,14 +444,20 @@ def approve_pending(*, classroom: Classroom, member_ids: list[int] | None = None
     """Approve the waiting joins in one step: all of them, or only those of
     ``member_ids`` (a wave, or the list the teacher confirmed: a join that
     arrived after the page was shown is not approved unseen). A claim of a roster
-    name joins that name, as in :func:`approve_member`. Returns how many."""
+    name joins that name, as in :func:`approve_member`, but only while nobody
+    holds the name: a second claim of one name (one of them is not that pupil)
+    stays waiting for the teacher's own decision. Returns how many."""
     _lock(classroom)
-    ids = list(
-        _pending(classroom, member_ids).order_by("joined_at", "pk").values_list("pk", flat=True)
-    )
-    for member_id in ids:
+    pending = _pending(classroom, member_ids).order_by("joined_at", "pk")
+    approved = 0
+    for member_id, claim_of_id in list(pending.values_list("pk", "claim_of_id")):
+        if claim_of_id is not None and (
+            Membership.objects.filter(pk=claim_of_id, player__isnull=False).exists()
+        ):
+            continue
         approve_member(classroom=classroom, member_id=member_id)
-    return len(ids)
+        approved += 1
+    return approved
 
 
 @transaction.atomic
