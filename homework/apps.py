@@ -8,8 +8,12 @@ class HomeworkConfig(AppConfig):
     verbose_name = _("Homework")
 
     def ready(self) -> None:
+        from accounts import privacy
         from games import registry
 
         from .gate import HomeworkGate
+        from .privacy import HOOKS
 
+        # Games ask homework through the gate; the privacy jobs reach its tables through the hooks.
         registry.provide_assignments(HomeworkGate())
+        privacy.register(HOOKS)
