@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
+from accounts import privacy
 from accounts import selectors as accounts_selectors
 from accounts.models import Browser, PlayerProfile
 from games.rooms.models import Room, Seat
@@ -79,17 +80,10 @@ def solo_game_view(game: SoloGame, *, now: float) -> dict[str, Any]:
 
 
 def class_forbids_publication(player: PlayerProfile) -> bool:
-    """True when any class the player belongs to (as its member or a profile
-    merged into a member, pending or approved, archived or not) keeps its
-    members off public tables -- the teacher's choice covers every class game
-    and every game outside the class alike (docs/leaderboards.md)."""
-    from classrooms.models import Membership
-
-    return (
-        Membership.objects.filter(Q(player=player) | Q(other_players=player))
-        .filter(classroom__public_publication=False)
-        .exists()
-    )
+    """True when a class the player belongs to keeps its members off public
+    tables: the classes answer it through their privacy hook (``accounts.privacy``;
+    ``classrooms.privacy.publication_blocked``), so poker never imports them."""
+    return privacy.publication_blocked(player)
 
 
 def may_publish(player: PlayerProfile | None) -> bool:
