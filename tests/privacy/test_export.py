@@ -134,3 +134,27 @@ def test_private_events_addressed_to_the_player_are_exported_only_their_part():
     assert len(addressed) == 1
     assert list(addressed[0]["private"]) == [str(player.pk)]
     assert addressed[0]["private"][str(player.pk)][0]["type"] == "secret"
+
+
+def test_the_export_lists_the_classes_a_teacher_merged_the_profile_into(client):
+    """Issue 27 §5: a teacher merged this profile into a pupil's membership (the
+    pupil's other device); the download's classes left that class out."""
+    from accounts.models import User
+    from classrooms.models import Classroom, Membership
+
+    player, token = make_player()
+    other, _token = make_player("Druhé Zařízení", pk=987_654_500)
+    teacher = User.objects.create_user("slouceni@skola.cz", "Heslo-ucitele-1", name="T")
+    classroom = Classroom.objects.create(name="8.B", teacher=teacher, join_code="MRG234")
+    membership = Membership.objects.create(
+        classroom=classroom, player=other, roster_name="Eva Zrzavá"
+    )
+    membership.other_players.add(player)
+    login_as(client, token)
+    data = json.loads(client.get("/accounts/player/export.json").content)
+    assert data["classes"] == []
+    assert [(c["class"], c["roster_name"]) for c in data["merged_classes"]] == [
+        ("8.B", "Eva Zrzavá")
+    ]
+    text = client.get("/accounts/player/export.csv").content.decode("utf-8")
+    assert "merged_classes[0]" in text and "8.B" in text
