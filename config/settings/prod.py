@@ -24,12 +24,22 @@ if SECRET_KEY.startswith("dev-only") or len(SECRET_KEY) < 50:
 required("ALLOWED_HOSTS")
 # The public names, plus the loopback names the container's own health probe
 # uses (compose and Kubernetes probe http://127.0.0.1:8000/...). A forged
-# "Host: localhost" from outside gains nothing: links built from it point at
-# the visitor's own machine.
+# "Host: localhost" from outside gains nothing: pages built from it point at
+# the visitor's own machine, and mails never use it (SITE_URL below).
 HEALTH_PROBE_HOSTS = env_list("HEALTH_PROBE_HOSTS", "localhost,127.0.0.1,[::1]")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") + [
     host for host in HEALTH_PROBE_HOSTS if host not in env_list("ALLOWED_HOSTS")
 ]
+# Links in mails (accounts/mail_links.py) name the site, never the request's
+# Host: "localhost" above is allowed for the probes and must not end up in a
+# teacher's mailbox. SITE_URL, or https:// and the first public name.
+SITE_URL = (
+    os.environ.get("SITE_URL", "").strip() or f"https://{env_list('ALLOWED_HOSTS')[0]}"
+).rstrip("/")
+if not re.fullmatch(r"https?://[a-z0-9\[][^/\s*]*", SITE_URL, re.IGNORECASE):
+    raise ImproperlyConfigured(
+        "SITE_URL must be a scheme and host, e.g. https://matika.example.org."
+    )
 required("DATABASE_URL")
 # Sentinel (REDIS_SENTINELS + REDIS_SENTINEL_MASTER), one REDIS_URL for
 # everything, or one URL for each role (base.py, config/redisconf.py).
