@@ -25,6 +25,7 @@ from accounts import (
     identity,
     limits,
     login_limits,
+    mail_links,
     nicknames,
     selectors,
     services,
@@ -46,7 +47,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 email=form.cleaned_data["email"],
                 name=form.cleaned_data.get("name", ""),
                 password=form.cleaned_data["password1"],
-                base_url=request.build_absolute_uri("/").rstrip("/"),
+                base_url=mail_links.site_url(request),
                 address=request.META.get("REMOTE_ADDR", ""),
             )
         except AccountsError as refused:
@@ -72,9 +73,7 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def resend_verification(request: HttpRequest) -> HttpResponse:
     if not request.user.email_verified:
-        signup_services.send_verification(
-            user=request.user, base_url=request.build_absolute_uri("/").rstrip("/")
-        )
+        signup_services.send_verification(user=request.user, base_url=mail_links.site_url(request))
     messages.success(request, _("We sent the link again. Check your inbox and spam folder."))
     return redirect(_next_url(request, "home"))
 
@@ -114,11 +113,12 @@ class PasswordResetView(auth_views.PasswordResetView):
         email = form.cleaned_data["email"]
         if not login_limits.password_reset_allowed(self.request, email):
             return redirect(self.success_url)
+        domain, use_https = mail_links.domain_and_https(self.request)
         try:
             tasks.queue_password_reset(
                 email=email,
-                domain=self.request.get_host(),
-                use_https=self.request.is_secure(),
+                domain=domain,
+                use_https=use_https,
                 language=get_language(),
             )
         except tasks.MailQueueUnavailable as exc:

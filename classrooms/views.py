@@ -17,7 +17,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import identity, limits, nicknames
+from accounts import identity, limits, mail_links, nicknames
 from classrooms import launch, reports, selectors, services, waiting
 from classrooms.errors import ClassroomError
 from classrooms.forms import (
@@ -333,8 +333,8 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                 classroom=classroom,
                 email=form.cleaned_data["email"],
                 invited_by=request.user,
-                accept_url=lambda token: request.build_absolute_uri(
-                    reverse("classrooms:accept_invitation", kwargs={"token": token})
+                accept_url=lambda token: mail_links.absolute(
+                    request, reverse("classrooms:accept_invitation", kwargs={"token": token})
                 ),
                 address=request.META.get("REMOTE_ADDR", ""),
             ),
