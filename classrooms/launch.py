@@ -31,7 +31,6 @@ from games.registry import ClassLaunch, GameSpec
 from games.rooms import registry
 from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
-from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
 
@@ -174,15 +173,12 @@ def start_group_game(
         raise ClassroomError("unknown_game", _("This game cannot be started for a class."))
     _check_class(classroom)
     host = services.ensure_teacher_player(user=user)
-    try:
-        room = room_services.create_room(
-            game=game, mode=chosen.mode, host=host, settings=settings or {}, classroom=classroom
-        )
-        # One open game per class launch: an older lobby of this game that never
-        # started closes, and its pupils are seated here (their pages follow).
-        room_services.hand_over_lobbies(successor=room, actor=host)
-    except RoomError as error:
-        raise ClassroomError(error.code, error.message) from error
+    room = room_services.create_room(
+        game=game, mode=chosen.mode, host=host, settings=settings or {}, classroom=classroom
+    )
+    # One open game per class launch: an older lobby of this game that never
+    # started closes, and its pupils are seated here (their pages follow).
+    room_services.hand_over_lobbies(successor=room, actor=host)
     return room
 
 
@@ -226,18 +222,15 @@ def start_tables(
             "no_students", _("No student has joined the class yet, so there is nobody to seat.")
         )
     rooms = []
-    try:
-        for table in split_into_tables(players, size, rng or random.SystemRandom()):
-            room = room_services.create_room(
-                game=game,
-                mode=chosen.mode,
-                host=table[0],
-                settings=chosen.launch.settings_for_table(settings or {}, table),
-                classroom=classroom,
-            )
-            for player in table[1:]:
-                room_services.join_room(room=room, player=player)
-            rooms.append(room)
-    except RoomError as error:
-        raise ClassroomError(error.code, error.message) from error
+    for table in split_into_tables(players, size, rng or random.SystemRandom()):
+        room = room_services.create_room(
+            game=game,
+            mode=chosen.mode,
+            host=table[0],
+            settings=chosen.launch.settings_for_table(settings or {}, table),
+            classroom=classroom,
+        )
+        for player in table[1:]:
+            room_services.join_room(room=room, player=player)
+        rooms.append(room)
     return rooms

@@ -11,7 +11,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
-from games.rooms.errors import RoomError
 
 from .adapter import TheoremsTable
 from .errors import TheoremsError, refusal
@@ -78,8 +77,5 @@ def delete_deck(*, player: PlayerProfile, deck_id: int) -> None:
 
 
 def check_table(*, table_size: object, burn: object = True) -> None:
-    """Refuse bad table settings before anything is created."""
-    try:
-        TheoremsTable().clean_settings({"table_size": table_size, "burn": burn})
-    except RoomError as error:
-        raise TheoremsError(error.code, error.message) from error
+    """Refuse bad table settings before anything is created (the table's RoomError)."""
+    TheoremsTable().clean_settings({"table_size": table_size, "burn": burn})

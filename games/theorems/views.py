@@ -18,7 +18,6 @@ from django.views.decorators.http import require_POST
 
 from accounts import identity
 from accounts import services as accounts_services
-from accounts.errors import AccountsError
 from games.errors import DomainError
 from games.rooms import opening
 
@@ -73,13 +72,10 @@ def _player_or_new(request: HttpRequest) -> tuple[Any, str | None]:
         raise TheoremsError(
             "storage_off", _("Saving is switched off in this browser, so you cannot play here.")
         )
-    try:
-        player, token = accounts_services.create_profile(
-            browser_token=identity.read_token(request),
-            nickname=request.POST.get("nickname", ""),
-        )
-    except AccountsError as error:
-        raise TheoremsError(error.code, error.message) from error
+    player, token = accounts_services.create_profile(
+        browser_token=identity.read_token(request),
+        nickname=request.POST.get("nickname", ""),
+    )
     request.player = player
     return player, token
 
@@ -96,7 +92,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         opened = opening.open_from_request(
             request, game="theorems", mode="table", settings={"table_size": size, "burn": burn}
         )
-    except (TheoremsError, DomainError) as error:
+    except DomainError as error:
         messages.error(request, error.message)
         return redirect("theorems:index")
     return opening.to_room(opened)
@@ -193,7 +189,7 @@ def _save(request: HttpRequest, deck: SavedDeck | None) -> HttpResponse:
             cards=cards,
             deck_id=deck.pk if deck else None,
         )
-    except TheoremsError as error:
+    except DomainError as error:  # the deck's or the new profile's refusal
         return _builder(
             request,
             deck=deck,
