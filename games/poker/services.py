@@ -603,6 +603,27 @@ def rotate_daily_challenges(*, now: float) -> dict[str, list[str]]:
     return {"published": published, "frozen": frozen}
 
 
+CLEANUP_BATCH = 500
+
+
+def _ids_in_batches(queryset):
+    """Primary keys in ascending batches of ``CLEANUP_BATCH``, each one short query.
+
+    Not ``.iterator()``: outside a transaction that keeps a server-side cursor
+    open across statements, which PgBouncer in transaction mode may run on
+    different server connections (``portal "_django_curs_..." does not exist``).
+    """
+    last = 0
+    while True:
+        batch = list(
+            queryset.filter(pk__gt=last).order_by("pk").values_list("pk", flat=True)[:CLEANUP_BATCH]
+        )
+        yield from batch
+        if len(batch) < CLEANUP_BATCH:
+            return
+        last = batch[-1]
+
+
 def cleanup_abandoned_games(*, now: float) -> dict[str, int]:
     """Unfinished solo games untouched for ``ABANDONED_AFTER``: time is applied
     first (a hard game whose numbers all ran out ends and is recorded like any
@@ -611,7 +632,7 @@ def cleanup_abandoned_games(*, now: float) -> dict[str, int]:
     cutoff = _moment(now) - ABANDONED_AFTER
     ended = deleted = 0
     stale = SoloGame.objects.filter(finished_at__isnull=True, updated_at__lt=cutoff)
-    for game_id in stale.values_list("pk", flat=True).iterator():
+    for game_id in _ids_in_batches(stale):
         with transaction.atomic():
             game = (
                 SoloGame.objects.select_for_update(skip_locked=True)

@@ -45,3 +45,28 @@ def test_an_unknown_pooler_is_refused():
         text=True,
     )
     assert result.returncode != 0 and "DATABASE_POOLER" in result.stderr
+
+
+def test_the_abandoned_games_cleanup_walks_in_short_batches(monkeypatch):
+    """Every stale game in more than one batch, each a query of its own (no cursor
+    held across statements, which PgBouncer may route to another server connection)."""
+    from games.poker import services
+
+    class Ids:
+        def __init__(self, ids):
+            self.ids, self.after = ids, None
+
+        def filter(self, pk__gt):
+            self.after = pk__gt
+            return self
+
+        def order_by(self, *_fields):
+            return self
+
+        def values_list(self, *_fields, flat):
+            return [pk for pk in self.ids if pk > self.after]
+
+    monkeypatch.setattr(services, "CLEANUP_BATCH", 2)
+    assert list(services._ids_in_batches(Ids([3, 5, 8, 13, 21]))) == [3, 5, 8, 13, 21]
+    assert list(services._ids_in_batches(Ids([3, 5]))) == [3, 5]
+    assert list(services._ids_in_batches(Ids([]))) == []
