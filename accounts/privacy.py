@@ -193,6 +193,11 @@ def register(hooks: PrivacyHooks) -> None:
     _HOOKS[hooks.app] = hooks
 
 
+def unregister(app: str) -> None:
+    """Remove an app's hooks (tests that add a probe clean up with this)."""
+    _HOOKS.pop(app, None)
+
+
 def registered() -> list[PrivacyHooks]:
     return list(_HOOKS.values())
 

@@ -316,3 +316,36 @@ def test_a_class_games_room_is_stripped_not_deleted_so_reports_keep_departures()
     assert all(seat.state == {} for seat in Seat.objects.filter(room=room))
     assert departures([room.record_id]) == before  # the report still marks the removed pupil
     assert retention.apply_retention(now=later)["stripped_class_rooms"] == 0  # idempotent
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_run_lock_is_transaction_scoped_so_it_works_behind_pgbouncer():
+    """Issue 30: behind PgBouncer in transaction mode a session-level advisory lock
+    stays on whichever server connection took it ("you don't own a lock" at the
+    unlock). The run's lock belongs to an open transaction -- its holder is 'idle
+    in transaction' while the run works -- and nothing is left after the run."""
+    from accounts import privacy
+
+    seen = []
+
+    def probe(now):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT a.state, l.granted FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
+                " WHERE l.locktype = 'advisory' AND l.objsubid = 1"
+                " AND (l.classid::bigint << 32 | l.objid::bigint) = %s",
+                [retention.ADVISORY_KEY],
+            )
+            seen.extend(cursor.fetchall())
+        return {"probe": 0}
+
+    privacy.register(privacy.PrivacyHooks(app="probe", apply_retention=probe))
+    try:
+        assert retention.apply_retention() is not None
+    finally:
+        privacy.unregister("probe")
+    assert seen == [("idle in transaction", True)]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")
+        assert cursor.fetchone()[0] == 0
+    assert retention.apply_retention() is not None  # free for the next run
