@@ -37,7 +37,7 @@ def distribution(scores: list[int], *, title: str) -> SafeString:
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="hw-chart-title"><title id="hw-chart-title">{escape(title)}</title>',
-        f'<line class="chart-axis" x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" '
+        f'<line class="chart-grid" x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" '
         f'y2="{TOP + plot_h}"/>',
     ]
     for index, (low, high, n) in enumerate(groups):
@@ -50,16 +50,16 @@ def distribution(scores: list[int], *, title: str) -> SafeString:
             "n": n,
         }
         parts.append(
-            f'<rect class="chart-bar" x="{x:.1f}" y="{y:.1f}" width="{step * 0.8:.1f}" '
+            f'<rect class="chart-bar chart-series-0" x="{x:.1f}" y="{y:.1f}" width="{step * 0.8:.1f}" '
             f'height="{height:.1f}"><title>{escape(tip)}</title></rect>'
         )
         parts.append(
-            f'<text class="chart-label" x="{x + step * 0.4:.1f}" y="{TOP + plot_h + 18}" '
+            f'<text class="chart-axis" x="{x + step * 0.4:.1f}" y="{TOP + plot_h + 18}" '
             f'text-anchor="middle">{escape(label)}</text>'
         )
         if n:
             parts.append(
-                f'<text class="chart-label" x="{x + step * 0.4:.1f}" y="{y - 4:.1f}" '
+                f'<text class="chart-axis" x="{x + step * 0.4:.1f}" y="{y - 4:.1f}" '
                 f'text-anchor="middle">{n}</text>'
             )
     parts.append("</svg>")
