@@ -5,7 +5,9 @@ const choices = document.querySelectorAll("input[name=member]");
 
 function update(focus) {
   const picked = document.querySelector("input[name=member]:checked");
-  const typing = Boolean(picked && picked.value === "");
+  // A refused name keeps its field (and the error beside it) in view.
+  const refused = Boolean(typedBox.querySelector(".error"));
+  const typing = Boolean(picked && picked.value === "") || refused;
   typedBox.hidden = !typing;
   if (typing && focus) typedBox.querySelector("input").focus({ preventScroll: true });
 }
