@@ -36,6 +36,7 @@ MATIKA_LIMITS = {
         # accounts.mail_limits
         "signups_address",
         "signup_notices_email",
+        "verification_resends_email",
         "invitations_account",
         "invitations_recipient",
         "invitations_address",
