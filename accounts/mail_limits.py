@@ -12,6 +12,9 @@ counted by whoever could abuse it:
 - the "you already have an account" notice at most once a day per address
   (``signup_notices_email``); further sign-ups with the address answer alike
   and mail nothing;
+- resent verification links per address (``verification_resends_email``, 5 a
+  day): an account signed up with someone else's address must not resend its
+  link to them without end;
 - co-teacher invitations per inviting account (``invitations_account``), per
   invited e-mail address over all senders (``invitations_recipient``) and per
   network address (``invitations_address``).
@@ -29,6 +32,7 @@ from accounts import limits
 DEFAULT_RATES = {
     "signups_address": "60/h",
     "signup_notices_email": "1/d",
+    "verification_resends_email": "5/d",
     "invitations_account": "30/d",
     "invitations_recipient": "3/d",
     "invitations_address": "100/d",
@@ -69,6 +73,11 @@ def take_signup(*, address: str) -> int | None:
 def take_signup_notice(*, email: str) -> bool:
     """Whether the "you already have an account" notice may go to ``email`` now."""
     return _take([(_limit("signup_notices_email"), _bucket(_email(email)))]) is None
+
+
+def take_verification_resend(*, email: str) -> bool:
+    """Whether the verification link may be resent to ``email`` now."""
+    return _take([(_limit("verification_resends_email"), _bucket(_email(email)))]) is None
 
 
 def take_invitation(*, account_id: int, recipient: str, address: str) -> int | None:

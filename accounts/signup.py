@@ -56,6 +56,15 @@ def send_verification(*, user: User, base_url: str) -> None:
     )
 
 
+def resend_verification(*, user: User, base_url: str) -> bool:
+    """The link again, on the account's request; False (nothing sent) when the
+    address has had its resends for today (accounts.mail_limits)."""
+    if not mail_limits.take_verification_resend(email=user.email):
+        return False
+    send_verification(user=user, base_url=base_url)
+    return True
+
+
 def sign_up(*, email: str, name: str, password: str, base_url: str, address: str) -> User | None:
     """Create an unverified account and mail the link; for a known address mail
     its owner instead (once a day). Returns the new user, or None (the caller

@@ -72,9 +72,15 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def resend_verification(request: HttpRequest) -> HttpResponse:
-    if not request.user.email_verified:
-        signup_services.send_verification(user=request.user, base_url=mail_links.site_url(request))
-    messages.success(request, _("We sent the link again. Check your inbox and spam folder."))
+    if not request.user.email_verified and not signup_services.resend_verification(
+        user=request.user, base_url=mail_links.site_url(request)
+    ):
+        messages.error(
+            request,
+            _("We have already sent you several links today. Check your inbox and spam folder."),
+        )
+    else:
+        messages.success(request, _("We sent the link again. Check your inbox and spam folder."))
     return redirect(_next_url(request, "home"))
 
 

@@ -172,3 +172,16 @@ def test_sign_ups_from_one_address_are_limited_with_a_stable_code(address):
     assert _signup(address, User.objects.first().email).status_code == 429
     # another address signs up
     assert _signup(_other_address(), late).status_code == 302
+
+
+def test_the_verification_link_is_resent_five_times_a_day(address):
+    victim = _email("obet")
+    assert _signup(address, victim).status_code == 302
+    client = Client(REMOTE_ADDR=address, headers={"accept-language": "en"})
+    client.force_login(User.objects.get(email=victim))
+    for _ in range(10):
+        client.post("/accounts/verify/resend/")
+    # the link of the sign-up and five resends
+    assert [message.to for message in mail.outbox] == [[victim]] * 6
+    page = client.post("/accounts/verify/resend/", follow=True).content.decode()
+    assert "We have already sent you several links today." in page
