@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from django.utils.translation import gettext as _
 
@@ -58,6 +58,7 @@ class Standing:
     key: tuple
 
 
+@runtime_checkable
 class TurnEngine(Protocol):
     """What a turn-based game's rules engine offers the table (``games/<game>/engine.py``)."""
 

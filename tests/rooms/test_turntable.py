@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from games import registry as game_registry
 from games.rooms.errors import RoomError
 from games.rooms.ranking import competition_ranks, ranked, ranks_by
 from games.rooms.registry import SeatInfo
-from games.rooms.turntable import ENDED, FINISHED, PLAYING, TurnTable
+from games.rooms.turntable import ENDED, FINISHED, PLAYING, TurnEngine, TurnTable
 from tests.plugin.tinyturns.game import CountTable
 
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
@@ -56,6 +57,21 @@ def test_ranked_entries_keep_their_input_order_among_equals():
         ("x", 2),
         ("z", 2),
     ]
+
+
+# --- the engine contract ---------------------------------------------------------
+
+
+def test_every_turn_table_plugs_in_an_engine_that_keeps_the_contract():
+    tables = [
+        adapter
+        for spec in game_registry.games()
+        for adapter in spec.rooms.values()
+        if isinstance(adapter, TurnTable)
+    ]
+    assert {type(t).__name__ for t in tables} >= {"AbakuTable", "AbakuSolo", "TheoremsTable"}
+    for table in [*tables, CountTable()]:
+        assert isinstance(table.engine, TurnEngine), type(table.engine).__name__
 
 
 # --- seats and robots -------------------------------------------------------------
