@@ -17,3 +17,5 @@ class ClassroomsConfig(AppConfig):
         privacy.register(HOOKS)
         # A teacher's own profile acts in a class's rooms only while teaching the class.
         room_selectors.set_class_teacher_check(selectors.teaches)
+        # The host of a class game sees each pupil's roster name beside the nickname.
+        room_selectors.set_roster_names(selectors.roster_names_by_player)

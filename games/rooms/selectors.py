@@ -54,6 +54,26 @@ def set_class_teacher_check(check: Callable[[int, PlayerProfile], bool]) -> None
     _class_teacher_check = check
 
 
+def _no_roster(classroom_id: int) -> dict[int, str]:
+    return {}
+
+
+# A class's roster names by player id (the teacher sees them beside nicknames in
+# a class game); the classes app registers it, the rooms never import it.
+_roster_names: Callable[[int], dict[int, str]] = _no_roster
+
+
+def set_roster_names(provider: Callable[[int], dict[int, str]]) -> None:
+    global _roster_names
+    _roster_names = provider
+
+
+def roster_names(room: Room) -> dict[int, str]:
+    """``{player id: roster name}`` of the room's class (empty outside a class).
+    For the host's eyes only: pages never show it to other players."""
+    return _roster_names(room.classroom_id) if room.classroom_id else {}
+
+
 def acting_player(
     room: Room, *, cookie_player: PlayerProfile | None, account_player: PlayerProfile | None
 ) -> PlayerProfile | None:
