@@ -101,6 +101,14 @@ def player_names(classroom: Classroom) -> dict[int, Membership]:
     return names
 
 
+def roster_names_by_player(classroom_id: int) -> dict[int, str]:
+    """Player id -> roster name for the class (merged profiles included)."""
+    classroom = Classroom.objects.filter(pk=classroom_id).first()
+    if classroom is None:
+        return {}
+    return {pid: member.roster_name for pid, member in player_names(classroom).items()}
+
+
 def member_player_ids(member: Membership) -> list[int]:
     ids = [player.pk for player in member.other_players.all()]
     if member.player_id:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
@@ -133,7 +134,10 @@ def group_standings(room: Room, *, player_id: int, now: float | None = None) -> 
     finished = room.status in (Room.Status.FINISHED, Room.Status.EXPIRED)
     is_host = player_id == room.host_id
     if finished or is_host:
+        names = room_selectors.roster_names(room) if is_host else {}
         for entry in entries:
+            if names.get(entry["player_id"]):
+                entry["roster_name"] = names[entry["player_id"]]
             waits = not entry["over"] and entry["gone"] is None
             entry["behind"] = max(0, drawn - entry["handled"]) if waits else 0
             if not finished:

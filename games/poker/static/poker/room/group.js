@@ -279,9 +279,10 @@ class GroupPage {
         const row = document.createElement("tr");
         if (entry.behind > 0) row.className = "is-behind";
         if (entry.gone) row.className = "is-gone";
+        // In a class game the teacher sees the roster name beside the nickname.
         const cells = [
           String(entry.rank),
-          entry.nickname,
+          entry.roster_name ? `${entry.nickname} (${entry.roster_name})` : entry.nickname,
           String(entry.score),
           String(entry.filled),
           entry.gone === "left"

@@ -21,6 +21,8 @@ export function rankingItem(entry, { me = null } = {}) {
     el("span", { className: "pr-rank", text: `${entry.rank}.` }),
     " ",
     el("span", { className: "pr-name", text: entry.nickname }), // user input: text, never markup
+    // The host of a class game (only they get roster names) sees who is who.
+    ...(entry.roster_name ? [" ", el("span", { className: "pr-roster muted", text: `(${entry.roster_name})` })] : []),
     " ",
     el("span", { className: "pr-score", text: interpolate(gettext("%(points)s points"), { points: entry.score }) }),
     " ",
