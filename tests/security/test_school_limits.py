@@ -269,7 +269,9 @@ def test_after_ten_wrong_claim_codes_the_right_one_says_wait(browser):
     )
     text = html.unescape(right.content.decode())
     assert "This code is not right" not in text
-    assert re.search(r"Too many tries\. Wait 1[45] minutes and try again\.", text), text[:2000]
+    # django-ratelimit's windows are fixed: whatever is left of the current one
+    found = re.search(r"Too many tries\. Wait (\d+) minutes? and try again\.", text)
+    assert found and 1 <= int(found.group(1)) <= 15, text[:2000]
     adam.refresh_from_db()
     assert adam.player_id is None
 
