@@ -615,12 +615,9 @@ def join_classroom(
             _check_pending_room(classroom, client)
     token = None
     if player is None:
-        try:
-            player, token = account_services.create_profile(
-                browser_token=browser_token, nickname=nickname
-            )
-        except AccountsError as error:
-            raise ClassroomError(error.code, error.message) from error
+        player, token = account_services.create_profile(
+            browser_token=browser_token, nickname=nickname
+        )
     if claimed is None or not claim_code:
         try:
             with transaction.atomic():

@@ -697,7 +697,7 @@ def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> Http
             client=limits.client_of(request),
             keyed=keyed,
         )
-    except ClassroomError as error:
+    except DomainError as error:  # the class's refusals and the new profile's
         field = None
         if error.code in {"name_empty", "name_too_long"}:
             field = "typed_name"
