@@ -333,7 +333,9 @@ class Position:
     hand: int | None
 
     def matches(self, cells: Sequence[int | None], card: int | None) -> bool:
-        if card != self.hand:
+        # An empty board protects nothing: every practice game starts with the
+        # same position, and its hint is the same.
+        if card != self.hand or not self.numbers:
             return False
         sent = Counter(value for value in cells if value is not None)
         difference = sum(((sent - self.numbers) + (self.numbers - sent)).values())
