@@ -14,9 +14,7 @@ from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
 
 #: Where the rooms tests' counter game (tests/rooms/testgame.py) keeps players.
-privacy.register_places(
-    "testgame", privacy.places(ids={"host"}, keyed_by_id={"scores", "secrets"})
-)
+privacy.register_places("testgame", privacy.places(ids={"host"}, keyed_by_id={"scores", "secrets"}))
 
 #: A profile id no score, card or counter of the fixtures can equal by chance.
 PLAYER_ID = 987_654_321
