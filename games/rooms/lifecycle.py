@@ -379,7 +379,13 @@ def end_room(*, room: Room, actor: PlayerProfile) -> int:
     room = locked_room(room.pk)
     require_host(room, actor)
     require_live(room)
-    now = timezone.now()
+    return close_room(room, actor_id=actor.pk, now=timezone.now())
+
+
+def close_room(room: Room, *, actor_id: int | None, now: datetime) -> int:
+    """End a locked live room: a lobby just closes, a running game is scored. The
+    host's end comes here after its checks; so does the erasure of a host nobody
+    can replace (``games.rooms.privacy``)."""
     if room.status == Room.Status.RUNNING:
         adapter = registry.get(room.game, room.mode)
         room.state = adapter.end(room.state, now=now)
@@ -388,7 +394,7 @@ def end_room(*, room: Room, actor: PlayerProfile) -> int:
         room.status = Room.Status.FINISHED
         room.finished_at = now
         public = [{"type": "finished", "results": []}]
-    seq = append(room, kind="end", actor_id=actor.pk, public=public, now=now)
+    seq = append(room, kind="end", actor_id=actor_id, public=public, now=now)
     room.save()
     return seq
 

@@ -40,21 +40,6 @@ RUNTIME_PLACES = places(
 # --- erasure --------------------------------------------------------------------------
 
 
-def _end(room: Room, now) -> None:
-    """End a locked live room as its host would (``lifecycle.end_room``), without
-    the host: a lobby closes, a running game is scored for the others."""
-    if room.status == Room.Status.RUNNING:
-        adapter = registry.get(room.game, room.mode)
-        room.state = adapter.end(room.state, now=now)
-        public = [{"type": "finished", "results": steps.finish(room, adapter, now)}]
-    else:
-        room.status = Room.Status.FINISHED
-        room.finished_at = now
-        public = [{"type": "finished", "results": []}]
-    steps.append(room, kind="end", actor_id=None, public=public, now=now)
-    room.save()
-
-
 def _remove_from_live_rooms(player: PlayerProfile) -> None:
     """Take the player out of every lobby and running game the way the room
     itself removes a player, so the others' game goes on."""
@@ -69,7 +54,7 @@ def _remove_from_live_rooms(player: PlayerProfile) -> None:
             room.status == Room.Status.LOBBY or not adapter.limits.host_plays
         ):
             # Nobody could start this lobby or deal this game any more: it ends now.
-            _end(room, now)
+            lifecycle.close_room(room, actor_id=None, now=now)
             continue
         lifecycle.remove_player(room=room, player=player, now=now)
 
