@@ -435,6 +435,9 @@ LOGGING = logging_from_environment(json_default=False)
 # ``uvicorn --workers N``. HTTP requests by view and status: django-prometheus'
 # middleware, first and last.
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    # prometheus-client writes there from the first metric on: it must exist.
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 INSTALLED_APPS.append("django_prometheus")
 MIDDLEWARE.insert(0, "django_prometheus.middleware.PrometheusBeforeMiddleware")
 MIDDLEWARE.append("django_prometheus.middleware.PrometheusAfterMiddleware")
