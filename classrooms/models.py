@@ -128,6 +128,11 @@ class Membership(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.APPROVED
     )
+    # The pupil's ID in the school's system (a OneRoster sourcedId), so that a
+    # re-imported class list matches the entry (classrooms.roster_services).
+    source_id = models.CharField(
+        _("ID in the school system"), max_length=255, blank=True, default=""
+    )
     joined_at = models.DateTimeField(_("joined"), default=timezone.now)
 
     class Meta:
