@@ -15,6 +15,9 @@ from .engine import refusal
 from .rules import GameState, IllegalMove, apply, best_move, review
 from .rules.game import remove_player
 
+#: The robot level that always takes the highest score (rules/robot.py).
+GREEDY = "greedy"
+
 
 def _other_humans(state: dict, seat: int) -> bool:
     return any(
@@ -83,4 +86,10 @@ def game_review(state: dict, *, player_id: int) -> list[dict]:
         owner = state["seats"][turn["player"]]
         if owner["player_id"] is not None and turn["player"] != seat:
             turn["best"], turn["best_score"], turn["missed"] = None, None, None
+        level = owner.get("robot") if owner["player_id"] is None else None
+        if level and level != GREEDY and turn.get("missed"):
+            # Every level but greedy leaves the top score on purpose: the lower ones
+            # to be beatable, the strong one for the stones it keeps and the reply
+            # it allows. The review says so instead of calling it missed points.
+            turn["on_purpose"] = level
     return turns

@@ -579,6 +579,13 @@ if (root) {
           ? gettext("exchanged")
           : gettext("empty turn");
     if (turn.best_score === null) return t(gettext("Turn %(number)s, %(player)s: %(played)s"), { number: turn.move_number, player: who, played });
+    // A robot that leaves the top score on purpose: said as what it is, not as missed points.
+    if (turn.on_purpose === "strong") {
+      return t(gettext("Turn %(number)s, %(player)s: %(played)s; played for the position rather than the top score (%(best)s)"), { number: turn.move_number, player: who, played, best: turn.best_score });
+    }
+    if (turn.on_purpose) {
+      return t(gettext("Turn %(number)s, %(player)s: %(played)s; at its level the robot leaves the top score (%(best)s) on purpose"), { number: turn.move_number, player: who, played, best: turn.best_score });
+    }
     const best = turn.best
       ? t(ngettext("best move %(score)s point", "best move %(score)s points", turn.best_score), { score: turn.best_score })
       : gettext("no move was possible");
@@ -593,7 +600,7 @@ if (root) {
           text: describeTurn(turn),
           attrs: { type: "button", "data-review-turn": String(index), "aria-pressed": String(index === reviewIndex) },
         });
-        if (turn.missed) button.dataset.missed = String(turn.missed);
+        if (turn.missed && !turn.on_purpose) button.dataset.missed = String(turn.missed);
         button.addEventListener("click", () => {
           reviewIndex = reviewIndex === index ? null : index;
           renderReview();
