@@ -71,17 +71,18 @@ def _rooms_of(player: PlayerProfile) -> set[int]:
 
 def erase_player(erasure: Erasure) -> None:
     player = PlayerProfile.objects.get(pk=erasure.player_id)
-    _remove_from_live_rooms(player)
     room_ids = _rooms_of(player)
     if not room_ids:
         return
-    # The same lock order as every room write: room rows first, by id.
+    # Every room row first, by id -- the runtime's lock order -- before any of
+    # them changes (leaving a live room locks it again: already held).
     list(
         Room.objects.select_for_update()
         .filter(pk__in=room_ids)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+    _remove_from_live_rooms(player)
     games = dict(Room.objects.filter(pk__in=room_ids).values_list("pk", "game"))
 
     def where(row) -> object:
