@@ -92,15 +92,24 @@ def count_task(task: str, state: str) -> None:
 class CeleryCollector:
     """Tasks run and failed (all workers) and the queue length, read from Redis."""
 
+    def describe(self):
+        """The names, without asking Redis (registering must not connect)."""
+        return self._families()
+
+    def _families(self):
+        return [
+            CounterMetricFamily(
+                "matika_celery_tasks",
+                "Celery tasks finished, by task and state.",
+                labels=["task", "state"],
+            ),
+            GaugeMetricFamily(
+                "matika_celery_queue_length", "Celery tasks waiting in the queue.", labels=["queue"]
+            ),
+        ]
+
     def collect(self):
-        tasks = CounterMetricFamily(
-            "matika_celery_tasks",
-            "Celery tasks finished, by task and state.",
-            labels=["task", "state"],
-        )
-        queue = GaugeMetricFamily(
-            "matika_celery_queue_length", "Celery tasks waiting in the queue.", labels=["queue"]
-        )
+        tasks, queue = self._families()
         try:
             client = _broker_redis()
             counted = client.hgetall(CELERY_TASKS_KEY)
