@@ -460,7 +460,9 @@ def rematch(*, room: Room, actor: PlayerProfile) -> Room:
     room's row lock makes two clicks open one room: the second click (or the
     second player's page) gets the room the first opened while it is live.
     Players who left or were removed are not seated again; a player the new
-    room refuses can still join by its code while it is a lobby.
+    room refuses can still join by its code while it is a lobby. In a class's
+    room, those who watched (a latecomer the running game could not admit) are
+    seated too, after the players: the next round is theirs.
     """
     old = locked_room(room.pk)
     adapter = registry.get(old.game, old.mode)
@@ -477,11 +479,12 @@ def rematch(*, room: Room, actor: PlayerProfile) -> Room:
     fresh = create_room(
         game=old.game, mode=old.mode, host=actor, settings=old.settings, classroom=old.classroom
     )
-    players = (
-        old.seats.select_related("player")
-        .filter(status=Seat.Status.JOINED, role=Seat.Role.PLAYER, player__is_active=True)
-        .order_by("joined_at", "pk")
+    seated = old.seats.select_related("player").filter(
+        status=Seat.Status.JOINED, player__is_active=True
     )
+    players = list(seated.filter(role=Seat.Role.PLAYER).order_by("joined_at", "pk"))
+    if old.classroom_id is not None:
+        players += list(seated.filter(role=Seat.Role.SPECTATOR).order_by("joined_at", "pk"))
     for seat in players:
         try:
             join_room(room=fresh, player=seat.player)
