@@ -25,6 +25,7 @@ from accounts import retention
 from accounts.models import PlayerProfile
 from accounts.privacy import Erasure, PrivacyHooks, places, places_of
 from games.rooms import lifecycle, registry, steps
+from games.rooms.errors import RoomError
 from games.rooms.expiry import expire_stale_rooms
 from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
 
@@ -48,7 +49,10 @@ def _remove_from_live_rooms(player: PlayerProfile) -> None:
     ).order_by("room_id")
     for room_id, role in list(seats.values_list("room_id", "role")):
         room = steps.locked_room(room_id)
-        adapter = registry.get(room.game, room.mode)
+        try:
+            adapter = registry.get(room.game, room.mode)
+        except RoomError:  # its game is no longer installed: nothing runs there
+            continue
         now = timezone.now()
         if role == Seat.Role.HOST and (
             room.status == Room.Status.LOBBY or not adapter.limits.host_plays
