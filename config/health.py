@@ -18,7 +18,9 @@ counts when ``HEALTH_REQUIRE_BEAT`` is on (the site serves without beat).
 
 ``/ws/echo/<group>/`` is a tiny WebSocket endpoint that relays messages through
 the Redis channel layer to every socket in the same group; the end-to-end test
-and operators use it to prove the real-time path.
+and developers use it to prove the real-time path. It is routed only under
+DEBUG or the test settings (config/routing.py): in production it would be an
+open relay.
 """
 
 import asyncio
