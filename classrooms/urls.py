@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from classrooms import reports, views
 
@@ -25,6 +25,7 @@ urlpatterns = [
     path("<int:pk>/games/start/", views.start_game, name="start_game"),
     path("<int:pk>/members/", views.members, name="members"),
     path("<int:pk>/members/claim-codes/", views.claim_codes, name="claim_codes"),
+    path("<int:pk>/members/import/", include("classrooms.import_urls")),
     path("<int:pk>/members/add/", views.add_members, name="add_members"),
     path("<int:pk>/members/<int:member_id>/approve/", views.approve_member, name="approve_member"),
     path("<int:pk>/members/<int:member_id>/remove/", views.remove_member, name="remove_member"),

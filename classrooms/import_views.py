@@ -1,0 +1,224 @@
+"""Importing a class list: upload -> map the columns -> preview -> import (issue 29 §3).
+
+The parsed upload waits in the teacher's session (never on disk, never in a
+URL) between the steps; the mapping travels as column numbers. Only the class's
+teachers reach these pages (``selectors.teacher_classroom``: 404 for others).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from classrooms import roster_import, roster_services, selectors
+from classrooms.errors import ClassroomError
+from classrooms.models import Classroom
+
+SESSION_KEY = "classrooms.roster-import.%s"
+
+
+def _key(classroom: Classroom) -> str:
+    return SESSION_KEY % classroom.pk
+
+
+def _store(request: HttpRequest, classroom: Classroom, kind: str, name: str, data) -> None:
+    if kind == "table":
+        stored = {"headers": data.headers, "rows": data.rows}
+    else:
+        stored = {
+            "classes": [[c.sourced_id, c.title, c.school, c.students] for c in data.classes],
+            "users": data.users,
+            "enrollments": data.enrollments,
+        }
+    request.session[_key(classroom)] = {"kind": kind, "name": name, "data": stored}
+
+
+def _load(request: HttpRequest, classroom: Classroom):
+    stored = request.session.get(_key(classroom))
+    if not stored:
+        return None
+    data = stored["data"]
+    if stored["kind"] == "table":
+        table = roster_import.Table(
+            headers=data["headers"], rows=[(row, cells) for row, cells in data["rows"]]
+        )
+        return stored["kind"], stored["name"], table
+    oneroster = roster_import.OneRoster(
+        classes=[roster_import.OneRosterClass(*c) for c in data["classes"]],
+        users={k: tuple(v) for k, v in data["users"].items()},
+        enrollments=[tuple(e) for e in data["enrollments"]],
+    )
+    return stored["kind"], stored["name"], oneroster
+
+
+@login_required
+def upload(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    error = None
+    if request.method == "POST":
+        files = request.FILES.getlist("files")
+        try:
+            kind, name, data = _parse(files)
+        except ClassroomError as refusal:
+            error = refusal
+        else:
+            _store(request, classroom, kind, name, data)
+            return redirect("classrooms:import_map", pk=classroom.pk)
+    return render(
+        request,
+        "classrooms/import_upload.html",
+        {"classroom": classroom, "error": error},
+        status=400 if error else 200,
+    )
+
+
+def _parse(files):
+    if not files:
+        raise ClassroomError("no_file", _("Choose the file with the class list."))
+    if sum(f.size or 0 for f in files) > roster_import.MAX_FILE_BYTES:
+        raise ClassroomError(
+            "file_too_large", _("The file is too large. A class list can have at most 2 MB.")
+        )
+    uploads = [(f.name or "", f.read()) for f in files]
+    names = [name for name, _data in uploads]
+    if roster_import.is_oneroster(names):
+        found = roster_import.oneroster_files(uploads)
+        return "oneroster", ", ".join(names), roster_import.read_oneroster(found)
+    if len(uploads) > 1:
+        raise ClassroomError(
+            "one_file", _("Upload one class list (several files only for OneRoster).")
+        )
+    name, data = uploads[0]
+    return "table", name, roster_import.read_upload(name, data)
+
+
+def _column(params, name: str) -> int | None:
+    value = params.get(name, "")
+    try:
+        return int(value) if value != "" else None
+    except ValueError:
+        raise ClassroomError("bad_mapping", _("Choose the columns again.")) from None
+
+
+def _mapping(params, table) -> roster_import.Mapping:
+    if "full" not in params and "first" not in params:
+        return roster_import.guess_mapping(table)
+    return roster_import.Mapping(
+        first=_column(params, "first"),
+        last=_column(params, "last"),
+        full=_column(params, "full"),
+        class_column=_column(params, "class_column"),
+        class_value=params.get("class_value", "").strip()[: roster_import.MAX_CELL],
+    )
+
+
+def _plan(classroom: Classroom, kind: str, data, params):
+    """(mapping or chosen OneRoster class, candidate rows or None, refusal or None)."""
+    if kind == "table":
+        mapping = _mapping(params, data)
+        try:
+            rows = roster_import.candidates(data, mapping) if "preview" in params else None
+        except ClassroomError as refusal:
+            return mapping, None, refusal
+        return mapping, rows, None
+    chosen = params.get("oneroster_class", "")
+    if not chosen and len(data.classes) == 1:
+        chosen = data.classes[0].sourced_id
+    if not chosen or "preview" not in params:
+        return chosen, None, None
+    try:
+        return chosen, roster_import.oneroster_candidates(data, chosen), None
+    except ClassroomError as refusal:
+        return chosen, None, refusal
+
+
+def _render_map(request, classroom, stored, params, *, error=None, status=200):
+    kind, name, data = stored
+    try:
+        choice, rows, refusal = _plan(classroom, kind, data, params)
+    except ClassroomError as bad:
+        choice, rows, refusal = roster_import.guess_mapping(data), None, bad
+    context = {
+        "classroom": classroom,
+        "kind": kind,
+        "file_name": name,
+        "error": error or refusal,
+        "preview": roster_services.preview(classroom, rows) if rows is not None else None,
+    }
+    if kind == "table":
+        context.update(
+            headers=list(enumerate(data.headers)),
+            mapping=choice,
+            class_values=roster_import.class_values(data, choice.class_column),
+            sample=data.rows[:3],
+        )
+    else:
+        context.update(oneroster_classes=data.classes, chosen=choice)
+    if (error or refusal) and status == 200:
+        status = 400
+    return render(request, "classrooms/import_map.html", context, status=status)
+
+
+@login_required
+def map_columns(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    stored = _load(request, classroom)
+    if stored is None:
+        return redirect("classrooms:import_upload", pk=classroom.pk)
+    return _render_map(request, classroom, stored, request.GET)
+
+
+@login_required
+@require_POST
+def confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = selectors.teacher_classroom(request.user, pk)
+    stored = _load(request, classroom)
+    if stored is None:
+        messages.error(request, _("Upload the class list again."))
+        return redirect("classrooms:import_upload", pk=classroom.pk)
+    kind, _name, data = stored
+    params = request.POST.copy()
+    params["preview"] = "1"
+    try:
+        _choice, rows, refusal = _plan(classroom, kind, data, params)
+        if refusal is not None:
+            raise refusal
+        result = roster_services.import_roster(classroom=classroom, rows=rows or [])
+    except ClassroomError as error:
+        return _render_map(request, classroom, stored, params, error=error, status=400)
+    del request.session[_key(classroom)]
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s student was added to the roster.",
+            "%(count)s students were added to the roster.",
+            result.added,
+        )
+        % {"count": result.added},
+    )
+    if result.renamed:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)s name was updated.",
+                "%(count)s names were updated.",
+                result.renamed,
+            )
+            % {"count": result.renamed},
+        )
+    if result.missing:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)s student of the roster is not in the file and stays in the class.",
+                "%(count)s students of the roster are not in the file and stay in the class.",
+                result.missing,
+            )
+            % {"count": result.missing},
+        )
+    return redirect("classrooms:members", pk=classroom.pk)

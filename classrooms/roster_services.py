@@ -1,0 +1,186 @@
+"""Importing a class list into a roster: the preview and the import (issue 29 §3).
+
+The rows come from ``classrooms.roster_import``; each name is validated by the
+same ``services.normalise_roster_name`` as a pasted one and new names are added
+by the same ``services._add_roster_names`` (class size limit, claim codes), so
+there is one set of rules for roster names.
+
+Matching against the roster: by ``source_id`` (a OneRoster sourcedId) when the
+row has one and an entry holds it, otherwise by the normalised name (case and
+spacing ignored). A matched entry is never recreated: its profile, merged
+profiles and results stay. Entries the file does not name are listed and kept;
+nothing is ever deleted by an import. A file with any bad row imports nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from classrooms import services
+from classrooms.errors import ClassroomError
+from classrooms.models import Classroom, Membership
+from classrooms.roster_import import Candidate
+
+
+@dataclass
+class RowError:
+    row: int
+    code: str
+    message: str
+    name: str = ""
+
+
+@dataclass
+class Preview:
+    new: list[Candidate] = field(default_factory=list)
+    unchanged: list[tuple[Candidate, Membership]] = field(default_factory=list)
+    # matched by source_id, the name in the file differs: the entry is renamed
+    renamed: list[tuple[Candidate, Membership]] = field(default_factory=list)
+    # roster entries the file does not name: kept
+    missing: list[Membership] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _key(name: str) -> str:
+    return name.casefold()
+
+
+def preview(classroom: Classroom, rows: list[Candidate]) -> Preview:
+    """What an import of ``rows`` would do; changes nothing."""
+    result = Preview()
+    members = list(
+        Membership.objects.filter(classroom=classroom).exclude(status=Membership.Status.PENDING)
+    )
+    by_source = {m.source_id: m for m in members if m.source_id}
+    by_name = {_key(m.roster_name): m for m in members}
+    seen_names: dict[str, int] = {}
+    seen_sources: dict[str, int] = {}
+    matched: set[int] = set()
+    if not rows:
+        result.errors.append(
+            RowError(0, "file_empty", _("No row of the file gives a name for this class."))
+        )
+    for row in rows:
+        try:
+            name = services.normalise_roster_name(row.name)
+        except ClassroomError as error:
+            result.errors.append(RowError(row.row, error.code, error.message, row.name))
+            continue
+        first = seen_names.get(_key(name)) or (
+            seen_sources.get(row.source_id) if row.source_id else None
+        )
+        if first is not None:
+            result.errors.append(
+                RowError(
+                    row.row,
+                    "duplicate_in_file",
+                    _("The same name as in row %(row)s.") % {"row": first},
+                    name,
+                )
+            )
+            continue
+        seen_names[_key(name)] = row.row
+        if row.source_id:
+            seen_sources[row.source_id] = row.row
+        candidate = Candidate(row=row.row, name=name, source_id=row.source_id)
+        member = by_source.get(row.source_id) if row.source_id else None
+        if member is not None and member.pk not in matched:
+            matched.add(member.pk)
+            if member.roster_name == name:
+                result.unchanged.append((candidate, member))
+            else:
+                result.renamed.append((candidate, member))
+            continue
+        member = by_name.get(_key(name))
+        if member is not None and member.pk not in matched:
+            matched.add(member.pk)
+            result.unchanged.append((candidate, member))
+            continue
+        result.new.append(candidate)
+    # A renamed entry must not take a name another entry keeps.
+    kept_names = {_key(m.roster_name): m for m in members}
+    for candidate, member in result.renamed:
+        other = kept_names.get(_key(candidate.name))
+        if other is not None and other.pk != member.pk and other.pk not in matched:
+            result.errors.append(
+                RowError(
+                    candidate.row,
+                    "name_in_roster",
+                    _("Another student in the roster already has this name."),
+                    candidate.name,
+                )
+            )
+    result.missing = [m for m in members if m.pk not in matched]
+    total = len(members) + len(result.new)
+    if total > services.MAX_MEMBERS:
+        result.errors.append(
+            RowError(
+                0,
+                "class_full",
+                ngettext(
+                    "A class can have at most %(count)s member.",
+                    "A class can have at most %(count)s members.",
+                    services.MAX_MEMBERS,
+                )
+                % {"count": services.MAX_MEMBERS},
+            )
+        )
+    result.errors.sort(key=lambda error: error.row)
+    return result
+
+
+@dataclass
+class ImportResult:
+    added: int
+    renamed: int
+    unchanged: int
+    missing: int
+
+
+@transaction.atomic
+def import_roster(*, classroom: Classroom, rows: list[Candidate]) -> ImportResult:
+    """Add the new names, rename entries matched by their ID in the school system,
+    link a name-matched entry to its ID; keep everything else. Refused as a
+    whole (``roster_file_errors``, nothing written) when any row is bad."""
+    classroom = services._lock(classroom)
+    plan = preview(classroom, rows)
+    if not plan.ok:
+        raise ClassroomError(
+            "roster_file_errors",
+            ngettext(
+                "The file has %(count)s error. Nothing was imported.",
+                "The file has %(count)s errors. Nothing was imported.",
+                len(plan.errors),
+            )
+            % {"count": len(plan.errors)},
+        )
+    created = services._add_roster_names(classroom, [c.name for c in plan.new])
+    ids = {_key(c.name): c.source_id for c in plan.new}
+    linked = []
+    for member in created:
+        if ids.get(_key(member.roster_name)):
+            member.source_id = ids[_key(member.roster_name)]
+            linked.append(member)
+    for candidate, member in plan.unchanged:
+        if candidate.source_id and member.source_id != candidate.source_id:
+            member.source_id = candidate.source_id
+            linked.append(member)
+    if linked:
+        Membership.objects.bulk_update(linked, ["source_id"])
+    for candidate, member in plan.renamed:
+        member.roster_name = candidate.name
+        member.save(update_fields=["roster_name"])
+    return ImportResult(
+        added=len(created),
+        renamed=len(plan.renamed),
+        unchanged=len(plan.unchanged),
+        missing=len(plan.missing),
+    )
