@@ -29,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
@@ -79,14 +80,17 @@ class Pupil:
             if name.lower() == "content-length":
                 length = int(value)
         payload = await self.reader.readexactly(length)
-        return status, json.loads(payload or b"{}")
+        try:
+            return status, json.loads(payload or b"{}")
+        except ValueError:  # an error page, not the API's JSON
+            return status, {"code": f"not_json_{status}"}
 
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
 
 
-async def play(pupils: list[Pupil], assignment_id: int, moves: int, seed: int) -> dict:
+async def play(pupils: list[Pupil], assignment_id: int, moves: int, seed: int, ramp: float) -> dict:
     starts: list[float] = []
     placements: list[float] = []
     refused: list[tuple[int, str]] = []
@@ -95,7 +99,7 @@ async def play(pupils: list[Pupil], assignment_id: int, moves: int, seed: int) -
 
     async def one(pupil: Pupil, rng: random.Random) -> None:
         await go.wait()
-        await asyncio.sleep(rng.random() * 0.5)  # a class does not press Start in one instant
+        await asyncio.sleep(rng.random() * ramp)  # pupils press Start within ``ramp`` seconds
         began = time.monotonic()
         status, body = await pupil.post(
             "/poker/api/games/", {"mode": "assignment", "assignment": assignment_id}
@@ -223,7 +227,29 @@ def render_times(teacher, classroom, assignment, renders: int) -> dict:
             "p95_ms": round(percentile(times, 0.95), 1),
             "max_ms": round(max(times), 1),
         }
+    found["homework card of the class page (alone)"] = card_times(teacher, classroom, renders)
     return found
+
+
+def card_times(teacher, classroom, renders: int) -> dict:
+    """The homework card alone: what homework adds to the class page."""
+    from django.template import Context, Template
+    from django.test import RequestFactory
+
+    template = Template("{% load homework %}{% homework_section classroom %}")
+    request = RequestFactory().get(f"/classes/{classroom.pk}/")
+    request.user, request.player = teacher, None
+    times = []
+    for _ in range(renders + 2):
+        began = time.perf_counter()
+        template.render(Context({"request": request, "classroom": classroom}))
+        times.append((time.perf_counter() - began) * 1000)
+    times = times[2:]
+    return {
+        "median_ms": round(statistics.median(times), 1),
+        "p95_ms": round(percentile(times, 0.95), 1),
+        "max_ms": round(max(times), 1),
+    }
 
 
 def main() -> int:
@@ -234,6 +260,7 @@ def main() -> int:
     parser.add_argument("--assignments", type=int, default=20)
     parser.add_argument("--renders", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ramp", type=float, default=5.0, help="seconds over which pupils start")
     args = parser.parse_args()
     load_before = f"{os.getloadavg()[0]:.1f}"
     with fanout.bench_services("matika-homework-bench-") as (_workdir, env, servers):
@@ -247,7 +274,7 @@ def main() -> int:
         servers += fanout.start_servers(env, 1)
         address = servers[0][1]
         pupils = [Pupil(address, cookie) for cookie in cookies]
-        played = asyncio.run(play(pupils, assignments[0].pk, args.moves, args.seed))
+        played = asyncio.run(play(pupils, assignments[0].pk, args.moves, args.seed, args.ramp))
         teacher, classroom, table_assignments, _c = make_class(
             args.table_pupils, tag="B", assignments=args.assignments, finished=True
         )
@@ -270,7 +297,7 @@ def main() -> int:
                 "p50": round(percentile(played["starts"], 0.5) * 1000, 1),
                 "p99": round(percentile(played["starts"], 0.99) * 1000, 1),
             },
-            "refused": played["refused"][:10],
+            "refused_codes": dict(Counter(code for _status, code in played["refused"])),
             "refused_count": len(played["refused"]),
             "class_table": {
                 "pupils": args.table_pupils,
