@@ -51,6 +51,8 @@ def _class_row(membership: Membership) -> dict:
         "roster_name": membership.roster_name,
         "status": membership.status,
         "joined_at": membership.joined_at.isoformat(),
+        # the pupil's ID in the school's system, when an imported class list gave one
+        **({"source_id": membership.source_id} if membership.source_id else {}),
     }
 
 
@@ -90,6 +92,7 @@ def export_account(user: User) -> dict:
                         "roster_name": m.roster_name,
                         "status": m.status,
                         "joined_at": m.joined_at.isoformat(),
+                        **({"source_id": m.source_id} if m.source_id else {}),
                     }
                     for m in classroom.members.order_by("roster_name", "pk")
                 ],

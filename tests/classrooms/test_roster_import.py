@@ -15,7 +15,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from openpyxl import Workbook
 
-from classrooms import roster_import, roster_services, services
+from classrooms import privacy, roster_import, roster_services, services
 from classrooms.errors import ClassroomError
 from classrooms.models import Membership
 from games.models import GameResult
@@ -320,6 +320,8 @@ def test_oneroster_zip_import_and_re_import_matches_by_sourced_id(teacher_client
     anna.refresh_from_db()
     assert (anna.roster_name, anna.player_id) == ("Anna Horáková", player.pk)
     assert classroom.members.count() == 2
+    # the ID is the pupil's data too: it is in their download
+    assert privacy.export_player(player)["classes"][0]["source_id"] == "U1"
 
 
 def test_a_class_that_would_pass_its_size_limit_imports_nothing(classroom):
