@@ -2,14 +2,18 @@
 
 The suite's settings make the limits generous (every test runs from 127.0.0.1
 against one Redis); here every test gets the real rates and an address of its
-own, so counters of one test never reach another.
+own, so counters of one test never reach another. django-ratelimit's clock stands
+still during each test, so a test that counts up to a limit stays in one window.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import time
+from types import SimpleNamespace
 
+import django_ratelimit.core
 import pytest
 from django.test import Client
 
@@ -20,6 +24,16 @@ _network = random.Random().randrange(1, 250)
 @pytest.fixture(autouse=True)
 def real_limits(settings):
     settings.MATIKA_LIMITS = {}
+
+
+@pytest.fixture(autouse=True)
+def one_window(monkeypatch):
+    """django-ratelimit counts in fixed windows (a minute, 15 minutes, an hour): a
+    test that counts up to a limit must not straddle two of them, or its count
+    starts over and the test fails by the clock. The library's clock (and nothing
+    else's) stands still in this process; a live server process keeps its own."""
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture

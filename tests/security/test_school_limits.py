@@ -16,11 +16,8 @@ from __future__ import annotations
 
 import html
 import re
-import time
 from datetime import timedelta
-from types import SimpleNamespace
 
-import django_ratelimit.core
 import pytest
 from django.test import Client
 from django.utils import timezone
@@ -39,15 +36,6 @@ PENDING_PER_ADDRESS = 40  # accounts.limits.class_pending() defaults
 PENDING_PER_BROWSER = 5
 MISSES_PER_IDENTITY = 10  # accounts.limits.code_misses() defaults
 MISSES_PER_ADDRESS_ALL = 200
-
-
-@pytest.fixture(autouse=True)
-def one_window(monkeypatch):
-    """django-ratelimit counts in fixed windows (15 minutes, an hour): a test that
-    counts up to a limit must not straddle two of them, or its count starts over
-    and the test fails by the clock. Its clock (and nothing else's) stands still."""
-    now = time.time()
-    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 def _neighbour(address: str, host: int) -> str:
