@@ -138,6 +138,8 @@ def _table(raw_rows) -> Table:
     rows: list[tuple[int, list[str]]] = []
     for number, raw in enumerate(raw_rows, start=1):
         cells = [_clean_cell(cell) for cell in raw]
+        while cells and not cells[-1]:  # Excel's formatted but empty cells
+            cells.pop()
         if len(cells) > MAX_COLUMNS:
             _refuse(
                 "too_many_columns",

@@ -334,6 +334,37 @@ def test_a_class_that_would_pass_its_size_limit_imports_nothing(classroom):
     assert classroom.members.count() == 3
 
 
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"first": "NaN", "last": "0"},
+        {"full": "-1"},
+        {"full": "99999999999999999999"},
+        {"full": "1e309", "class_column": "\u0000"},
+        {"first": "1", "last": "0", "class_column": "2", "class_value": "x" * 5000},
+        {"oneroster_class": "C6A"},
+    ],
+)
+def test_hostile_mappings_answer_4xx_and_change_nothing(teacher_client, classroom, params):
+    _upload(teacher_client, classroom, ("zaci.csv", BAKALARI))
+    before = _names(classroom)
+    base = f"/classes/{classroom.pk}/members/import/"
+    page = teacher_client.get(base + "map/", {"preview": "1", **params})
+    assert page.status_code in {200, 400}
+    answer = teacher_client.post(base + "confirm/", params)
+    assert answer.status_code in {302, 400}
+    if answer.status_code == 302:  # a valid mapping of rows that are all fine
+        assert set(before) <= set(_names(classroom))
+    else:
+        assert _names(classroom) == before
+
+
+def test_excel_files_with_formatted_empty_columns_are_read():
+    data = _xlsx([["Příjmení", "Jméno", *[None] * 100], ["Malá", "Ema", *[None] * 100]])
+    table = roster_import.read_upload("export.xlsx", data)
+    assert table.headers == ["Příjmení", "Jméno"]
+
+
 # --- who may ------------------------------------------------------------------------
 
 
