@@ -25,6 +25,8 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from games.errors import DomainError
+
 if TYPE_CHECKING:
     from django import forms
     from django.db.models import QuerySet
@@ -110,12 +112,12 @@ class AssignmentTicket:
     resume: str | None = None
 
 
-class AssignmentRefused(Exception):  # noqa: N818 -- a refusal, not a crash
-    """The gate refuses a start: a stable ``code``, a human ``message``, an HTTP ``status``."""
+class AssignmentRefused(DomainError):  # noqa: N818 -- a refusal, not a crash
+    """The gate refuses a start: a stable ``code``, a human ``message``, an HTTP
+    ``status`` (409 unless given) -- the one domain error type (``games.errors``)."""
 
     def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+        super().__init__(code, message, status)
 
 
 @dataclass(frozen=True)
