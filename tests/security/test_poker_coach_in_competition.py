@@ -12,6 +12,7 @@ Practice hints (the scoresheet, a browser-led easy game) keep working.
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 from django.conf import settings as django_settings
@@ -19,6 +20,7 @@ from django.urls import reverse
 
 from accounts.models import Browser
 from classrooms.models import Classroom
+from games.poker import services as poker_services
 from games.poker.models import SoloGame
 from games.poker.rules import JOKER
 from games.rooms import services as rooms
@@ -89,16 +91,14 @@ def test_a_ranked_game_can_no_longer_be_played_on_the_coachs_moves(browser):
 def test_the_daily_attempt_gets_no_hint_and_a_changed_number_or_two_does_not_help(browser):
     client = browser()
     sign_in(client, "Daily")
-    game = post(client, API, {"mode": "daily"}).json()["game"]
+    # A fixed deck, not the day's: 25 numbers before any joker, the same every day.
+    with mock.patch.object(poker_services, "daily_deck", lambda day, secret, table: LOW_DECK):
+        game = post(client, API, {"mode": "daily"}).json()["game"]
     for _move in range(6):
-        while game["hand"] == JOKER:
-            game = post(client, f"{API}{game['id']}/actions/", {"type": "keep_joker"}).json()
-            game = game["game"]
         free = game["cells"].index(None)
         game = post(client, f"{API}{game['id']}/actions/", {"type": "place", "cell": free}).json()
         game = game["game"]
-    while game["hand"] == JOKER:
-        game = post(client, f"{API}{game['id']}/actions/", {"type": "keep_joker"}).json()["game"]
+    assert game["hand"] != JOKER
     cells = list(game["cells"])
     filled = [index for index, value in enumerate(cells) if value is not None]
     cells[filled[0]] = None  # one number left out
@@ -111,16 +111,13 @@ def test_the_daily_attempt_gets_no_hint_and_a_changed_number_or_two_does_not_hel
 def test_another_profile_of_the_same_browser_cannot_ask_for_the_ranked_board(browser):
     client = browser()
     ranker = sign_in(client, "Ranker")
-    game = post(client, API, {"mode": "ranked", "difficulty": "easy"}).json()["game"]
+    with dealt(LOW_DECK):  # a fixed deck: 25 numbers before any joker
+        game = post(client, API, {"mode": "ranked", "difficulty": "easy"}).json()["game"]
     for _move in range(2):
-        while game["hand"] == JOKER:
-            game = post(client, f"{API}{game['id']}/actions/", {"type": "keep_joker"}).json()
-            game = game["game"]
         free = game["cells"].index(None)
         game = post(client, f"{API}{game['id']}/actions/", {"type": "place", "cell": free}).json()
         game = game["game"]
-    while game["hand"] == JOKER:
-        game = post(client, f"{API}{game['id']}/actions/", {"type": "keep_joker"}).json()["game"]
+    assert game["hand"] != JOKER
     # A second profile created in the same browser is selected now.
     created = client.post(reverse("accounts:create_profile"), {"nickname": "Helper"})
     assert created.status_code in (200, 302), created.status_code
@@ -134,7 +131,8 @@ def test_another_profile_of_the_same_browser_cannot_ask_for_the_ranked_board(bro
 def test_practice_hints_keep_working_beside_a_competitive_game(browser):
     client = browser()
     sign_in(client, "Practice")
-    ranked = post(client, API, {"mode": "ranked", "difficulty": "easy"}).json()["game"]
+    with dealt(LOW_DECK):  # fixed decks: numbers in hand from the first card
+        ranked = post(client, API, {"mode": "ranked", "difficulty": "easy"}).json()["game"]
     assert ranked["over"] is False
     practice = [None] * 25
     practice[:12] = [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
@@ -143,9 +141,9 @@ def test_practice_hints_keep_working_beside_a_competitive_game(browser):
     assert answer.status_code == 200, answer.content
     assert answer.json()["hint"]["action"] == "place"
     # An easy solo game served by the server still has its own hint.
-    easy = post(client, API, {"mode": "easy"}).json()["game"]
-    while easy["hand"] == JOKER:
-        easy = post(client, f"{API}{easy['id']}/actions/", {"type": "keep_joker"}).json()["game"]
+    with dealt(LOW_DECK):
+        easy = post(client, API, {"mode": "easy"}).json()["game"]
+    assert easy["hand"] != JOKER
     assert post(client, f"{API}{easy['id']}/hint/").status_code == 200
     assert ask(client, easy["cells"], easy["hand"]).status_code in (200, 403)
     # The scoresheet without any identity works as before.
