@@ -31,7 +31,7 @@ from collections.abc import Iterator
 import pytest
 from django.db import connection
 
-from tests.conftest import BASE_DIR, _server_env, _stop, start_uvicorn, wait_up
+from tests.conftest import BASE_DIR, _server_env, _stop, start_uvicorn
 from tests.scale.topology import PgBouncer, SentinelRedis, pgbouncer_binary
 
 pytestmark = [pytest.mark.live]
@@ -75,8 +75,12 @@ def topology(django_db_setup, django_db_blocker) -> Iterator[dict]:
         )
         for name in ("CHANNELS_REDIS_URL", "CACHE_REDIS_URL", "CELERY_BROKER_URL"):
             env.pop(name, None)
-        servers = [start_uvicorn(env) for _ in range(2)]
-        children += [process for process, _url in servers]
+        servers = []
+        for _ in range(2):  # one after another: start-ups compete for the CPUs
+            process, url = start_uvicorn(env)
+            children.append(process)
+            _wait_started(process, url)
+            servers.append((process, url))
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         children.append(
             subprocess.Popen(
@@ -96,8 +100,6 @@ def topology(django_db_setup, django_db_blocker) -> Iterator[dict]:
                 env=env,
             )
         )
-        for process, url in servers:
-            wait_up(process, url, "a uvicorn behind PgBouncer and Sentinel")
         for _process, url in servers:
             assert _ready_within(url, 90), f"{url}/readyz never became ready"
         yield {"urls": [url for _p, url in servers], "redis": redis, "env": env}
@@ -106,6 +108,20 @@ def topology(django_db_setup, django_db_blocker) -> Iterator[dict]:
             _stop(child)
         redis.stop()
         bouncer.stop()
+
+
+def _wait_started(process: subprocess.Popen, url: str, patience: float = 240) -> None:
+    """Like tests/conftest.py's wait_up, with the patience of a machine whose CPUs
+    also start the other processes of the topology."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/livez", timeout=5):
+                return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"a uvicorn behind PgBouncer and Sentinel did not start ({url})")
+            time.sleep(0.5)
 
 
 def _readyz(url: str) -> tuple[int, dict]:
@@ -339,6 +355,8 @@ def test_rooms_go_on_through_a_redis_failover_behind_pgbouncer(transactional_db,
         if seat.player_id in played["acked"]:
             filled = sum(1 for value in seat.state.get("cells", []) if value is not None)
             assert filled >= played["acked"][seat.player_id]
+    # The processes noticed the lost Redis and pushed fresh snapshots to their sockets.
+    assert played["pushed_snapshots"] >= 1
     # Nobody stalled: every player learned all 25 numbers and placed them all.
     assert played["known"] == [[SEQUENCE] * PLAYERS] * ROOMS
     assert played["placed"] == [[SEQUENCE] * PLAYERS] * ROOMS, played["refused"]
