@@ -23,7 +23,7 @@ from games import registry
 
 from .errors import PokerError
 from .models import SoloGame
-from .rules import EASY, HARD, TABLE_NAMES, PokerGame
+from .rules import DEFAULT_TABLE, EASY, HARD, TABLE_NAMES, PokerGame
 from .rules.deck import seeded_deck
 from .rules.state import MAX_SECONDS, MIN_SECONDS
 
@@ -44,7 +44,7 @@ def clean_settings(settings: Any) -> dict[str, Any]:
             _("Unknown settings: %(names)s") % {"names": ", ".join(sorted(map(str, unknown)))},
             code="bad_settings",
         )
-    table = settings.get("table", TABLE_NAMES[0])
+    table = settings.get("table", DEFAULT_TABLE)
     if table not in TABLE_NAMES:
         raise ValidationError(_("Unknown scoring table."), code="bad_table")
     difficulty = settings.get("difficulty", EASY)
@@ -73,7 +73,7 @@ def setting_fields() -> list[tuple[str, Any, list | None, Any]]:
             "table",
             gettext_lazy("Scoring table"),
             [(t["name"], t["label"]) for t in table_context()],
-            TABLE_NAMES[0],
+            DEFAULT_TABLE,
         ),
         (
             "difficulty",

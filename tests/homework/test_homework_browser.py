@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.poker.rules import DEFAULT_TABLE
 from homework.models import Assignment, Attempt
 from tests.classrooms import factories
 from tests.poker_web.helpers import player_cookie
@@ -95,7 +96,7 @@ def test_teacher_sets_homework_three_pupils_play_and_the_teacher_reads_it(
     assignment = Assignment.objects.get()
     assert assignment.attempts == "best" and assignment.late is True
     assert assignment.settings == {
-        "table": "matematico",
+        "table": DEFAULT_TABLE,
         "difficulty": "easy",
         "seconds_per_card": None,
     }
