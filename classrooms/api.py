@@ -79,7 +79,7 @@ class ClassroomSerializer(serializers.ModelSerializer):
         return classroom.teacher_id == self.context["request"].user.pk
 
     def get_join_url(self, classroom: Classroom) -> str:
-        from classrooms.views import join_url  # the keyed class link, as on the class page
+        from classrooms.views.common import join_url  # the keyed class link, as on the class page
 
         return join_url(self.context["request"], classroom)
 

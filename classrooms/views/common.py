@@ -1,0 +1,46 @@
+"""What the class pages share: the keyed class link and its QR code, the
+redirect back to the page a form came from, and running one service call with
+a message."""
+
+import segno
+from django.contrib import messages
+from django.http import HttpRequest
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+
+from accounts import limits
+from classrooms import services
+from classrooms.errors import ClassroomError
+from classrooms.models import Classroom
+
+
+def join_url(request: HttpRequest, classroom: Classroom) -> str:
+    """The teacher's class link (also in the QR code): keyed, so following it is
+    never counted or refused by the code limits (``services.check_code_attempt``)."""
+    path = reverse("classrooms:join_class", kwargs={"code": classroom.join_code})
+    key = services.class_link_key(classroom)
+    return request.build_absolute_uri(f"{path}?{limits.LINK_KEY_PARAM}={key}")
+
+
+def qr_svg(url: str) -> str:
+    # segno writes presentation attributes only (no style=), so the strict CSP holds.
+    qr = segno.make(url, error="m")
+    return mark_safe(qr.svg_inline(scale=1, border=2, omitsize=True, dark="#000", light="#fff"))
+
+
+def redirect_back(request: HttpRequest, classroom: Classroom, default: str = "classrooms:detail"):
+    target = request.POST.get("back")
+    if target in {"members", "detail", "results"}:
+        default = f"classrooms:{target}"
+    return redirect(default, pk=classroom.pk)
+
+
+def run_action(request: HttpRequest, action, success: str) -> bool:
+    try:
+        action()
+    except ClassroomError as error:
+        messages.error(request, error.message)
+        return False
+    messages.success(request, success)
+    return True

@@ -1,0 +1,156 @@
+"""The student's join flow: the code box, the class link (typed or keyed) and
+joining with a roster name and a nickname."""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from accounts import identity, limits, nicknames
+from classrooms import selectors, services
+from classrooms.errors import ClassroomError
+from classrooms.forms import JoinCodeForm, JoinForm
+from classrooms.models import Classroom
+from games.errors import DomainError
+
+NICKNAME_ERRORS = {"too_short", "too_long", "bad_characters", "no_letters", "not_allowed", "taken"}
+
+
+def join(request: HttpRequest) -> HttpResponse:
+    form = JoinCodeForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            classroom = services.check_code_attempt(
+                code=form.cleaned_data["code"],
+                client=limits.client_of(request),
+                player=request.player,
+            )
+        except ClassroomError as error:
+            form.add_error("code", error.message)
+            status = 429 if error.code == "rate_limited" else 400
+        else:
+            return redirect("classrooms:join_class", code=classroom.join_code)
+    return render(request, "classrooms/join_code.html", {"form": form}, status=status)
+
+
+def join_class(request: HttpRequest, code: str) -> HttpResponse:
+    """The class link: typed (a code in the path) or keyed (``?k=``, the teacher's
+    link and QR). The join form posts back to the same URL, key included."""
+    try:
+        classroom = services.check_code_attempt(
+            code=code,
+            client=limits.client_of(request),
+            player=request.player,
+            link_key=limits.link_key_of(request),
+        )
+    except ClassroomError as error:
+        form = JoinCodeForm(data={"code": code})
+        form.is_valid()
+        form.add_error("code", error.message)
+        status = 429 if error.code == "rate_limited" else 404
+        return render(request, "classrooms/join_code.html", {"form": form}, status=status)
+    if request.player is not None:
+        existing = services.membership_of(classroom=classroom, player=request.player)
+        if existing is not None:
+            return redirect("classrooms:detail", pk=classroom.pk)
+    form = JoinForm(
+        request.POST or None,
+        initial={"nickname": nicknames.generate(language=get_language())},
+    )
+    status = 200
+    if request.method == "POST":
+        response = _do_join(request, classroom, form) if form.is_valid() else None
+        if response is not None:
+            return response
+        status = 400
+    closed = classroom.archived_at is not None or not classroom.join_enabled
+    return render(
+        request,
+        "classrooms/join_class.html",
+        {
+            "classroom": classroom,
+            "form": form,
+            "closed": closed,
+            # Only the short form of each roster name ("Adam K."): pupils see
+            # enough to find their own entry, not their classmates' full names.
+            "roster": _join_choices(selectors.unclaimed_roster(classroom)),
+            "picked": form.data.get("member", ""),
+        },
+        status=status,
+    )
+
+
+def _join_choices(members) -> list[dict]:
+    """Roster names as pupils see them: first name and surname initial, with
+    more letters of the surname only where two entries would look the same."""
+    members = list(members)
+    labels = {member.pk: member.short_name for member in members}
+    for letters in (2, 3):
+        counts: dict[str, int] = {}
+        for label in labels.values():
+            counts[label] = counts.get(label, 0) + 1
+        for member in members:
+            words = member.roster_name.split()
+            if counts[labels[member.pk]] > 1 and len(words) > 1:
+                labels[member.pk] = f"{words[0]} {words[-1][:letters]}."
+    return [{"pk": member.pk, "name": labels[member.pk]} for member in members]
+
+
+def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> HttpResponse | None:
+    if not request.storage_enabled:
+        form.add_error(
+            None,
+            _(
+                "Saving is switched off in this browser, so you cannot join a class. Switch it on first."
+            ),
+        )
+        return None
+    data = form.cleaned_data
+    key = limits.link_key_of(request)
+    keyed = bool(key) and services.class_link_key_valid(classroom, key)
+    # Through the teacher's keyed link, joins and new profiles count in the
+    # class's own budget: a school address used up by others does not stop it.
+    client = limits.client_of(request)
+    if keyed:
+        client = limits.for_link(client, "class", classroom.pk)
+    refusal = None
+    if limits.blocked(limits.class_joins(), client):
+        refusal = _("Too many class joins from here. Wait a while and try again.")
+    elif request.player is None and limits.blocked(limits.profile_creations(), client):
+        refusal = _("Too many new nicknames from here. Wait a while and try again.")
+    if refusal is not None:
+        form.add_error(None, refusal)
+        return None
+    try:
+        membership, token = services.join_classroom(
+            classroom=classroom,
+            player=request.player,
+            member_id=data["member"],
+            typed_name=data["typed_name"],
+            browser_token=identity.read_token(request),
+            nickname=data["nickname"],
+            claim_code=request.POST.get("claim_code", "").strip()[:16],
+            client=limits.client_of(request),
+            keyed=keyed,
+        )
+    except DomainError as error:  # the class's refusals and the new profile's
+        field = None
+        if error.code in {"name_empty", "name_too_long"}:
+            field = "typed_name"
+        elif error.code in NICKNAME_ERRORS:
+            field = "nickname"
+        form.add_error(field, error.message)
+        return None
+    limits.count(limits.class_joins(), client)
+    if token:
+        limits.count(limits.profile_creations(), client)
+    if membership.is_pending:
+        messages.success(request, _("Your teacher will confirm your name soon."))
+    else:
+        messages.success(request, _("Welcome to %(name)s!") % {"name": classroom.name})
+    response = redirect("classrooms:detail", pk=classroom.pk)
+    if token:
+        identity.write_token(response, token)
+    return response
