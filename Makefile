@@ -42,6 +42,7 @@ lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/pip install --quiet -r requirements.in
 	.lock-venv/bin/pip freeze --exclude-editable | grep -v -E '^(pip|setuptools|wheel)==' > requirements.lock
+	.lock-venv/bin/python tests/tools/hash_lock.py requirements.lock
 	rm -rf .lock-venv
 
 ## Extract strings into locale/*/LC_MESSAGES/django.po (needs GNU gettext).
