@@ -29,10 +29,12 @@ def test_dependencies_are_pinned():
     lines = [
         line
         for line in (BASE_DIR / "requirements.lock").read_text().splitlines()
-        if line and not line.startswith("#")
+        if line and not line.startswith("#") and not line.lstrip().startswith("--hash=")
     ]
     assert lines, "requirements.lock is empty"
     assert all("==" in line for line in lines), "every locked dependency needs an exact version"
+    text = (BASE_DIR / "requirements.lock").read_text()
+    assert text.count("==") <= text.count("--hash=sha256:"), "every pin needs its hash"
     locked = {line.split("==")[0].lower().replace("_", "-") for line in lines}
     for name in ("django", "channels", "channels-redis", "celery", "psycopg", "uvicorn"):
         assert name in locked
