@@ -26,10 +26,12 @@ from accounts.models import PlayerProfile
 from accounts.privacy import DELETED_NAME
 from classrooms.models import Classroom, Membership
 from games.models import GameResult
+from games.poker.rules import JOKER
 from games.rooms import selectors
 from games.rooms import services as rooms
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, RoomEvent, Seat
+from tests.poker_room.live import rig_deck, seed_dealing_first, set_seed
 from tests.privacy.helpers import login_as, make_player
 
 pytestmark = pytest.mark.django_db
@@ -211,12 +213,20 @@ def everyone_can_sync(room: Room, players: list[PlayerProfile]) -> None:
 def open_room(game: str, mode: str, host, pupils) -> Room:
     settings = {"host_plays": False} if mode == "group" else {}
     room = rooms.create_room(game=game, mode=mode, host=host, settings=settings)
+    if game == "poker" and mode == "duel":
+        # A duel deals its first card as the second player joins: a fixed one.
+        set_seed(room, seed_dealing_first(mode, 5))
     for pupil in pupils:
         rooms.join_room(room=room, player=pupil)
     room.refresh_from_db()
     if room.status == Room.Status.LOBBY:
         rooms.start_room(room=room, actor=host)
     room.refresh_from_db()
+    if game == "poker" and room.status == Room.Status.RUNNING:
+        # Numbers only, the same on every run: no joker takes another path.
+        assert JOKER not in room.state["sequence"], room.state["sequence"]
+        rig_deck(room, [6, 7, 8, 9])
+        room.refresh_from_db()
     return room
 
 
