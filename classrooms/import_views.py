@@ -7,6 +7,8 @@ teachers reach these pages (``selectors.teacher_classroom``: 404 for others).
 
 from __future__ import annotations
 
+import secrets
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -35,7 +37,13 @@ def _store(request: HttpRequest, classroom: Classroom, kind: str, name: str, dat
             "users": data.users,
             "enrollments": data.enrollments,
         }
-    request.session[_key(classroom)] = {"kind": kind, "name": name, "data": stored}
+    request.session[_key(classroom)] = {
+        "kind": kind,
+        "name": name,
+        "data": stored,
+        # the import names the upload it previewed (another tab may upload again)
+        "upload": secrets.token_urlsafe(8),
+    }
 
 
 def _load(request: HttpRequest, classroom: Classroom):
@@ -47,13 +55,13 @@ def _load(request: HttpRequest, classroom: Classroom):
         table = roster_import.Table(
             headers=data["headers"], rows=[(row, cells) for row, cells in data["rows"]]
         )
-        return stored["kind"], stored["name"], table
+        return stored["kind"], stored["name"], table, stored.get("upload", "")
     oneroster = roster_import.OneRoster(
         classes=[roster_import.OneRosterClass(*c) for c in data["classes"]],
         users={k: tuple(v) for k, v in data["users"].items()},
         enrollments=[tuple(e) for e in data["enrollments"]],
     )
-    return stored["kind"], stored["name"], oneroster
+    return stored["kind"], stored["name"], oneroster, stored.get("upload", "")
 
 
 @login_required
@@ -138,7 +146,7 @@ def _plan(classroom: Classroom, kind: str, data, params):
 
 
 def _render_map(request, classroom, stored, params, *, error=None, status=200):
-    kind, name, data = stored
+    kind, name, data, upload_id = stored
     try:
         choice, rows, refusal = _plan(classroom, kind, data, params)
     except ClassroomError as bad:
@@ -147,6 +155,7 @@ def _render_map(request, classroom, stored, params, *, error=None, status=200):
         "classroom": classroom,
         "kind": kind,
         "file_name": name,
+        "upload_id": upload_id,
         "error": error or refusal,
         "preview": roster_services.preview(classroom, rows) if rows is not None else None,
     }
@@ -181,9 +190,15 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     if stored is None:
         messages.error(request, _("Upload the class list again."))
         return redirect("classrooms:import_upload", pk=classroom.pk)
-    kind, _name, data = stored
+    kind, _name, data, upload_id = stored
     params = request.POST.copy()
     params["preview"] = "1"
+    if params.get("upload") != upload_id:
+        error = ClassroomError(
+            "upload_changed",
+            _("Another file was uploaded meanwhile. Check its preview and import again."),
+        )
+        return _render_map(request, classroom, stored, params, error=error, status=409)
     try:
         _choice, rows, refusal = _plan(classroom, kind, data, params)
         if refusal is not None:

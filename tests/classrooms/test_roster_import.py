@@ -92,6 +92,15 @@ def _upload(client, classroom, *files: tuple[str, bytes]):
     )
 
 
+def _confirm(client, classroom, data: dict):
+    """The import's POST, naming the upload the page previewed (as the page does)."""
+    stored = client.session.get(f"classrooms.roster-import.{classroom.pk}") or {}
+    return client.post(
+        f"/classes/{classroom.pk}/members/import/confirm/",
+        {"upload": stored.get("upload", ""), **data},
+    )
+
+
 def _names(classroom) -> list[str]:
     return sorted(classroom.members.values_list("roster_name", flat=True))
 
@@ -190,8 +199,9 @@ def test_upload_map_preview_and_import_a_bakalari_file(teacher_client, classroom
     body = preview.content.decode().split('data-testid="import-preview"')[1]
     assert "Řepa Žlutá" in body and "Čeněk" not in body  # 6.B is left out
     before = _names(classroom)
-    done = teacher_client.post(
-        f"/classes/{classroom.pk}/members/import/confirm/",
+    done = _confirm(
+        teacher_client,
+        classroom,
         {"first": "1", "last": "0", "full": "", "class_column": "2", "class_value": "6.A"},
     )
     assert done.status_code == 302
@@ -226,8 +236,9 @@ def test_a_file_with_bad_rows_shows_them_and_imports_nothing(teacher_client, cla
     assert 'data-testid="import-row-errors"' in body
     assert 'data-row="5" data-error-code="duplicate_in_file"' in body
     assert 'data-testid="import-confirm"' not in body
-    refused = teacher_client.post(
-        f"/classes/{classroom.pk}/members/import/confirm/",
+    refused = _confirm(
+        teacher_client,
+        classroom,
         {"first": "1", "last": "0", "full": "", "class_column": "2"},
     )
     assert refused.status_code == 400
@@ -261,7 +272,7 @@ def test_no_file_and_a_mapping_without_a_name_are_refused(teacher_client, classr
             f"/classes/{classroom.pk}/members/import/map/", {"preview": "1", **params}
         )
         assert page.status_code == 400
-        refused = teacher_client.post(f"/classes/{classroom.pk}/members/import/confirm/", params)
+        refused = _confirm(teacher_client, classroom, params)
         assert refused.status_code == 400
     assert _names(classroom) == before
 
@@ -280,9 +291,7 @@ def test_a_re_import_keeps_entries_their_players_and_results(teacher_client, cla
     body = page.content.decode()
     assert 'data-change="unchanged"' in body and 'data-change="missing"' in body
     assert "Bára Nová" in body  # listed as not in the file
-    teacher_client.post(
-        f"/classes/{classroom.pk}/members/import/confirm/", {"full": "0", "first": "", "last": ""}
-    )
+    _confirm(teacher_client, classroom, {"full": "0", "first": "", "last": ""})
     adam.refresh_from_db()
     assert adam.player_id == player.pk and adam.roster_name == "Adam Kováč"
     assert GameResult.objects.filter(player=player, score=12).exists()
@@ -295,9 +304,7 @@ def test_oneroster_zip_import_and_re_import_matches_by_sourced_id(teacher_client
     assert _upload(teacher_client, classroom, ("roster.zip", _zip(_oneroster()))).status_code == 302
     page = teacher_client.get(f"/classes/{classroom.pk}/members/import/map/")
     assert "7.B Matematika" in page.content.decode()
-    teacher_client.post(
-        f"/classes/{classroom.pk}/members/import/confirm/", {"oneroster_class": "C6A"}
-    )
+    _confirm(teacher_client, classroom, {"oneroster_class": "C6A"})
     assert sorted(classroom.members.values_list("roster_name", "source_id")) == [
         ("Anna Nováková", "U1"),
         ("Boris Král", "U2"),
@@ -314,14 +321,26 @@ def test_oneroster_zip_import_and_re_import_matches_by_sourced_id(teacher_client
         f"/classes/{classroom.pk}/members/import/map/", {"preview": "1", "oneroster_class": "C6A"}
     )
     assert 'data-change="renamed"' in page.content.decode()
-    teacher_client.post(
-        f"/classes/{classroom.pk}/members/import/confirm/", {"oneroster_class": "C6A"}
-    )
+    _confirm(teacher_client, classroom, {"oneroster_class": "C6A"})
     anna.refresh_from_db()
     assert (anna.roster_name, anna.player_id) == ("Anna Horáková", player.pk)
     assert classroom.members.count() == 2
     # the ID is the pupil's data too: it is in their download
     assert privacy.export_player(player)["classes"][0]["source_id"] == "U1"
+
+
+def test_an_import_after_another_upload_in_another_tab_is_refused(teacher_client, classroom):
+    _upload(teacher_client, classroom, ("zaci.csv", BAKALARI))
+    old = teacher_client.session[f"classrooms.roster-import.{classroom.pk}"]["upload"]
+    _upload(teacher_client, classroom, ("jiny.csv", "Celé jméno\nJiný Žák\n".encode()))
+    before = _names(classroom)
+    refused = teacher_client.post(
+        f"/classes/{classroom.pk}/members/import/confirm/",
+        {"upload": old, "full": "0", "first": "", "last": ""},
+    )
+    assert refused.status_code == 409
+    assert 'data-error-code="upload_changed"' in refused.content.decode()
+    assert _names(classroom) == before
 
 
 def test_a_class_that_would_pass_its_size_limit_imports_nothing(classroom):
@@ -351,7 +370,7 @@ def test_hostile_mappings_answer_4xx_and_change_nothing(teacher_client, classroo
     base = f"/classes/{classroom.pk}/members/import/"
     page = teacher_client.get(base + "map/", {"preview": "1", **params})
     assert page.status_code in {200, 400}
-    answer = teacher_client.post(base + "confirm/", params)
+    answer = _confirm(teacher_client, classroom, params)
     assert answer.status_code in {302, 400}
     if answer.status_code == 302:  # a valid mapping of rows that are all fine
         assert set(before) <= set(_names(classroom))
@@ -388,5 +407,5 @@ def test_only_the_class_teachers_import(client, teacher_client, classroom):
     factories.add_co_teacher(classroom, colleague)
     client.force_login(colleague)
     assert _upload(client, classroom, ("zaci.csv", BAKALARI)).status_code == 302
-    client.post(base + "confirm/", {"first": "1", "last": "0", "full": "", "class_column": ""})
+    _confirm(client, classroom, {"first": "1", "last": "0", "full": "", "class_column": ""})
     assert Membership.objects.filter(classroom=classroom, roster_name="Čeněk Šťastný").exists()
