@@ -35,7 +35,7 @@ def classes_for_teacher(user: User) -> QuerySet[Classroom]:
     if not user.is_authenticated:
         return Classroom.objects.none()
     # Only accepted invitations count: an invitation is accepted through the
-    # signed link mailed to its address (classrooms.services.accept_invitation).
+    # signed link mailed to its address (classrooms.invitation_services.accept_invitation).
     return (
         Classroom.objects.filter(
             Q(teacher=user) | Q(co_teachers__user=user, co_teachers__accepted_at__isnull=False)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import mail_links
-from classrooms import selectors, services
+from classrooms import invitation_services, selectors
 from classrooms.errors import ClassroomError
 from classrooms.forms import (
     InviteForm,
@@ -28,7 +28,7 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         run_action(
             request,
-            lambda: services.invite_co_teacher(
+            lambda: invitation_services.invite_co_teacher(
                 classroom=classroom,
                 email=form.cleaned_data["email"],
                 invited_by=request.user,
@@ -47,7 +47,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The link mailed to an invited colleague: shows whose class it is and, on
     POST, accepts it for this account (the invited, verified address only)."""
     try:
-        invite = services.invitation_for(token)
+        invite = invitation_services.invitation_for(token)
     except ClassroomError as error:
         return render(
             request, "classrooms/accept_invitation.html", {"error": error.message}, status=404
@@ -55,7 +55,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     error = None
     if request.method == "POST":
         try:
-            services.accept_invitation(token=token, user=request.user)
+            invitation_services.accept_invitation(token=token, user=request.user)
         except ClassroomError as exc:
             error = exc.message
         else:
@@ -83,7 +83,7 @@ def uninvite(request: HttpRequest, pk: int, co_teacher_id: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     run_action(
         request,
-        lambda: services.remove_co_teacher(
+        lambda: invitation_services.remove_co_teacher(
             classroom=classroom, co_teacher_id=co_teacher_id, user=request.user
         ),
         _("The co-teacher was removed."),

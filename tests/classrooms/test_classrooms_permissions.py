@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts import identity
 from accounts.models import Browser
-from classrooms import services
+from classrooms import invitation_services
 from classrooms.models import Classroom, Membership
 from tests.classrooms import factories
 
@@ -45,7 +45,9 @@ def _player_client(player) -> Client:
 def world():
     owner = factories.make_teacher("owner@skola.sk", email_verified_at=timezone.now())
     classroom = factories.make_class(owner, roster="Adam")
-    services.invite_co_teacher(classroom=classroom, email="co@skola.sk", invited_by=owner)
+    invitation_services.invite_co_teacher(
+        classroom=classroom, email="co@skola.sk", invited_by=owner
+    )
     student = factories.make_player("Žiak")
     member = factories.add_member(classroom, student, "Ema")
     record = factories.play(classroom, {student: 10})
@@ -62,7 +64,9 @@ def world():
     users["co_teacher"].email_verified_at = timezone.now()
     users["co_teacher"].save(update_fields=["email_verified_at"])
     invite = classroom.co_teachers.get()
-    services.accept_invitation(token=services.invitation_token(invite), user=users["co_teacher"])
+    invitation_services.accept_invitation(
+        token=invitation_services.invitation_token(invite), user=users["co_teacher"]
+    )
     clients = {"anonymous": Client(headers={"accept-language": "en"})}
     for name, user in users.items():
         clients[name] = Client(headers={"accept-language": "en"})

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.test import Client
 
 from accounts import services as account_services
+from classrooms import invitation_services
 from classrooms import services as classroom_services
 from classrooms.models import CoTeacher
 from games.rooms import services as room_services
@@ -85,7 +86,7 @@ def test_a_removed_co_teacher_loses_host_rights_at_once(server, open_socket):
     socket = open_socket(server, room.code, _session_socket_user(browser))
     socket.recv_until(lambda m: m["type"] == "sync")
     invite = CoTeacher.objects.get(classroom=classroom)
-    classroom_services.remove_co_teacher(classroom=classroom, co_teacher_id=invite.pk, user=owner)
+    invitation_services.remove_co_teacher(classroom=classroom, co_teacher_id=invite.pk, user=owner)
     room.refresh_from_db()
     assert room.status == Room.Status.FINISHED
     # Their open socket is told and closed at once (tests/security/test_logout_push.py).
@@ -114,7 +115,7 @@ def test_a_removed_co_teacher_keeps_no_rights_over_the_class_rooms_they_hosted(s
     assert browser.get(f"/poker/room/{group.code}/projector/").status_code == 200
 
     invite = CoTeacher.objects.get(classroom=classroom)
-    classroom_services.remove_co_teacher(classroom=classroom, co_teacher_id=invite.pk, user=owner)
+    invitation_services.remove_co_teacher(classroom=classroom, co_teacher_id=invite.pk, user=owner)
 
     assert browser.get(f"/poker/room/{group.code}/projector/").status_code == 404
     rooms_before = Room.objects.filter(classroom=classroom).count()

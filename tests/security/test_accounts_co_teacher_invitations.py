@@ -105,12 +105,12 @@ def test_the_link_is_useless_to_another_account_or_an_unverified_one(invited):
 
 
 def test_a_forged_expired_or_withdrawn_link_accepts_nothing(invited, monkeypatch):
-    from classrooms import services
+    from classrooms import invitation_services
 
     classroom, link = invited
     colleague = _client(_verified("kolega@skola.sk"))
     assert colleague.post(link[:-4] + "abc/").status_code == 404
-    monkeypatch.setattr(services, "INVITE_MAX_AGE", -1)
+    monkeypatch.setattr(invitation_services, "INVITE_MAX_AGE", -1)
     assert colleague.post(link).status_code == 404
     monkeypatch.undo()
     CoTeacher.objects.all().delete()
