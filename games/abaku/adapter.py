@@ -87,6 +87,7 @@ class AbakuTable(TurnTable):
     limits = Limits(max_players=4, min_players=1, spectators=True)
     messages = events.MESSAGES
     message_types = frozenset(messages)
+    view_model = events.AbakuView
     events = events.EVENTS
     template_name = "abaku/_table.html"
     script = "abaku/table.js"

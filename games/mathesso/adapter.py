@@ -114,6 +114,7 @@ class MathessoTable(RoomGame):
     rematch = True  # "Play again" after the game (games.rooms.lifecycle.rematch)
     messages = events.MESSAGES
     message_types = frozenset(messages)
+    view_model = events.MathessoView
     events = events.EVENTS
     template_name = "mathesso/board.html"
     script = "mathesso/board.js"

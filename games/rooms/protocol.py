@@ -5,8 +5,9 @@ is checked before any adapter sees the message, and what comes out -- only the
 fields the schema defines -- is what the adapter gets and what the event log
 stores (``RoomEvent.action``), so a client cannot park arbitrary JSON in it.
 
-``frame_problems`` checks what the server sends; the tests run it on every
-event they produce (``tests/rooms/schema_check.py``).
+``frame_problems`` checks what the server sends, the `sync` snapshot's view
+included (``RoomGame.view_model``); the tests run it on every event they produce
+(``tests/rooms/schema_check.py``) and on every frame of a game of every mode.
 """
 
 from __future__ import annotations
@@ -98,6 +99,24 @@ def event_problem(adapter: RoomGame | None, event: Any) -> str | None:
     return "\n".join(errors)
 
 
+def view_problem(adapter: RoomGame | None, view: Any) -> str | None:
+    """What is wrong with a `sync` snapshot's ``view``, or None when its model accepts it.
+
+    In the lobby (and for a game that declares no ``view_model``) the view is not checked
+    beyond being an object; ``{}`` is the lobby's view.
+    """
+    if not isinstance(view, dict):
+        return f"a view that is not an object: {view!r}"
+    model = adapter.view_model if adapter is not None else None
+    if model is None or not view:
+        return None
+    try:
+        model.model_validate(view)
+    except ValidationError as error:
+        return str(error)
+    return None
+
+
 def frame_problems(adapter: RoomGame | None, frame: Any) -> list[str]:
     """Everything wrong with one frame the server sent (empty when it is well typed)."""
     if not isinstance(frame, dict) or frame.get("type") not in schemas.FRAMES:
@@ -107,6 +126,10 @@ def frame_problems(adapter: RoomGame | None, frame: Any) -> list[str]:
     except ValidationError as error:
         return [str(error)]
     problems = []
+    if frame["type"] == "sync":
+        problem = view_problem(adapter, frame["view"])
+        if problem is not None:
+            problems.append(problem)
     for event in frame.get("events", []):
         problem = event_problem(adapter, event)
         if problem is not None:

@@ -169,6 +169,12 @@ def render(adapters: list[tuple[str, str, Any]] | None = None) -> str:
         lines += _table(section, adapter.messages, per_seat)
         lines += ["", "Events (public and private):", ""]
         lines += _table(section, adapter.events, {})
+        if adapter.view_model is not None:
+            name = section.type_text(adapter.view_model)
+            lines += [
+                "",
+                f"What a player sees once the game runs (the `sync` frame's `view`): {name}.",
+            ]
         lines += _extras(section)
     return "\n".join(lines) + "\n"
 

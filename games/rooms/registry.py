@@ -126,6 +126,10 @@ class RoomGame:
     messages: ClassVar[dict[str, type[BaseModel]]] = {}
     # The schema of every event this game emits, public or private (checked by the tests).
     events: ClassVar[dict[str, type[BaseModel]]] = {}
+    # The model of what ``view`` returns once the game runs (the `sync` frame's ``view``;
+    # in the lobby the view is ``{}``): checked by the tests, exported to the JSON
+    # Schema and the JS typedefs (``python -m tools.protocol_schema``).
+    view_model: ClassVar[type[BaseModel] | None] = None
     # Optional: a template included in the room page once the game runs, and
     # the ES module (static path) that drives it with a RoomSocket.
     template_name: ClassVar[str | None] = None

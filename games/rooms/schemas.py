@@ -1,9 +1,15 @@
 """The typed room protocol: every client message and every server frame and event.
 
-Each message and event type is a pydantic model whose ``type`` field is a
-``Literal`` of its name. The runtime's own are defined here; each game declares
-its own in its folder (``games/<game>/events.py``) and attaches them to its
-adapter as ``messages`` and ``events`` (``games.rooms.registry.RoomGame``).
+Each message and event type is a declared pydantic model class whose ``type``
+field is a ``Literal`` of its name, and each family of them is a discriminated
+union on ``type`` (``RuntimeMessage``, ``RuntimeEvent``, ``Frame``; a game's
+``<Game>Message`` and ``<Game>Event``), so a type checker sees every field. The
+runtime's own are defined here; each game declares its own in its folder
+(``games/<game>/events.py``) and attaches them to its adapter as ``messages``
+and ``events`` (``games.rooms.registry.RoomGame``), tables built from the unions
+(``by_union``). The JSON Schema (``docs/protocol.schema.json``) and the JS
+typedefs (``static/js/kit/protocol.js``) are generated from these models
+(``python -m tools.protocol_schema``).
 
 - **Client messages** (``Message``) are validated by the runtime before anything
   else happens (``games.rooms.protocol.parse_message``): a wrong shape is refused
@@ -22,9 +28,10 @@ Both are strict: JSON has no ``"3"`` for a number, so neither do the schemas.
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+import types
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, create_model
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 
 class Message(BaseModel):
@@ -69,26 +76,18 @@ def by_type(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
     return table
 
 
-def message(name: str, doc: str, /, **fields: Any) -> type[Message]:
-    """A client message model ``name`` with these fields (``create_model`` syntax)."""
-    return _model(Message, name, doc, fields)
+def union_members(union: Any) -> tuple[type[BaseModel], ...]:
+    """The models of a discriminated union (``Annotated[A | B, Field(discriminator=...)]``)."""
+    if get_origin(union) is Annotated:
+        union = get_args(union)[0]
+    if get_origin(union) in (Union, types.UnionType):
+        return tuple(get_args(union))
+    return (union,)
 
 
-def event(name: str, doc: str, /, **fields: Any) -> type[Event]:
-    """A server event model ``name`` with these fields (``create_model`` syntax)."""
-    return _model(Event, name, doc, fields)
-
-
-def _model(base: type[BaseModel], name: str, doc: str, fields: dict) -> Any:
-    class_name = "".join(part.capitalize() for part in name.split("_")) + base.__name__
-    return create_model(
-        class_name,
-        __base__=base,
-        __doc__=doc,
-        __module__=base.__module__,
-        type=(Literal[name], ...),
-        **fields,
-    )
+def by_union(union: Any) -> dict[str, type[BaseModel]]:
+    """``{type: model}`` for the members of a discriminated union."""
+    return by_type(*union_members(union))
 
 
 Role = Literal["host", "player", "spectator"]
@@ -140,93 +139,221 @@ class You(Shape):
 
 # --- client messages the runtime handles itself ----------------------------------
 
-SyncMessage = message("sync", "Anyone: answered by a `sync` snapshot carrying the same `id`.")
-PingMessage = message("ping", "Anyone: answered by `pong` (no `id` needed; keep-alive).")
-StartMessage = message("start", "Host: lobby -> running; the game's `start()` deals.")
-LockMessage = message("lock", "Host: close joining in the lobby.")
-UnlockMessage = message("unlock", "Host: open joining in the lobby again.")
-KickMessage = message(
-    "kick",
-    "Host: remove a player for good (told `kicked`, disconnected, never back in this room).",
-    player_id=(StrictInt, Field(description="the seat's player id")),
-)
-EndMessage = message("end", "Host: a lobby closes; a running game is scored and recorded.")
-LeaveMessage = message("leave", "Player, spectator: give up the seat (the host ends instead).")
-TickMessage = message(
-    "tick", "Anyone: a deadline I know of has passed; the server evaluates time rules."
-)
 
-MESSAGES = by_type(
-    SyncMessage,
-    PingMessage,
-    StartMessage,
-    LockMessage,
-    UnlockMessage,
-    KickMessage,
-    EndMessage,
-    LeaveMessage,
-    TickMessage,
-)
+class SyncMessage(Message):
+    """Anyone: answered by a `sync` snapshot carrying the same `id`."""
+
+    type: Literal["sync"]
+
+
+class PingMessage(Message):
+    """Anyone: answered by `pong` (no `id` needed; keep-alive)."""
+
+    type: Literal["ping"]
+
+
+class StartMessage(Message):
+    """Host: lobby -> running; the game's `start()` deals."""
+
+    type: Literal["start"]
+
+
+class LockMessage(Message):
+    """Host: close joining in the lobby."""
+
+    type: Literal["lock"]
+
+
+class UnlockMessage(Message):
+    """Host: open joining in the lobby again."""
+
+    type: Literal["unlock"]
+
+
+class KickMessage(Message):
+    """Host: remove a player for good (told `kicked`, disconnected, never back in this room)."""
+
+    type: Literal["kick"]
+    player_id: StrictInt = Field(description="the seat's player id")
+
+
+class EndMessage(Message):
+    """Host: a lobby closes; a running game is scored and recorded."""
+
+    type: Literal["end"]
+
+
+class LeaveMessage(Message):
+    """Player, spectator: give up the seat (the host ends instead)."""
+
+    type: Literal["leave"]
+
+
+class TickMessage(Message):
+    """Anyone: a deadline I know of has passed; the server evaluates time rules."""
+
+    type: Literal["tick"]
+
+
+RuntimeMessage = Annotated[
+    SyncMessage
+    | PingMessage
+    | StartMessage
+    | LockMessage
+    | UnlockMessage
+    | KickMessage
+    | EndMessage
+    | LeaveMessage
+    | TickMessage,
+    Field(discriminator="type"),
+]
+"""Every message the runtime handles itself, told apart by ``type``."""
+
+MESSAGES = by_union(RuntimeMessage)
 
 # --- events the runtime puts into a step's ``events`` -------------------------------
 
-EVENTS = by_type(
-    event("player_joined", "Somebody took (or came back to) a seat.", seat=(SeatPublic, ...)),
-    event("player_left", "A player gave up their seat.", player_id=(int, ...)),
-    event("player_kicked", "The host removed a player.", player_id=(int, ...)),
-    event("locked", "The host closed joining."),
-    event("unlocked", "The host opened joining again."),
-    event("started", "The game started; the game's own first events follow."),
-    event(
-        "finished",
-        "The game is over (or the host closed the lobby: no results).",
-        results=(list[ResultLine], ...),
-    ),
-    event("expired", "The room passed its lifetime; the server closes the socket (4410)."),
-    event(
-        "rematch",
-        "The host started the same table again: every page goes to the new room.",
-        code=(str, Field(description="the new room's code")),
-    ),
-)
+
+class PlayerJoinedEvent(Event):
+    """Somebody took (or came back to) a seat."""
+
+    type: Literal["player_joined"]
+    seat: SeatPublic
+
+
+class PlayerLeftEvent(Event):
+    """A player gave up their seat."""
+
+    type: Literal["player_left"]
+    player_id: int
+
+
+class PlayerKickedEvent(Event):
+    """The host removed a player."""
+
+    type: Literal["player_kicked"]
+    player_id: int
+
+
+class LockedEvent(Event):
+    """The host closed joining."""
+
+    type: Literal["locked"]
+
+
+class UnlockedEvent(Event):
+    """The host opened joining again."""
+
+    type: Literal["unlocked"]
+
+
+class StartedEvent(Event):
+    """The game started; the game's own first events follow."""
+
+    type: Literal["started"]
+
+
+class FinishedEvent(Event):
+    """The game is over (or the host closed the lobby: no results)."""
+
+    type: Literal["finished"]
+    results: list[ResultLine]
+
+
+class ExpiredEvent(Event):
+    """The room passed its lifetime; the server closes the socket (4410)."""
+
+    type: Literal["expired"]
+
+
+class RematchEvent(Event):
+    """The host started the same table again: every page goes to the new room."""
+
+    type: Literal["rematch"]
+    code: str = Field(description="the new room's code")
+
+
+RuntimeEvent = Annotated[
+    PlayerJoinedEvent
+    | PlayerLeftEvent
+    | PlayerKickedEvent
+    | LockedEvent
+    | UnlockedEvent
+    | StartedEvent
+    | FinishedEvent
+    | ExpiredEvent
+    | RematchEvent,
+    Field(discriminator="type"),
+]
+"""Every event the runtime puts into a step, told apart by ``type``."""
+
+EVENTS = by_union(RuntimeEvent)
 
 # --- frames: what the server sends on the socket --------------------------------------
 
-FRAMES = by_type(
-    event(
-        "ack",
-        "A message was applied (or was a repeat).",
-        id=(str, ...),
-        seq=(int | None, Field(description="the step it produced, or null")),
-    ),
-    event(
-        "error",
-        "Refused; nothing changed.",
-        id=(str | None, Field(description="null if the frame had none")),
-        code=(str, Field(description="stable, for programs")),
-        message=(str, Field(description="in the player's language")),
-    ),
-    event(
-        "sync",
-        "A snapshot of the room as this player may see it: on connect and on request.",
-        seq=(int, ...),
-        room=(RoomInfo, ...),
-        you=(You, ...),
-        view=(dict[str, Any], Field(description="the game's view for this player")),
-        id=(str, Field(default=None, description="present when the snapshot answers a `sync`")),
-    ),
-    event(
-        "event",
-        "A public step, to the whole room, in `seq` order.",
-        seq=(int, ...),
-        events=(list[dict[str, Any]], Field(description="runtime and game events, each typed")),
-    ),
-    event(
-        "private",
-        "The private part of a step, only to its player.",
-        seq=(int | None, Field(description="of the step, or null for a purely private seat move")),
-        events=(list[dict[str, Any]], Field(description="game events, each typed")),
-    ),
-    event("pong", "The answer to `ping`.", id=(str | None, ...)),
-    event("kicked", "The host removed you; the socket closes (4403).", message=(str, ...)),
-)
+
+class AckFrame(Event):
+    """A message was applied (or was a repeat)."""
+
+    type: Literal["ack"]
+    id: str
+    seq: int | None = Field(description="the step it produced, or null")
+
+
+class ErrorFrame(Event):
+    """Refused; nothing changed."""
+
+    type: Literal["error"]
+    id: str | None = Field(description="null if the frame had none")
+    code: str = Field(description="stable, for programs")
+    message: str = Field(description="in the player's language")
+
+
+class SyncFrame(Event):
+    """A snapshot of the room as this player may see it: on connect and on request."""
+
+    type: Literal["sync"]
+    seq: int
+    room: RoomInfo
+    you: You
+    view: dict[str, Any] = Field(description="the game's view for this player")
+    id: str = Field(default=None, description="present when the snapshot answers a `sync`")
+
+
+class EventFrame(Event):
+    """A public step, to the whole room, in `seq` order."""
+
+    type: Literal["event"]
+    seq: int
+    events: list[dict[str, Any]] = Field(description="runtime and game events, each typed")
+
+
+class PrivateFrame(Event):
+    """The private part of a step, only to its player."""
+
+    type: Literal["private"]
+    seq: int | None = Field(description="of the step, or null for a purely private seat move")
+    events: list[dict[str, Any]] = Field(description="game events, each typed")
+
+
+class PongFrame(Event):
+    """The answer to `ping`."""
+
+    type: Literal["pong"]
+    id: str | None
+
+
+class KickedFrame(Event):
+    """The host removed you; the socket closes (4403)."""
+
+    type: Literal["kicked"]
+    message: str
+
+
+Frame = Annotated[
+    AckFrame | ErrorFrame | SyncFrame | EventFrame | PrivateFrame | PongFrame | KickedFrame,
+    Field(discriminator="type"),
+]
+"""Every frame the server sends on the socket, told apart by ``type``."""
+
+FRAMES = by_union(Frame)

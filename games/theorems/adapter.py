@@ -49,6 +49,7 @@ class TheoremsTable(TurnTable):
     rematch = True  # "Play again" after the game (games.rooms.lifecycle.rematch)
     messages = events.MESSAGES
     message_types = frozenset(messages)
+    view_model = events.TheoremsView
     events = events.EVENTS
     template_name = "theorems/_table.html"
     script = "theorems/table.js"

@@ -9,13 +9,14 @@ seat (per-seat moves, no room-wide lock).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Literal
 
 from pydantic import StrictInt
 
 from games.rooms import registry
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame, SeatOutcome
-from games.rooms.schemas import by_type, event, message
+from games.rooms.schemas import Event, Message, by_type
 
 GAME = "testgame"
 
@@ -29,24 +30,108 @@ class IllegalMove(Exception):
         self.message = message
 
 
-MESSAGES = by_type(
-    message("add", "Add n to the shared total.", n=(StrictInt, ...)),
-    message("whisper", "Ask for your secret again."),
-    message("deal", "Host: start a deadline."),
-)
-SEAT_MESSAGES = by_type(
-    message("place", "Group: place n on your own board.", n=(StrictInt, ...)),
-    message("peek", "Group: see your own board (private only)."),
-)
+class AddMessage(Message):
+    """Add n to the shared total."""
+
+    type: Literal["add"]
+    n: StrictInt
+
+
+class WhisperMessage(Message):
+    """Ask for your secret again."""
+
+    type: Literal["whisper"]
+
+
+class DealMessage(Message):
+    """Host: start a deadline."""
+
+    type: Literal["deal"]
+
+
+class PlaceMessage(Message):
+    """Group: place n on your own board."""
+
+    type: Literal["place"]
+    n: StrictInt
+
+
+class PeekMessage(Message):
+    """Group: see your own board (private only)."""
+
+    type: Literal["peek"]
+
+
+class TotalEvent(Event):
+    """The shared total."""
+
+    type: Literal["total"]
+    total: int
+
+
+class SecretEvent(Event):
+    """Private: your secret number."""
+
+    type: Literal["secret"]
+    value: int
+
+
+class DealtEvent(Event):
+    """A deadline runs."""
+
+    type: Literal["dealt"]
+    deadline: str
+
+
+class AddedEvent(Event):
+    """Somebody added."""
+
+    type: Literal["added"]
+    player_id: int
+    n: int
+    total: int
+
+
+class TimeoutEvent(Event):
+    """A deadline passed."""
+
+    type: Literal["timeout"]
+    timeouts: int
+
+
+class ProgressEvent(Event):
+    """Group: how many one player placed."""
+
+    type: Literal["progress"]
+    player_id: int
+    count: int
+
+
+class PlacedEvent(Event):
+    """Group, private: what you placed."""
+
+    type: Literal["placed"]
+    n: int
+
+
+class BoardEvent(Event):
+    """Group, private: your board."""
+
+    type: Literal["board"]
+    placed: list[int]
+
+
+MESSAGES = by_type(AddMessage, WhisperMessage, DealMessage)
+SEAT_MESSAGES = by_type(PlaceMessage, PeekMessage)
 EVENTS = by_type(
-    event("total", "The shared total.", total=(int, ...)),
-    event("secret", "Private: your secret number.", value=(int, ...)),
-    event("dealt", "A deadline runs.", deadline=(str, ...)),
-    event("added", "Somebody added.", player_id=(int, ...), n=(int, ...), total=(int, ...)),
-    event("timeout", "A deadline passed.", timeouts=(int, ...)),
-    event("progress", "Group: how many one player placed.", player_id=(int, ...), count=(int, ...)),
-    event("placed", "Group, private: what you placed.", n=(int, ...)),
-    event("board", "Group, private: your board.", placed=(list[int], ...)),
+    TotalEvent,
+    SecretEvent,
+    DealtEvent,
+    AddedEvent,
+    TimeoutEvent,
+    ProgressEvent,
+    PlacedEvent,
+    BoardEvent,
 )
 
 

@@ -37,6 +37,7 @@ class DuelGame(RoomGame):
     limits: ClassVar[Limits] = Limits(max_players=2, min_players=2, spectators=False)
     messages: ClassVar[dict[str, type[BaseModel]]] = events.DUEL_MESSAGES
     message_types: ClassVar[frozenset[str]] = frozenset(messages)
+    view_model: ClassVar[type[BaseModel] | None] = events.DuelView
     events: ClassVar[dict[str, type[BaseModel]]] = events.DUEL_EVENTS
     template_name: ClassVar[str | None] = "poker/room/duel.html"
     script: ClassVar[str | None] = "poker/room/duel.js"

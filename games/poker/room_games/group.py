@@ -79,6 +79,7 @@ class GroupGame(RoomGame):
     messages: ClassVar[dict[str, type[BaseModel]]] = events.GROUP_MESSAGES
     message_types: ClassVar[frozenset[str]] = frozenset({"draw"})
     seat_message_types: ClassVar[frozenset[str]] = frozenset(events.BOARD_MESSAGES)
+    view_model: ClassVar[type[BaseModel] | None] = events.GroupView
     events: ClassVar[dict[str, type[BaseModel]]] = events.GROUP_EVENTS
     admits_latecomers: ClassVar[bool] = True
     template_name: ClassVar[str | None] = "poker/room/group.html"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from django import forms
 from django.http import HttpResponse
 from django.template import Template
@@ -10,14 +12,27 @@ from django.urls import path
 from games.registry import ClassLaunch, GameSpec, ProfileStats
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame
-from games.rooms.schemas import by_type, event, message
+from games.rooms.schemas import Event, Message, by_type
 
 SLUG = "tinygame"
 GOAL = 3
 
 
-MESSAGES = by_type(message("step", "Take one step."))
-EVENTS = by_type(event("steps", "Everybody's steps so far.", steps=(dict[str, int], ...)))
+class StepMessage(Message):
+    """Take one step."""
+
+    type: Literal["step"]
+
+
+class StepsEvent(Event):
+    """Everybody's steps so far."""
+
+    type: Literal["steps"]
+    steps: dict[str, int]
+
+
+MESSAGES = by_type(StepMessage)
+EVENTS = by_type(StepsEvent)
 
 
 class StepTable(RoomGame):

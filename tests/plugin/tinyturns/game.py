@@ -5,7 +5,7 @@ runtime's turn table (``games.rooms.turntable``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpResponse
 from django.template import Template
@@ -18,19 +18,44 @@ from games.registry import GameSpec
 from games.rooms import opening
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits
-from games.rooms.schemas import by_type, event, message
+from games.rooms.schemas import Event, Message, by_type
 from games.rooms.turntable import Seat, TurnTable
 
 from .engine import CountEngine
 
 SLUG = "tinyturns"
 
-MESSAGES = by_type(message("add", "Add 1 or 2 to your count.", by=(StrictInt, ...)))
-EVENTS = by_type(
-    event("table", "Who sits where.", seats=(list[dict[str, Any]], ...)),
-    event("counted", "A seat counted on.", seat=(int, ...), by=(int, ...)),
-    event("ended_early", "Only robots were left."),
-)
+
+class AddMessage(Message):
+    """Add 1 or 2 to your count."""
+
+    type: Literal["add"]
+    by: StrictInt
+
+
+class TableEvent(Event):
+    """Who sits where."""
+
+    type: Literal["table"]
+    seats: list[dict[str, Any]]
+
+
+class CountedEvent(Event):
+    """A seat counted on."""
+
+    type: Literal["counted"]
+    seat: int
+    by: int
+
+
+class EndedEarlyEvent(Event):
+    """Only robots were left."""
+
+    type: Literal["ended_early"]
+
+
+MESSAGES = by_type(AddMessage)
+EVENTS = by_type(TableEvent, CountedEvent, EndedEarlyEvent)
 
 
 class CountTable(TurnTable):
