@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-lock
+TSC := tools/js/node_modules/.bin/tsc
 
 .PHONY: run test install lint format lock messages translations jstest clean-data
 
@@ -12,6 +13,11 @@ $(STAMP): requirements.lock
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+## The JS type checker (TypeScript, pinned in tools/js/package-lock.json), local to tools/js.
+$(TSC): tools/js/package.json tools/js/package-lock.json
+	npm ci --prefix tools/js --no-audit --no-fund --loglevel=error
+	@touch $(TSC)
 
 messages: install
 	@$(PY) -m config.compilemessages
@@ -25,10 +31,12 @@ test: install messages lint jstest
 	@tests/tools/ensure_chromium.sh
 	$(PY) -m config.devservices test $(PYTEST_ARGS)
 
-lint: install
+lint: install $(TSC)
 	@test ! -e platform/__init__.py || { echo "platform/__init__.py must not exist: a package named platform shadows the standard library" >&2; exit 1; }
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(PY) -m tools.protocol_schema --check
+	$(TSC) -p jsconfig.json
 
 jstest:
 	@if [ -d tests/js ]; then node --test tests/js/; fi

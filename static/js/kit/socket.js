@@ -1,3 +1,4 @@
+// @ts-check
 // RoomSocket: the browser side of the room protocol (docs/protocol.md), shared by every game.
 //
 //   const socket = new RoomSocket("K7QX2M");
@@ -18,6 +19,19 @@
 // tab sleep, a reload of the server or a network switch.
 
 import { gettext } from "./i18n.js";
+
+/** @typedef {import("./protocol.js").Frame} Frame */
+/** @typedef {import("./protocol.js").SyncFrame} SyncFrame */
+/** @typedef {import("./protocol.js").EventFrame} EventFrame */
+/** @typedef {import("./protocol.js").PrivateFrame} PrivateFrame */
+/** @typedef {import("./protocol.js").ErrorFrame} ErrorFrame */
+/**
+ * @typedef {object} RoomSocketOptions
+ * @property {string} [url]
+ * @property {typeof WebSocket} [WebSocketClass]
+ * @property {any} [timers]
+ * @property {() => number} [now]
+ */
 
 const TERMINAL_CLOSE_CODES = new Set([4403, 4410, 4429]);
 const CLOSE_MESSAGE_TOO_BIG = 1009;
@@ -52,6 +66,10 @@ export function roomSocketUrl(code, location = window.location) {
 }
 
 export class RoomSocket extends EventTarget {
+  /**
+   * @param {string} code
+   * @param {RoomSocketOptions} [options]
+   */
   constructor(code, { url, WebSocketClass, timers, now } = {}) {
     super();
     this.code = code;
@@ -103,6 +121,7 @@ export class RoomSocket extends EventTarget {
     };
     ws.onmessage = (message) => {
       this.lastHeard = Date.now();
+      /** @type {Frame} */
       let data;
       try {
         data = JSON.parse(message.data);
@@ -357,6 +376,10 @@ export class RoomSocket extends EventTarget {
 }
 
 // Game pages: wait for the room page's socket instead of opening a second one.
+/**
+ * @param {(Element & {roomSocket?: RoomSocket}) | null} [element]
+ * @returns {Promise<RoomSocket>}
+ */
 export function whenRoomReady(element = document.querySelector("[data-room-live]")) {
   if (!element) return Promise.reject(new Error("no room on this page"));
   if (element.roomSocket) return Promise.resolve(element.roomSocket);

@@ -1,3 +1,4 @@
+// @ts-check
 // The Mathesso table inside the room page: tiles, players, turns, ruler, end screen.
 //
 // The server is the referee (games/mathesso/adapter.py). This module draws the
@@ -8,6 +9,10 @@
 import { gettext, interpolate } from "../js/kit/i18n.js";
 import { whenRoomReady } from "../js/kit/socket.js";
 import { MARKS, faceSvg, lookOf, useRuler } from "./tiles.js";
+
+/** @typedef {import("../js/kit/protocol.js").MathessoView} MathessoView */
+/** @typedef {import("../js/kit/protocol.js").SyncFrame} SyncFrame */
+/** @typedef {import("../js/kit/protocol.js").EventFrame} EventFrame */
 
 const ZOOMS = [1, 1.5, 2, 3];
 const LEAVE_MS = 700;
@@ -27,8 +32,8 @@ const ERRORS = {
   rate_limited: () => gettext("Too many clicks. Slow down."),
 };
 
-const root = document.querySelector("[data-mathesso]");
-const live = document.querySelector("[data-room-live]");
+const root = /** @type {HTMLElement | null} */ (document.querySelector("[data-mathesso]"));
+const live = /** @type {HTMLElement | null} */ (document.querySelector("[data-room-live]"));
 
 if (root && live) {
   const me = String(live.dataset.playerId);
@@ -46,6 +51,7 @@ if (root && live) {
   const endEl = $("[data-end]");
 
   let catalogue = null;
+  /** @type {MathessoView | null} */
   let view = null;
   let socket = null;
   const nicknames = new Map();
@@ -571,7 +577,7 @@ if (root && live) {
     socket.send({ type: "end_turn" }).catch(showError);
   });
 
-  for (const button of root.querySelectorAll("[data-zoom]")) {
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-zoom]"))) {
     button.addEventListener("click", () => {
       zoom = Math.min(ZOOMS.length - 1, Math.max(0, zoom + Number(button.dataset.zoom)));
       applyZoom();
@@ -594,19 +600,21 @@ if (root && live) {
     socket = roomSocket;
     buildRuler();
     socket.addEventListener("sync", (event) => {
-      rememberSeats(event.detail.room.seats);
-      const fresh = event.detail.view;
+      const frame = /** @type {SyncFrame} */ (/** @type {CustomEvent} */ (event).detail);
+      rememberSeats(frame.room.seats);
+      const fresh = frame.view;
       if (fresh && fresh.tiles) {
-        view = fresh;
+        view = /** @type {MathessoView} */ (fresh);
         render();
       }
     });
     socket.addEventListener("event", (event) => {
-      for (const change of event.detail.events) {
+      const frame = /** @type {EventFrame} */ (/** @type {CustomEvent} */ (event).detail);
+      for (const change of frame.events) {
         if (change.type === "player_joined") nicknames.set(String(change.seat.player_id), change.seat.nickname);
       }
-      const lifecycle = event.detail.events.some((e) => ["started", "finished"].includes(e.type));
-      if (applyEvents(event.detail.events) || lifecycle) {
+      const lifecycle = frame.events.some((e) => ["started", "finished"].includes(e.type));
+      if (applyEvents(frame.events) || lifecycle) {
         render();
         scheduleSync();
       }
