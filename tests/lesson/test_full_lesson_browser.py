@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from accounts.models import User
 from classrooms.models import Classroom
 from games.rooms.models import Room
+from tests.poker_room.live import rig_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -30,6 +31,8 @@ PROJECTOR = {"width": 1920, "height": 1080}
 EMAIL = "nova.ucitelka@skola.sk"
 PASSWORD = "Tajne-heslo-123"
 ROSTER = ["Adam Kováč", "Bára Nová", "Cyril Pekný"]
+#: The group game's first 25 cards: numbers only, the same boards on every run.
+NUMBERS = [*range(1, 14), *range(1, 13)]
 
 # The newcomer's budget: well under two minutes of a person's clicking and typing.
 MAX_TEACHER_STEPS = 24
@@ -76,27 +79,20 @@ def _verification_link() -> str:
 
 
 def _play_to_the_end(room, host, pupils):
-    """The boards are filled through the runtime (the poker UI has its own tests)."""
+    """The boards are filled through the runtime (the poker UI has its own tests)
+    from a fixed deck of numbers (``NUMBERS``, no joker)."""
     from games.rooms import services as rooms
-    from games.rooms.errors import RoomError
 
+    rig_deck(Room.objects.get(pk=room.pk), NUMBERS)
     for turn in range(25):
         rooms.submit(room_id=room.pk, player=host, client_id=f"d{turn}", message={"type": "draw"})
         for pupil in pupils:
-            try:
-                rooms.submit(
-                    room_id=room.pk,
-                    player=pupil,
-                    client_id=f"m{turn}",
-                    message={"type": "place", "cell": turn},
-                )
-            except RoomError:
-                rooms.submit(
-                    room_id=room.pk,
-                    player=pupil,
-                    client_id=f"j{turn}",
-                    message={"type": "use_joker", "cell": turn, "value": 1},
-                )
+            rooms.submit(
+                room_id=room.pk,
+                player=pupil,
+                client_id=f"m{turn}",
+                message={"type": "place", "cell": turn},
+            )
     room.refresh_from_db()
     if room.status != Room.Status.FINISHED:
         rooms.end_room(room=room, actor=host)
