@@ -101,8 +101,9 @@ def _admitted(server: str, path: str, cookie: str) -> RawSocket:
     """A socket that got its snapshot. The server releases a dropped socket once it
     notices the reset; one still being noticed may hold a place for a moment, so a
     refusal (``too_many_sockets``) is tried again until a deadline. A socket that
-    is never released keeps every attempt refused."""
-    deadline = time.monotonic() + 20
+    is never released keeps every attempt refused. The deadline is generous: a
+    loaded machine may take seconds to notice a reset, only a leak takes a minute."""
+    deadline = time.monotonic() + 60
     while True:
         raw = RawSocket(server, path, cookie)
         first = raw.recv()
