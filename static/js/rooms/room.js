@@ -302,6 +302,8 @@ if (root) {
 
   // Removed: at once, nothing of the game stays (board, status, controls).
   socket.addEventListener("kicked", (event) => {
+    // "You are in the room." no longer holds: the green flash goes too.
+    for (const flash of document.querySelectorAll(".messages .message-success")) flash.remove();
     connection.textContent = event.detail.message;
     connection.dataset.state = "closed";
     root.dataset.kicked = "true";
