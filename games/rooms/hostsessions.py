@@ -1,7 +1,7 @@
 """The end of a teacher session reaches the room sockets acting by it at once.
 
 A room socket that acts by a teacher's session (the teacher's own profile,
-host rights from the login: ``consumers._admit_by_session``) joins two
+host rights from the login: ``admission.admit_by_session``) joins two
 channel-layer groups at admission and leaves them at disconnect:
 
 - ``session_group(session_key)``: named from a keyed hash of the session key
