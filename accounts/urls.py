@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import player_views, views
 
 app_name = "accounts"
 
@@ -46,20 +46,20 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(template_name="accounts/message_page.html"),
         name="password_reset_complete",
     ),
-    path("player/", views.profile, name="profile"),
-    path("player/new/", views.create_profile, name="create_profile"),
-    path("player/rename/", views.rename_profile, name="rename_profile"),
-    path("player/switch/", views.switch_profile, name="switch_profile"),
-    path("player/forget/", views.forget_profile, name="forget_profile"),
-    path("player/continue/", views.continue_profile, name="continue_profile"),
-    path("player/code/renew/", views.renew_code, name="renew_code"),
-    path("player/sign-out-others/", views.sign_out_others, name="sign_out_others"),
-    path("player/storage/", views.set_storage, name="set_storage"),
-    path("player/suggest/", views.suggest_nickname, name="suggest_nickname"),
-    path("player/consent/", views.set_consent, name="set_consent"),
-    path("player/export.<str:fmt>", views.export_data, name="export_data"),
-    path("player/reset/", views.reset_stats, name="reset_stats"),
-    path("player/delete/", views.delete_profile, name="delete_profile"),
+    path("player/", player_views.profile, name="profile"),
+    path("player/new/", player_views.create_profile, name="create_profile"),
+    path("player/rename/", player_views.rename_profile, name="rename_profile"),
+    path("player/switch/", player_views.switch_profile, name="switch_profile"),
+    path("player/forget/", player_views.forget_profile, name="forget_profile"),
+    path("player/continue/", player_views.continue_profile, name="continue_profile"),
+    path("player/code/renew/", player_views.renew_code, name="renew_code"),
+    path("player/sign-out-others/", player_views.sign_out_others, name="sign_out_others"),
+    path("player/storage/", player_views.set_storage, name="set_storage"),
+    path("player/suggest/", player_views.suggest_nickname, name="suggest_nickname"),
+    path("player/consent/", player_views.set_consent, name="set_consent"),
+    path("player/export.<str:fmt>", player_views.export_data, name="export_data"),
+    path("player/reset/", player_views.reset_stats, name="reset_stats"),
+    path("player/delete/", player_views.delete_profile, name="delete_profile"),
     path("teacher/export.json", views.export_account, name="export_account"),
     path("teacher/delete/", views.delete_account, name="delete_account"),
 ]
