@@ -35,6 +35,7 @@ lint: install $(TSC)
 	@test ! -e platform/__init__.py || { echo "platform/__init__.py must not exist: a package named platform shadows the standard library" >&2; exit 1; }
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(PY) -m tools.protocol_schema --check
 	$(TSC) -p jsconfig.json
 

@@ -25,7 +25,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -124,7 +124,9 @@ def schema() -> dict[str, Any]:
     defs: dict[str, Any] = {}
     rooms: list[dict[str, Any]] = []
     for prefix, names, ns_rooms in namespaces():
-        inputs = [(name, "validation", TypeAdapter(kind)) for name, kind in names.items()]
+        inputs: list[tuple[str, Literal["validation"], TypeAdapter[Any]]] = [
+            (name, "validation", TypeAdapter(kind)) for name, kind in names.items()
+        ]
         tops, found = TypeAdapter.json_schemas(inputs)
         nested = found.get("$defs", {})
         renamed = {name: _prefixed(prefix, name) for name in [*nested, *names]}
@@ -177,7 +179,7 @@ def _add(defs: dict[str, Any], name: str, definition: Any) -> None:
 def js_type(node: dict[str, Any]) -> str:
     """A JSON Schema node as a TypeScript type in JSDoc syntax."""
     if "$ref" in node:
-        return node["$ref"].rsplit("/", 1)[1]
+        return str(node["$ref"]).rsplit("/", 1)[1]
     if "const" in node:
         return json.dumps(node["const"])
     if "enum" in node:
@@ -190,7 +192,7 @@ def js_type(node: dict[str, Any]) -> str:
     if kind in ("integer", "number"):
         return "number"
     if kind in ("string", "boolean", "null"):
-        return kind
+        return str(kind)
     if kind == "array":
         return f"Array<{js_type(node.get('items', {}))}>"
     if kind == "object":

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
-from games.rooms.schemas import Event, Message, Shape, by_union
+from games.rooms.schemas import ABSENT, Event, Message, Shape, by_union
 
 Placement = list[StrictInt | StrictBool]
 
@@ -80,7 +80,7 @@ class PlayerView(Shape):
     name: str
     score: int
     rack: list[int] = Field(
-        default=None, description="only your own (everyone's once the game is over)"
+        default=ABSENT, description="only your own (everyone's once the game is over)"
     )
     rack_count: int
     empty_turns: int
@@ -111,7 +111,7 @@ class GameView(Shape):
     finished: bool
     result: Result | None
     history: list[dict[str, Any]] = Field(
-        default=None, description="the engine's events so far: only in a `sync` snapshot"
+        default=ABSENT, description="the engine's events so far: only in a `sync` snapshot"
     )
     you: int | None = Field(description="your seat, null for a spectator")
     deadline: float | None = Field(description="seconds since the epoch, null: no clock")
@@ -167,7 +167,7 @@ class ForfeitedEvent(Event):
 
     type: Literal["forfeited"]
     player: int = Field(description="the seat number")
-    reason: str = Field(default=None, description="'left' when the player left")
+    reason: str = Field(default=ABSENT, description="'left' when the player left")
 
 
 class TurnEvent(Event):

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, JsonValue, StrictInt
 
-from games.rooms.schemas import Event, Message, Shape, by_union
+from games.rooms.schemas import ABSENT, Event, Message, Shape, by_union
 
 
 class FlipMessage(Message):
@@ -75,10 +75,10 @@ class Tile(Shape):
     rot: float
     up: bool
     owner: str | None
-    face: str = Field(default=None, description="face up or taken")
-    group: str = Field(default=None, description="face up or taken")
-    value: int = Field(default=None, description="face up or taken")
-    picture: Picture = Field(default=None, description="face up: what to draw")
+    face: str = Field(default=ABSENT, description="face up or taken")
+    group: str = Field(default=ABSENT, description="face up or taken")
+    value: int = Field(default=ABSENT, description="face up or taken")
+    picture: Picture = Field(default=ABSENT, description="face up: what to draw")
 
 
 class PlayerView(Shape):
@@ -97,7 +97,7 @@ class Ordering(Shape):
     waiting: list[str]
     draws: dict[str, list[int]] = Field(description="tiles each player flipped, by player")
     again: list[Tie]
-    notice: str = Field(default=None, description="what this viewer is told about a tie")
+    notice: str = Field(default=ABSENT, description="what this viewer is told about a tie")
 
 
 class Turn(Shape):
@@ -192,7 +192,7 @@ class FlippedEvent(Event):
     face: str
     group: str
     value: int
-    picture: Picture = Field(default=None, description="what to draw")
+    picture: Picture = Field(default=ABSENT, description="what to draw")
 
 
 class ExtraTurnOfferedEvent(Event):

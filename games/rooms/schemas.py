@@ -33,6 +33,11 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+ABSENT: Any = None
+"""The default of a field that is left out of the JSON when it has no value (never sent as
+``null``): ``Field(default=ABSENT)``. Typed ``Any`` so that a type checker accepts it for a
+field whose type is not optional."""
+
 
 class Message(BaseModel):
     """A client message; ``id`` and ``room`` are the envelope, checked by the consumer."""
@@ -65,7 +70,7 @@ class MessageShape(BaseModel):
 def type_name(model: type[BaseModel]) -> str:
     """The ``type`` a message or event model stands for (its ``Literal``)."""
     (name,) = get_args(model.model_fields["type"].annotation)
-    return name
+    return str(name)
 
 
 def by_type(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
@@ -317,7 +322,7 @@ class SyncFrame(Event):
     room: RoomInfo
     you: You
     view: dict[str, Any] = Field(description="the game's view for this player")
-    id: str = Field(default=None, description="present when the snapshot answers a `sync`")
+    id: str = Field(default=ABSENT, description="present when the snapshot answers a `sync`")
 
 
 class EventFrame(Event):

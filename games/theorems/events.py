@@ -12,15 +12,15 @@ from typing import Annotated, Literal
 
 from pydantic import Field, JsonValue, StrictStr
 
-from games.rooms.schemas import Event, Message, MessageShape, Shape, by_union
+from games.rooms.schemas import ABSENT, Event, Message, MessageShape, Shape, by_union
 
 
 class Action(MessageShape):
     """One engine action; the server adds the sender's seat."""
 
     type: StrictStr = Field(description="define, draw, play, prove, use, end_turn or choose")
-    card: StrictStr = Field(default=None, description="for define, play, prove and use")
-    choice: JsonValue = Field(default=None, description="for choose: one of the offered options")
+    card: StrictStr = Field(default=ABSENT, description="for define, play, prove and use")
+    choice: JsonValue = Field(default=ABSENT, description="for choose: one of the offered options")
 
 
 class DeckMessage(Message):
@@ -53,7 +53,7 @@ class Seat(Shape):
     ready: bool = Field(description="the seat has a deck")
     deck_name: str | None
     mathematician: str | None = Field(description="shown once the cards are dealt")
-    left: bool = Field(default=None, description="only present (true) for a player who left")
+    left: bool = Field(default=ABSENT, description="only present (true) for a player who left")
 
 
 class GameOverEvent(Event):
@@ -298,7 +298,7 @@ class Decision(Shape):
     player: int = Field(description="the seat that decides")
     kind: str
     source: str | None
-    options: list[JsonValue] = Field(default=None, description="only for the seat that decides")
+    options: list[JsonValue] = Field(default=ABSENT, description="only for the seat that decides")
 
 
 class Theorem(Shape):
@@ -325,7 +325,7 @@ class PlayerView(Shape):
     resolving: list[str]
     reshuffles: int
     lost: bool
-    hand: list[str] = Field(default=None, description="only your own")
+    hand: list[str] = Field(default=ABSENT, description="only your own")
 
 
 class GameView(Shape):
@@ -345,7 +345,7 @@ class GameView(Shape):
     burn: bool
     decision: Decision | None
     players: list[PlayerView]
-    log: list[LogEntry] = Field(default=None, description="only in a `sync` snapshot")
+    log: list[LogEntry] = Field(default=ABSENT, description="only in a `sync` snapshot")
     legal_actions: list[dict[str, JsonValue]] = Field(
         description="the engine's actions, only for the seat to act"
     )
@@ -366,7 +366,7 @@ class TheoremsView(Shape):
     burn: bool
     robot_delay_ms: int
     game: GameView | None = Field(description="null until the cards are dealt")
-    my_deck: MyDeck | None = Field(default=None, description="absent for a spectator")
+    my_deck: MyDeck | None = Field(default=ABSENT, description="absent for a spectator")
 
 
 class TableEvent(Event):

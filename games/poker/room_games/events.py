@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt
 
-from games.rooms.schemas import Event, Message, Shape, by_union
+from games.rooms.schemas import ABSENT, Event, Message, Shape, by_union
 
 # --- client messages -----------------------------------------------------------------
 
@@ -77,7 +77,7 @@ class Settings(Shape):
 class GroupSettings(Settings):
     host_plays: bool
     coach_seat: bool = Field(default=False, description="the coach robot plays a board too")
-    previous_room: int = Field(default=None, description="the round before, if any")
+    previous_room: int = Field(default=ABSENT, description="the round before, if any")
 
 
 class Player(Shape):
@@ -154,7 +154,7 @@ class GroupView(Shape):
     server_now: float = Field(description="server time, seconds since the epoch")
     you_play: bool
     game: PokerBoard | None = Field(description="your board, null when you do not play")
-    missed: int = Field(default=None, description="for a player: numbers drawn before joining")
+    missed: int = Field(default=ABSENT, description="for a player: numbers drawn before joining")
 
 
 class DuelView(Shape):
@@ -169,7 +169,7 @@ class DuelView(Shape):
     progress: dict[str, BoardPublic] = Field(description="by player id")
     game: PokerBoard | None = Field(description="your board, null for a spectator")
     ended: bool
-    final: DuelFinal = Field(default=None, description="once the duel is over")
+    final: DuelFinal = Field(default=ABSENT, description="once the duel is over")
 
 
 # The engine's events on a player's own board (``games.poker.rules.state``).
