@@ -109,7 +109,8 @@ PAGE_CHECKS = """
 
 @dataclass
 class Visit:
-    """One page to open; ``ready`` is a selector the page shows once its scripts ran."""
+    """One page to open; ``ready`` is a selector the page holds once its scripts ran (it may
+    be folded away, as a running room's connection line is on a phone)."""
 
     path: str
     status: int = 200
@@ -411,7 +412,7 @@ def _crawl(
             if status != visit.status:
                 watcher.problems.append(f"status {status} instead of {visit.status}")
             if visit.ready:
-                page.wait_for_selector(visit.ready)
+                page.wait_for_selector(visit.ready, state="attached")
             watcher.settle(page)
             problems = watcher.problems + page.evaluate(PAGE_CHECKS)
             if extra_checks:
