@@ -56,8 +56,8 @@ lock:
 
 ## Extract strings into locale/*/LC_MESSAGES/django.po (needs GNU gettext).
 translations: install
-	$(PY) manage.py makemessages --locale cs --locale sk --locale en --ignore '.venv/*' --ignore 'tests/*' --ignore 'bench/*' --ignore 'staticfiles/*' --no-obsolete
-	$(PY) manage.py makemessages --domain djangojs --locale cs --locale sk --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --no-obsolete
+	$(PY) manage.py makemessages --locale cs --locale sk --locale en --ignore '.venv/*' --ignore 'tests/*' --ignore 'bench/*' --ignore 'staticfiles/*' --ignore 'tools/js/node_modules/*' --no-obsolete
+	$(PY) manage.py makemessages --domain djangojs --locale cs --locale sk --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'tools/js/node_modules/*' --ignore 'node_modules/*' --no-obsolete
 	$(PY) -m config.mergetranslations
 
 clean-data:
