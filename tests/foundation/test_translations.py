@@ -171,6 +171,7 @@ NOT_PLURAL_NOUNS = {
     "starts",
     "ends",
     "draws",
+    "loses",
     "asks",
     "always",
     "as",
