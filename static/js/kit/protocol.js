@@ -1,7 +1,9 @@
 // @ts-check
 // The room protocol's types (docs/protocol.md), generated from the pydantic
 // models by `python -m tools.protocol_schema`: do not edit. Import them in JSDoc:
-//   /** @typedef {import("../../js/kit/protocol.js").Frame} Frame */
+//   /** @typedef {import(<this file's URL, relative>).Frame} Frame */
+// (written without quotes here: collectstatic rewrites a quoted dynamic import,
+// and one of this file naming itself loops its post-processing).
 // docs/protocol.schema.json is the same as a JSON Schema.
 
 /**
