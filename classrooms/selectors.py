@@ -6,8 +6,8 @@ and the classes they co-teach: another teacher's IDs simply do not exist.
 
 Reports tell what was played (issue 31). A session is *unfinished* only when
 the host stopped it early: a game that says so in its results
-(``details["stopped_early"]``, the poker group game when the host ended it
-before the last number) or, for a game that does not say, one without an end or
+(``details["stopped_early"]``, e.g. a group game the host ended before its
+last number) or, for a game that does not say, one without an end or
 without a single completed result. A session that ran to its end counts for
 every class member who played in it, incomplete boards included (marked with
 the cells filled and numbers missed, ``details["filled"]``/``["forfeited"]``).

@@ -66,7 +66,7 @@ class UnreadableBodyMiddleware:
     ``X-CSRFToken`` header; for a multipart body that consumes the stream, and a
     JSON endpoint reading ``request.body`` afterwards got ``RawPostDataException``
     and answered 500 with a traceback (issue 27 §5: hostile multipart posts to
-    the poker, hint and deck-check endpoints). Django turns the other malformed
+    the games' JSON, hint and deck-check endpoints). Django turns the other malformed
     requests (``SuspiciousOperation``) into 400 itself; this adds the one it
     does not, with a stable code for the JSON clients.
     """

@@ -5,8 +5,8 @@ It sits at the bottom (beside ``games.registry`` and the shared models), so
 catch the same type: a service that calls another app's service lets its
 refusal pass through unchanged (``except DomainError``), with no mapping of
 one app's error into another's. Each app keeps a named subclass
-(``AccountsError``, ``RoomError``, ``ClassroomError``, ``PokerError``,
-``TheoremsError``) for readers and for catching only its own refusals.
+(``AccountsError``, ``RoomError``, ``ClassroomError`` and one per game that
+needs it) for readers and for catching only its own refusals.
 """
 
 from __future__ import annotations

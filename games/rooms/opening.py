@@ -6,7 +6,7 @@ no profile behind (and a refused nickname no room). The new identity token goes
 into the response's cookie. A game's view says only which game and mode, the
 settings, and whether the room starts at once (a solo game)::
 
-    opened = opening.open_from_request(request, game="abaku", mode="solo",
+    opened = opening.open_from_request(request, game="<slug>", mode="solo",
                                        settings=settings, start=True)
     return opening.to_room(opened)
 

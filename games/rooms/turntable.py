@@ -1,6 +1,6 @@
 """Turn-based tables in the rooms runtime: the table flow every such game shares.
 
-A turn-based game (Abaku, Matematici, ...) plugs its pure rules engine in through
+A turn-based game (a board or card game taking turns) plugs its pure rules engine in through
 one typed contract, :class:`TurnEngine`; its adapter subclasses :class:`TurnTable`
 and says only what is its own: settings, what a message means as an engine
 action, what a seat holds and what people see. The table owns the rest:

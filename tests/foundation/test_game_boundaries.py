@@ -35,6 +35,8 @@ def _platform_files() -> list[Path]:
                 continue  # a game's own folder
             if parts[:2] == ("config", "settings"):
                 continue  # INSTALLED_APPS names each game once
+            if parts == ("static", "js", "kit", "protocol.js"):
+                continue  # generated from every registered game's models (tools/)
             files.append(path)
     return files
 
