@@ -26,6 +26,11 @@ MATIKA_LIMITS = {
     for name in (
         "code_misses_identity",
         "code_misses_address",
+        "code_misses_address_all",
+        "class_pending_browser",
+        "class_pending_address",
+        "poker_board_hints_browser",
+        "poker_board_hints_address",
         "room_creations_identity",
         "room_creations_address",
         "room_creations_address_all",
