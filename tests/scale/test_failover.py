@@ -32,7 +32,7 @@ import pytest
 from django.db import connection
 
 from tests.conftest import BASE_DIR, _server_env, _stop, start_uvicorn
-from tests.scale.topology import PgBouncer, SentinelRedis, pgbouncer_binary
+from tests.scale.topology import PgBouncer, SentinelRedis, pgbouncer_binary, run_async
 
 pytestmark = [pytest.mark.live]
 
@@ -342,7 +342,7 @@ def test_rooms_go_on_through_a_redis_failover_behind_pgbouncer(transactional_db,
     lobbies = rooms_fanout.make_rooms(ROOMS, PLAYERS, game="poker")
     addresses = [url.removeprefix("http://") for url in urls]
 
-    played = asyncio.run(_play_and_fail_over(lobbies, addresses, redis))
+    played = run_async(_play_and_fail_over(lobbies, addresses, redis))
 
     # Sentinel promoted the replica.
     assert redis.master_port() == redis.replica.port != first_master

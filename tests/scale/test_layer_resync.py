@@ -21,6 +21,7 @@ from tests.conftest import _server_env, _stop
 from tests.rooms.conftest import _start_server, _wait_up
 from tests.rooms.test_rooms_outage import RedisServer
 from tests.rooms.testgame import GAME
+from tests.scale.topology import run_async
 
 pytestmark = [pytest.mark.live]
 
@@ -80,7 +81,7 @@ def test_the_layer_tells_its_channels_after_redis_came_back(redis_server):
         await layer.flush()
         return got
 
-    got = asyncio.run(scenario())
+    got = run_async(scenario())
     assert got[0]["text"] == "before"
     assert got[1] == {"type": "room.resync"}
     assert got[2]["text"] == "after"

@@ -7,6 +7,8 @@ Used by tests/scale/test_failover.py and bench/scale_bench.py.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import shutil
 import signal
@@ -226,3 +228,10 @@ class SentinelRedis:
             if node is not None:
                 node.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def run_async(coroutine):
+    """``asyncio.run`` in a thread of its own: in a full run the session's Playwright
+    keeps an event loop running in the main thread, where ``asyncio.run`` refuses."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
