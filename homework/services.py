@@ -18,6 +18,7 @@ from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
 from games import registry
 
+from . import signals
 from .errors import HomeworkError
 from .models import Assignment, Attempt
 
@@ -299,6 +300,10 @@ def finish_attempt(*, game: str, ref: str, result: Any) -> None:
     attempt.record_id = result.record_id
     attempt.late = result.finished_at > attempt.assignment.due_at
     attempt.save(update_fields=["finished_at", "score", "duration_s", "record", "late"])
+    attempt_id = attempt.pk
+    transaction.on_commit(
+        lambda: signals.attempt_finished.send(sender=Attempt, attempt_id=attempt_id)
+    )
 
 
 # --- the deadline (Celery beat) -------------------------------------------------------

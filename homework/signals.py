@@ -1,0 +1,11 @@
+"""What other apps may listen to, so homework never imports them.
+
+``attempt_finished`` is sent after the transaction that finished an attempt
+commits, with ``attempt_id`` (an ``Attempt`` primary key). A grade-passback
+listener (the LTI tool) reads the attempt and the assignment's counting policy
+itself; homework knows nothing of who listens.
+"""
+
+from django.dispatch import Signal
+
+attempt_finished = Signal()
