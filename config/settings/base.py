@@ -62,6 +62,8 @@ INSTALLED_APPS = [
     "games.theorems",
     # class assignments: above classrooms and the games (docs/api.md "Homework")
     "homework",
+    # LTI 1.3 tool for Moodle, Canvas and other LMSs: above homework (docs/lti.md)
+    "lti",
 ]
 
 MIDDLEWARE = [
@@ -446,3 +448,11 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
     "config.metrics.MetricsMiddleware",
 )
+
+# LTI 1.3 tool (lti/, docs/lti.md). Platforms must use https://; development and
+# test settings also accept plain http:// on loopback addresses (a local LMS).
+LTI_ALLOW_HTTP_LOOPBACK = env_bool("LTI_ALLOW_HTTP_LOOPBACK", False)
+# How long a one-time registration link stays valid (hours).
+LTI_REGISTRATION_LINK_HOURS = int(os.environ.get("LTI_REGISTRATION_LINK_HOURS", "72"))
+# The public address the management command prints links under (no request there).
+LTI_PUBLIC_URL = os.environ.get("LTI_PUBLIC_URL", "http://localhost:8000")

@@ -16,3 +16,6 @@ WHITENOISE_USE_FINDERS = True
 # A mistyped URL shows the project's 404 page, as in production; errors keep
 # Django's debug page with the traceback (config/devpages.py).
 MIDDLEWARE = [*MIDDLEWARE, "config.devpages.ProjectNotFoundPageMiddleware"]  # noqa: F405
+
+# A local LMS on http://127.0.0.1 may register the LTI tool (docs/lti.md).
+LTI_ALLOW_HTTP_LOOPBACK = True
