@@ -51,3 +51,6 @@ MATIKA_LIMITS = {
 # The echo WebSocket (config/routing.py) proves the real-time path in tests;
 # production never routes it.
 ECHO_SOCKET = True
+
+# The suite's local LMS (tests/lti/lms.py) runs on http://127.0.0.1.
+LTI_ALLOW_HTTP_LOOPBACK = True
