@@ -20,16 +20,16 @@ $(TSC): tools/js/package.json tools/js/package-lock.json
 	@touch $(TSC)
 
 messages: install
-	@$(PY) -m config.compilemessages
+	@$(PY) -m tools.compilemessages
 
 ## Start PostgreSQL, Redis, migrations, demo data, web + worker + beat (Ctrl-C stops all).
 run: install messages
-	$(PY) -m config.devservices run
+	$(PY) -m tools.devservices run
 
 ## Lint, JS tests, then the whole Python suite against throwaway PostgreSQL and Redis.
 test: install messages lint jstest
 	@tests/tools/ensure_chromium.sh
-	$(PY) -m config.devservices test $(PYTEST_ARGS)
+	$(PY) -m tools.devservices test $(PYTEST_ARGS)
 
 lint: install $(TSC)
 	@test ! -e platform/__init__.py || { echo "platform/__init__.py must not exist: a package named platform shadows the standard library" >&2; exit 1; }
@@ -58,7 +58,7 @@ lock:
 translations: install
 	$(PY) manage.py makemessages --locale cs --locale sk --locale en --ignore '.venv/*' --ignore 'tests/*' --ignore 'bench/*' --ignore 'staticfiles/*' --ignore 'tools/js/node_modules/*' --no-obsolete
 	$(PY) manage.py makemessages --domain djangojs --locale cs --locale sk --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'tools/js/node_modules/*' --ignore 'node_modules/*' --no-obsolete
-	$(PY) -m config.mergetranslations
+	$(PY) -m tools.mergetranslations
 
 clean-data:
 	rm -rf .data

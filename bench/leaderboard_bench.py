@@ -1,6 +1,6 @@
 """Leaderboard speed with a million ranked results (docs/leaderboards.md).
 
-One command starts a throwaway PostgreSQL (config/devservices.py), migrates,
+One command starts a throwaway PostgreSQL (tools/devservices.py), migrates,
 and fills it with ``--results`` finished ranked games of ``--players`` players
 spread over the last ``--days`` days (SQL ``generate_series``: fast). The
 maintained table ``poker_leaderboardentry`` is then filled from them with the
@@ -37,7 +37,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from config.devservices import Postgres, Redis, free_port  # noqa: E402
+from tools.devservices import Postgres, Redis, free_port  # noqa: E402
 
 FILL = """
 INSERT INTO accounts_playerprofile (nickname, code, is_active, nickname_hidden, created_at,

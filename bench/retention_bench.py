@@ -1,6 +1,6 @@
 """Retention at scale: deleting many ended rooms with their seats and logs in batches.
 
-One command starts a throwaway PostgreSQL and Redis (config/devservices.py),
+One command starts a throwaway PostgreSQL and Redis (tools/devservices.py),
 migrates, fills ``--rooms`` finished rooms (2 seats and ``--events`` log
 entries each) and as many old idempotency answers with SQL ``generate_series``,
 then runs the real ``accounts.retention`` functions and reports the total
@@ -29,7 +29,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from config.devservices import Postgres, Redis, free_port  # noqa: E402
+from tools.devservices import Postgres, Redis, free_port  # noqa: E402
 
 FILL = """
 INSERT INTO accounts_playerprofile (nickname, nickname_skeleton, code, is_active,

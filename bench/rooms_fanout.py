@@ -1,6 +1,6 @@
 """Fan-out benchmark of the rooms runtime over real WebSockets on loopback.
 
-One command starts throwaway PostgreSQL and Redis (config/devservices.py),
+One command starts throwaway PostgreSQL and Redis (tools/devservices.py),
 migrates, starts uvicorn (the project's app plus the test-only game from
 tests/rooms/testgame.py) and opens R rooms x P player sockets:
 
@@ -40,7 +40,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from config.devservices import Postgres, Redis, free_port  # noqa: E402
+from tools.devservices import Postgres, Redis, free_port  # noqa: E402
 
 
 def percentile(values: list[float], fraction: float) -> float:

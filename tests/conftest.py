@@ -1,6 +1,6 @@
 """Shared fixtures: real server processes against the test database.
 
-``make test`` (config/devservices.py) starts throwaway PostgreSQL and Redis
+``make test`` (tools/devservices.py) starts throwaway PostgreSQL and Redis
 and passes their URLs in the environment. Fixtures here start the real ASGI
 server (uvicorn) and a real Celery worker pointed at pytest-django's test
 database, so tests exercise the same path as production. Tests that use them
@@ -60,7 +60,7 @@ def start_uvicorn(
     env: dict, app: str = "config.asgi:application", *extra: str
 ) -> tuple[subprocess.Popen, str]:
     """A real uvicorn process for ``app`` on a free port, with the WebSocket flags
-    config/devservices.py and platform/ use; (process, base URL)."""
+    tools/devservices.py and platform/ use; (process, base URL)."""
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port)]

@@ -1,4 +1,4 @@
-"""Tests: the real PostgreSQL and Redis started by ``make test`` (see config/devservices.py)."""
+"""Tests: the real PostgreSQL and Redis started by ``make test`` (see tools/devservices.py)."""
 
 from .base import *  # noqa: F403
 

@@ -17,8 +17,8 @@ from django.http import Http404
 from django.test import override_settings
 from django.urls import include, path
 
-from config import devservices
 from config.settings import dev as dev_settings
+from tools import devservices
 
 
 def boom(request):

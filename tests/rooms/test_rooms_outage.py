@@ -26,12 +26,12 @@ import psycopg
 import pytest
 from django.db import connection
 
-from config.devservices import _redis_server_bin, free_port, port_open
 from games.rooms import services
 from games.rooms.models import Room, RoomEvent
 from tests.conftest import _server_env, _stop
 from tests.rooms.conftest import _start_server, _wait_up
 from tests.rooms.testgame import GAME
+from tools.devservices import _redis_server_bin, free_port, port_open
 
 OUTAGE_APP = "matika-outage-test"
 

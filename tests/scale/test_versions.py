@@ -9,8 +9,8 @@ import subprocess
 
 import yaml
 
-from config.devservices import _postgres_bin, _redis_server_bin
 from tests.conftest import BASE_DIR
+from tools.devservices import _postgres_bin, _redis_server_bin
 
 PLATFORM = BASE_DIR / "platform"
 

