@@ -170,6 +170,9 @@ class PrivacyHooks:
       warning before its deletion and the deletion (one transaction).
     - ``publication_blocked(player) -> bool``: True when the app keeps the
       player off every public table.
+    - ``exported_account_relations``: like ``exported_relations``, for the
+      foreign keys to the teacher's ``User`` that ``export_account`` covers
+      (the generic walk of ``accounts.teacher_data`` skips them).
     """
 
     app: str
@@ -182,6 +185,7 @@ class PrivacyHooks:
     account_fates: Callable[[User], list] | None = None
     delete_account: Callable[[User], None] | None = None
     publication_blocked: Callable[[PlayerProfile], bool] | None = None
+    exported_account_relations: Mapping[str, str] = field(default_factory=dict)
 
 
 _HOOKS: dict[str, PrivacyHooks] = {}

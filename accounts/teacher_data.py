@@ -53,7 +53,10 @@ def row_without_secrets(instance) -> dict:
 
 def export_account(user: User) -> dict:
     other = {}
+    covered = {key for hooks in privacy.registered() for key in hooks.exported_account_relations}
     for field in user_relations():
+        if export.relation_key(field) in covered:
+            continue
         rows = [
             row_without_secrets(instance)
             for instance in field.model._default_manager.filter(**{field.name: user}).order_by("pk")

@@ -86,6 +86,14 @@ class LoginView(auth_views.LoginView):
 
     template_name = "accounts/login.html"
 
+    def get_context_data(self, **kwargs):
+        from accounts.sso.buttons import sign_in_buttons
+
+        context = super().get_context_data(**kwargs)
+        # "Sign in with …" for each configured school provider (accounts/sso/).
+        context["sso_buttons"] = sign_in_buttons(self.request, self.get_redirect_url())
+        return context
+
     def post(self, request, *args, **kwargs):
         if login_limits.login_blocked(request):
             # Refused before the password is checked at all.
