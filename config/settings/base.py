@@ -64,6 +64,11 @@ INSTALLED_APPS = [
     "homework",
     # LTI 1.3 tool for Moodle, Canvas and other LMSs: above homework (docs/lti.md)
     "lti",
+    # teachers sign in with the school's account (accounts/sso/, docs/sso.md)
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
 ]
 
 MIDDLEWARE = [
@@ -82,6 +87,8 @@ MIDDLEWARE = [
     "accounts.sessions.TeacherIdleTimeoutMiddleware",
     "accounts.middleware.PrivatePagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # django-allauth's (required by the school sign-in, accounts/sso/)
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last, as django-axes asks: turns a locked login into its lockout answer
     "axes.middleware.AxesMiddleware",
@@ -314,6 +321,35 @@ AXES_HTTP_RESPONSE_CODE = 429
 # SESSION_COOKIE_AGE stays the longest a session can live at all.
 TEACHER_SESSION_IDLE_SECONDS = int(os.environ.get("TEACHER_SESSION_IDLE_SECONDS", str(2 * 3600)))
 OTP_TOTP_ISSUER = "Matika"
+
+# School sign-in (accounts/sso/, docs/sso.md): Google, Microsoft and any
+# OpenID Connect provider through django-allauth's openid_connect provider,
+# each off unless its SSO_* variables are set (or an admin adds a SocialApp).
+# Only allauth's provider URLs are mounted (config/urls.py): its own password
+# login, sign-up and e-mail flows are not used; accounts.sso.adapter decides
+# every sign-in and answers before allauth's sign-up or connect could run.
+from accounts.sso.environment import providers_from_environment  # noqa: E402
+
+SOCIALACCOUNT_ADAPTER = "accounts.sso.adapter.SchoolSocialAccountAdapter"
+SOCIALACCOUNT_PROVIDERS = {
+    "openid_connect": {
+        "provider_class": "accounts.sso.provider.SchoolOIDCProvider",
+        "OAUTH_PKCE_ENABLED": True,
+        "APPS": providers_from_environment(os.environ),
+    }
+}
+SOCIALACCOUNT_STORE_TOKENS = False
+SOCIALACCOUNT_AUTO_SIGNUP = False
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_EMAIL_VERIFICATION = "none"
+# The buttons are links: a form posting to the provider would break the CSP's
+# form-action 'self' at the redirect. State, nonce and PKCE guard the callback.
+SOCIALACCOUNT_LOGIN_ON_GET = True
+SOCIALACCOUNT_REQUESTS_TIMEOUT = int(os.environ.get("SSO_REQUESTS_TIMEOUT", "10"))
+ACCOUNT_USER_MODEL_USERNAME_FIELD = None
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
+ACCOUNT_EMAIL_VERIFICATION = "none"
 
 LOGIN_URL = "accounts:login"
 # A teacher without a class lands on "Create your first class" (classrooms:start).
