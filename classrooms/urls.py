@@ -10,6 +10,7 @@ urlpatterns = [
     path("start/", classes.start, name="start"),
     path("new/", classes.create, name="create"),
     path("join/", joining.join, name="join"),
+    path("code/", joining.by_code, name="by_code"),
     path("join/<str:code>/", joining.join_class, name="join_class"),
     path("invitations/<str:token>/", invitations.accept_invitation, name="accept_invitation"),
     path("<int:pk>/", classes.detail, name="detail"),

@@ -12,7 +12,10 @@ from classrooms import selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.forms import JoinCodeForm, JoinForm
 from classrooms.models import Classroom
+from games import registry as game_registry
 from games.errors import DomainError
+from games.rooms import lookups as room_lookups
+from games.rooms import selectors as room_selectors
 
 NICKNAME_ERRORS = {"too_short", "too_long", "bad_characters", "no_letters", "not_allowed", "taken"}
 
@@ -33,6 +36,46 @@ def join(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("classrooms:join_class", code=classroom.join_code)
     return render(request, "classrooms/join_code.html", {"form": form}, status=status)
+
+
+def by_code(request: HttpRequest) -> HttpResponse:
+    """The home page's code box: a class code or a room code in one field.
+
+    No lookup of its own: an open room with this code goes through the rooms'
+    code path (``games.rooms.lookups``), anything else through the class code
+    path (:func:`services.check_code_attempt`), so a wrong code is one miss
+    against this browser and the address's ceiling, and a client past the limit
+    is refused whatever it typed, exactly as on the two join pages.
+    """
+    raw = request.GET.get("code", "")
+    code = services.normalise_code(raw)
+    status, error = 400, _("Type the code your teacher shows you.")
+    if code:
+        room = room_selectors.room_by_code(code)
+        in_room = room is not None and (
+            room_lookups.is_open(room)
+            or room_lookups.is_member(room, room_selectors.request_player(request, room))
+        )
+        if in_room:
+            found = room_lookups.find_for_request(request, code)
+            if found.room is not None:
+                return redirect("rooms:room", code=found.room.code)
+            status = 429 if found.limited else 404
+        else:
+            try:
+                classroom = services.check_code_attempt(
+                    code=code, client=limits.client_of(request), player=request.player
+                )
+            except ClassroomError as refusal:
+                status = 429 if refusal.code == "rate_limited" else 404
+            else:
+                return redirect("classrooms:join_class", code=classroom.join_code)
+        if status == 429:
+            error = _("Too many wrong codes. Wait a few minutes and try again.")
+        else:
+            error = _("No class or game has this code. Check it and try again.")
+    context = {"games": game_registry.games(), "code_error": error, "code_value": raw[:16]}
+    return render(request, "home.html", context, status=status)
 
 
 def join_class(request: HttpRequest, code: str) -> HttpResponse:
