@@ -1,0 +1,140 @@
+"""Grades back (Assignment and Grade Services 2.0): a finished homework game's
+counted score goes to the link's line item ``/scores``.
+
+``homework`` announces a finished attempt (``homework.signals.attempt_finished``,
+after its transaction commits); this listener queues one Celery task per
+linked gradebook column. The task reads the pupil's counted score by the
+assignment's policy (first, best, last: ``homework.selectors.pick``) when it
+runs, so a retried or late send still posts the score that counts now.
+"""
+
+import logging
+from datetime import UTC, datetime
+from urllib.parse import urlsplit, urlunsplit
+
+from django.db import transaction
+from django.utils import timezone
+
+from homework import selectors as homework_selectors
+from homework.models import Attempt
+
+from . import net, tokens
+from .deep_linking import score_maximum
+from .models import GradeSend, Person, ResourceLink
+from .registration import SCOPE_SCORE
+
+logger = logging.getLogger(__name__)
+
+SCORE_TYPE = "application/vnd.ims.lis.v1.score+json"
+
+
+def scores_url(lineitem: str) -> str:
+    """The line item's path + ``/scores``, its query kept (Moodle's ``?type_id=1``)."""
+    parts = urlsplit(lineitem)
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/scores"))
+
+
+def _person_of(attempt: Attempt, platform_id: int) -> Person | None:
+    if attempt.player_id is not None:
+        person = Person.objects.filter(platform_id=platform_id, player_id=attempt.player_id).first()
+        if person is not None:
+            return person
+    member_source = attempt.member.source_id
+    if member_source.startswith("lti:"):
+        return Person.objects.filter(platform_id=platform_id, sub=member_source[4:]).first()
+    return None
+
+
+def on_attempt_finished(sender, attempt_id: int, **kwargs) -> None:
+    attempt = Attempt.objects.select_related("member", "assignment").filter(pk=attempt_id).first()
+    if attempt is None:
+        return
+    links = (
+        ResourceLink.objects.filter(
+            assignment_id=attempt.assignment_id,
+            course__classroom_id=attempt.assignment.classroom_id,
+        )
+        .exclude(lineitem_url="")
+        .select_related("course__deployment")
+    )
+    for link in links:
+        person = _person_of(attempt, link.course.deployment.platform_id)
+        if person is None:
+            continue
+        grade, _created = GradeSend.objects.get_or_create(
+            link=link, member=attempt.member, defaults={"person": person}
+        )
+        GradeSend.objects.filter(pk=grade.pk).update(
+            status=GradeSend.Status.PENDING, updated_at=timezone.now(), error=""
+        )
+        from .tasks import send_grade
+
+        grade_id = grade.pk
+        transaction.on_commit(lambda grade_id=grade_id: send_grade.delay(grade_id))
+
+
+def counted_score(grade: GradeSend) -> int | None:
+    link = grade.link
+    attempts = list(Attempt.objects.filter(assignment_id=link.assignment_id, member=grade.member))
+    return homework_selectors.pick(link.assignment, attempts).score
+
+
+def send(grade_id: int) -> str:
+    """Post the score once; returns the new status. Raises ``tokens.ServiceError``
+    with ``transient`` set when trying again later may help."""
+    grade = (
+        GradeSend.objects.select_related(
+            "link__assignment", "link__course__deployment__platform", "person", "member"
+        )
+        .filter(pk=grade_id)
+        .first()
+    )
+    if grade is None:
+        return "gone"
+    score = counted_score(grade)
+    if score is None:
+        GradeSend.objects.filter(pk=grade.pk).update(
+            status=GradeSend.Status.PENDING, error="no counted score yet", updated_at=timezone.now()
+        )
+        return "nothing"
+    platform = grade.link.course.deployment.platform
+    maximum = score_maximum(grade.link.assignment)
+    body = {
+        "userId": grade.person.sub,
+        "scoreGiven": score,
+        "scoreMaximum": maximum,
+        "activityProgress": "Completed",
+        "gradingProgress": "FullyGraded",
+        "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+    }
+    GradeSend.objects.filter(pk=grade.pk).update(tries=grade.tries + 1)
+    token = tokens.access_token(platform, [SCOPE_SCORE])
+    try:
+        response = net.post(
+            scores_url(grade.link.lineitem_url),
+            json=body,
+            headers={"Authorization": f"Bearer {token}", "Content-Type": SCORE_TYPE},
+        )
+    except net.PlatformError as error:
+        raise tokens.ServiceError(error.code, error.detail, transient=True) from None
+    if response.status_code == 401:
+        tokens.forget(platform, [SCOPE_SCORE])
+        raise tokens.ServiceError("unauthorised", "HTTP 401", transient=True)
+    if response.status_code == 429 or response.status_code >= 500:
+        raise tokens.ServiceError("platform_busy", f"HTTP {response.status_code}", transient=True)
+    if response.status_code not in (200, 201, 202, 204):
+        raise tokens.ServiceError("score_refused", f"HTTP {response.status_code}")
+    GradeSend.objects.filter(pk=grade.pk).update(
+        status=GradeSend.Status.SENT,
+        score=score,
+        error="",
+        sent_at=timezone.now(),
+        updated_at=timezone.now(),
+    )
+    return "sent"
+
+
+def mark_failed(grade_id: int, error: str) -> None:
+    GradeSend.objects.filter(pk=grade_id).update(
+        status=GradeSend.Status.FAILED, error=error[:255], updated_at=timezone.now()
+    )

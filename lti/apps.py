@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LtiConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "lti"
+    verbose_name = _("LTI (school LMS)")
+
+    def ready(self) -> None:
+        from accounts import privacy
+        from homework import signals
+
+        from . import ags
+        from .privacy import HOOKS
+
+        # A finished homework game sends its counted score back to the LMS.
+        signals.attempt_finished.connect(ags.on_attempt_finished, dispatch_uid="lti-grades")
+        privacy.register(HOOKS)

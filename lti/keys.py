@@ -1,0 +1,66 @@
+"""The tool's signing keys and the JWTs it signs (PyJWT, RS256).
+
+A key pair is made on first need; every key not retired is published at
+``/lti/jwks/``. Rotation: add a key (``rotate()``), keep the old one published
+until platforms' caches have let it go, then retire it.
+"""
+
+import json
+import secrets
+import time
+import uuid
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .models import ToolKey
+
+
+def _new_key() -> ToolKey:
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = private.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    kid = uuid.uuid4().hex
+    jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(private.public_key()))
+    jwk.update({"kid": kid, "alg": "RS256", "use": "sig"})
+    return ToolKey.objects.create(kid=kid, private_pem=pem, public_jwk=jwk)
+
+
+def signing_key() -> ToolKey:
+    key = ToolKey.objects.filter(retired_at__isnull=True).first()
+    if key is not None:
+        return key
+    try:
+        with transaction.atomic():
+            return _new_key()
+    except IntegrityError:  # another process made one at the same moment
+        return ToolKey.objects.filter(retired_at__isnull=True).first()
+
+
+def rotate() -> ToolKey:
+    """A new signing key; the old ones stay published until retired."""
+    return _new_key()
+
+
+def retire(kid: str) -> int:
+    return ToolKey.objects.filter(kid=kid, retired_at__isnull=True).update(
+        retired_at=timezone.now()
+    )
+
+
+def jwks() -> dict:
+    signing_key()
+    return {"keys": [key.public_jwk for key in ToolKey.objects.filter(retired_at__isnull=True)]}
+
+
+def sign(claims: dict, *, lifetime: int = 300) -> str:
+    key = signing_key()
+    now = int(time.time())
+    body = {"iat": now, "exp": now + lifetime, "jti": secrets.token_urlsafe(16), **claims}
+    return jwt.encode(body, key.private_pem, algorithm="RS256", headers={"kid": key.kid})

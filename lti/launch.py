@@ -1,0 +1,298 @@
+"""The LTI 1.3 launch: OIDC third-party initiated login, then the id_token.
+
+State and nonce are kept server-side (``LaunchState``): the launch is a
+cross-site form_post on which a ``SameSite=Lax`` cookie does not come back.
+The id_token is checked with PyJWT against the platform's JWKS (signature,
+``iss``, ``aud``, ``azp``, ``exp``/``iat``), then its nonce (equal to the
+state's, never seen before), deployment, message type and version. Only a
+token that passes everything creates or touches anything about a person.
+"""
+
+import hashlib
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import jwt
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from . import net
+from .models import Deployment, LaunchState, Platform, SeenNonce
+
+logger = logging.getLogger(__name__)
+
+CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
+MESSAGE_TYPE = CLAIM + "message_type"
+VERSION = CLAIM + "version"
+DEPLOYMENT_ID = CLAIM + "deployment_id"
+CONTEXT = CLAIM + "context"
+RESOURCE_LINK = CLAIM + "resource_link"
+ROLES = CLAIM + "roles"
+CUSTOM = CLAIM + "custom"
+TARGET_LINK_URI = CLAIM + "target_link_uri"
+DEEP_LINKING_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+AGS_ENDPOINT = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+
+RESOURCE_LINK_REQUEST = "LtiResourceLinkRequest"
+DEEP_LINKING_REQUEST = "LtiDeepLinkingRequest"
+MESSAGE_TYPES = {RESOURCE_LINK_REQUEST, DEEP_LINKING_REQUEST}
+
+#: A login must come back from the platform within this time.
+STATE_SECONDS = 600
+#: Clock difference tolerated between the platform and us.
+LEEWAY_SECONDS = 60
+JWKS_CACHE_SECONDS = 300
+MAX_TOKEN_LENGTH = 64_000
+
+INSTRUCTOR_ROLES = {
+    "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
+    "http://purl.imsglobal.org/vocab/lis/v2/membership#Administrator",
+    "http://purl.imsglobal.org/vocab/lis/v2/membership#ContentDeveloper",
+    "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant",
+    "http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator",
+    "http://purl.imsglobal.org/vocab/lis/v2/system/person#Administrator",
+    # Short forms some platforms send in context roles.
+    "Instructor",
+    "Administrator",
+}
+LEARNER_ROLES = {
+    "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner",
+    "http://purl.imsglobal.org/vocab/lis/v2/institution/person#Student",
+    "Learner",
+}
+
+
+class Refused(Exception):  # noqa: N818 -- a refusal, not a crash
+    """A launch refused: stable ``code``, a message for the page, an HTTP status."""
+
+    def __init__(self, code: str, message, status: int = 403) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def _hash(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+def launch_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri(reverse("lti:launch"))
+
+
+def _text(params, name: str, limit: int = 2000) -> str:
+    value = params.get(name)
+    if not isinstance(value, str) or len(value) > limit:
+        return ""
+    return value
+
+
+def begin_login(request: HttpRequest, params) -> str:
+    """Step one (third-party initiated login): the URL of the platform's
+    authorization endpoint to redirect the browser to."""
+    issuer = _text(params, "iss", 255)
+    login_hint = _text(params, "login_hint")
+    target = _text(params, "target_link_uri")
+    client_id = _text(params, "client_id", 255)
+    if not issuer or not login_hint:
+        raise Refused("bad_login", _("The LMS did not send what a sign-in needs."), 400)
+    platforms = Platform.objects.filter(issuer=issuer, is_active=True)
+    if client_id:
+        platforms = platforms.filter(client_id=client_id)
+    found = list(platforms[:2])
+    if len(found) != 1:
+        raise Refused("unknown_platform", _("This LMS is not registered with Matika."), 403)
+    platform = found[0]
+    own = request.build_absolute_uri("/")
+    if target and not target.startswith(own):
+        raise Refused("bad_target", _("The link does not lead to this Matika."), 400)
+    state = secrets.token_urlsafe(32)
+    nonce = secrets.token_urlsafe(24)
+    LaunchState.objects.create(state_hash=_hash(state), nonce=nonce, platform=platform)
+    query = {
+        "scope": "openid",
+        "response_type": "id_token",
+        "response_mode": "form_post",
+        "prompt": "none",
+        "client_id": platform.client_id,
+        "redirect_uri": launch_url(request),
+        "login_hint": login_hint,
+        "state": state,
+        "nonce": nonce,
+    }
+    hint = _text(params, "lti_message_hint")
+    if hint:
+        query["lti_message_hint"] = hint
+    parts = urlsplit(platform.authorization_endpoint)
+    merged = [*parse_qsl(parts.query, keep_blank_values=True), *query.items()]
+    return urlunsplit(parts._replace(query=urlencode(merged)))
+
+
+def _take_state(state: str) -> LaunchState:
+    now = timezone.now()
+    with transaction.atomic():
+        found = (
+            LaunchState.objects.select_for_update()
+            .select_related("platform")
+            .filter(
+                state_hash=_hash(state),
+                used_at__isnull=True,
+                created_at__gt=now - timedelta(seconds=STATE_SECONDS),
+            )
+            .first()
+        )
+        if found is None:
+            raise Refused(
+                "bad_state",
+                _("This sign-in has expired or was already used. Open the link in the LMS again."),
+                403,
+            )
+        found.used_at = now
+        found.save(update_fields=["used_at"])
+        return found
+
+
+def platform_keys(platform: Platform, *, fresh: bool = False) -> dict:
+    key = f"lti:jwks:{platform.pk}:{_hash(platform.jwks_uri)[:16]}"
+    keys = None if fresh else cache.get(key)
+    if keys is None:
+        try:
+            response = net.get(platform.jwks_uri, headers={"Accept": "application/json"})
+            body = net.json_of(response) if response.status_code == 200 else {}
+        except net.PlatformError as error:
+            logger.warning("LTI platform %s keys unavailable: %s", platform.pk, error)
+            body = {}
+        keys = {}
+        for jwk in body.get("keys") or []:
+            if isinstance(jwk, dict) and jwk.get("kty") == "RSA":
+                keys[str(jwk.get("kid", ""))] = jwk
+        if keys:
+            cache.set(key, keys, JWKS_CACHE_SECONDS)
+    return keys
+
+
+def _key_for(platform: Platform, kid: str):
+    keys = platform_keys(platform)
+    if kid not in keys:
+        keys = platform_keys(platform, fresh=True)  # the platform may have rotated
+    jwk = keys.get(kid) or (keys.get("") if len(keys) == 1 else None)
+    if jwk is None:
+        raise Refused("unknown_key", _("The LMS's signature could not be checked."), 403)
+    return jwt.PyJWK.from_dict(jwk, algorithm="RS256").key
+
+
+@dataclass
+class Validated:
+    platform: Platform
+    claims: dict
+    deployment_id: str
+    message_type: str
+
+
+def validate(id_token: object, state: object) -> Validated:
+    """The checked claims of a launch, or ``Refused``. Stores only the spent state."""
+    if not isinstance(state, str) or not state or len(state) > 200:
+        raise Refused("bad_state", _("The LMS sent no valid sign-in state."), 400)
+    if not isinstance(id_token, str) or not id_token or len(id_token) > MAX_TOKEN_LENGTH:
+        raise Refused("bad_token", _("The LMS sent no valid sign-in token."), 400)
+    launch_state = _take_state(state)
+    platform = launch_state.platform
+    if not platform.is_active:
+        raise Refused("unknown_platform", _("This LMS is not registered with Matika."), 403)
+    try:
+        header = jwt.get_unverified_header(id_token)
+    except jwt.PyJWTError:
+        raise Refused("bad_token", _("The LMS sent no valid sign-in token."), 400) from None
+    if header.get("alg") != "RS256":
+        raise Refused("bad_signature", _("The LMS's signature is not valid."), 403)
+    key = _key_for(platform, str(header.get("kid", "")))
+    try:
+        claims = jwt.decode(
+            id_token,
+            key,
+            algorithms=["RS256"],
+            audience=platform.client_id,
+            issuer=platform.issuer,
+            leeway=LEEWAY_SECONDS,
+            options={"require": ["exp", "iat", "iss", "aud", "sub", "nonce"]},
+        )
+    except jwt.ExpiredSignatureError:
+        raise Refused(
+            "expired", _("The sign-in from the LMS has expired. Open the link again."), 403
+        ) from None
+    except jwt.InvalidAudienceError:
+        raise Refused("bad_audience", _("The sign-in was meant for another tool."), 403) from None
+    except jwt.InvalidIssuerError:
+        raise Refused("bad_issuer", _("The sign-in comes from another LMS."), 403) from None
+    except jwt.PyJWTError:
+        raise Refused("bad_signature", _("The LMS's signature is not valid."), 403) from None
+    audience = claims.get("aud")
+    azp = claims.get("azp")
+    if (isinstance(audience, list) and len(audience) > 1 and azp is None) or (
+        azp is not None and azp != platform.client_id
+    ):
+        raise Refused("bad_audience", _("The sign-in was meant for another tool."), 403)
+    if not isinstance(claims.get("sub"), str) or not claims["sub"] or len(claims["sub"]) > 255:
+        raise Refused("no_user", _("The LMS did not say who you are."), 403)
+    if claims.get("nonce") != launch_state.nonce:
+        raise Refused("bad_nonce", _("This sign-in was already used. Open the link again."), 403)
+    if claims.get(VERSION) != "1.3.0":
+        raise Refused("bad_version", _("Matika speaks LTI 1.3 only."), 400)
+    message_type = claims.get(MESSAGE_TYPE)
+    if message_type not in MESSAGE_TYPES:
+        raise Refused("bad_message", _("Matika cannot handle this kind of LMS link."), 400)
+    deployment_id = claims.get(DEPLOYMENT_ID)
+    if not isinstance(deployment_id, str) or not deployment_id or len(deployment_id) > 255:
+        raise Refused("unknown_deployment", _("This LMS deployment is not registered."), 403)
+    if (
+        not platform.accept_new_deployments
+        and not Deployment.objects.filter(platform=platform, deployment_id=deployment_id).exists()
+    ):
+        raise Refused("unknown_deployment", _("This LMS deployment is not registered."), 403)
+    return Validated(platform, claims, deployment_id, message_type)
+
+
+def spend_nonce(validated: Validated) -> Deployment:
+    """Inside the launch's transaction: the nonce is never accepted again, and
+    the deployment is the known one (or, where allowed, recorded now)."""
+    try:
+        with transaction.atomic():
+            SeenNonce.objects.create(platform=validated.platform, nonce=validated.claims["nonce"])
+    except IntegrityError:
+        raise Refused(
+            "bad_nonce", _("This sign-in was already used. Open the link again."), 403
+        ) from None
+    deployment, _created = Deployment.objects.get_or_create(
+        platform=validated.platform, deployment_id=validated.deployment_id
+    )
+    return deployment
+
+
+def roles_of(claims: dict) -> str | None:
+    roles = claims.get(ROLES)
+    if not isinstance(roles, list):
+        return None
+    roles = {role for role in roles if isinstance(role, str)}
+    if roles & INSTRUCTOR_ROLES:
+        return "instructor"
+    if roles & LEARNER_ROLES:
+        return "learner"
+    return None
+
+
+def name_of(claims: dict) -> str:
+    """The person's name if the platform sent one (only when the registration
+    asked for it); may be empty."""
+    name = claims.get("name")
+    if not isinstance(name, str) or not name.strip():
+        parts = [claims.get("given_name"), claims.get("family_name")]
+        name = " ".join(p for p in parts if isinstance(p, str) and p.strip())
+    return " ".join(str(name).split())[:80]

@@ -1,0 +1,223 @@
+"""LTI Dynamic Registration 1.0, tool side (neither PyLTI1p3 nor any other
+maintained Python tool library implements it; docs/decisions.md).
+
+A staff member makes a one-time link (``new_link``); the LMS admin opens it in
+the LMS, which adds ``openid_configuration`` and ``registration_token``. The
+tool reads the platform's configuration, posts its own client registration to
+the platform's ``registration_endpoint`` and keeps what came back. Every URL
+the tool registers is built from the host the link was opened on.
+"""
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+
+from . import net
+from .models import Deployment, Platform, RegistrationLink
+
+PLATFORM_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-platform-configuration"
+TOOL_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-tool-configuration"
+SCOPE_LINEITEM = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
+SCOPE_RESULT = "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly"
+SCOPE_SCORE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+SCOPE_NRPS = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+SCOPES = [SCOPE_LINEITEM, SCOPE_RESULT, SCOPE_SCORE, SCOPE_NRPS]
+#: Only these identity claims are asked for: names for the teacher's roster;
+#: no e-mail (an LTI teacher needs none, and pupils' addresses are not ours to keep).
+CLAIMS = ["iss", "sub", "name", "given_name", "family_name"]
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_link(*, user=None) -> str:
+    """A new one-time registration token (shown once; only its hash is kept)."""
+    token = secrets.token_urlsafe(24)
+    RegistrationLink.objects.create(
+        token_hash=_hash(token),
+        created_by=user,
+        expires_at=timezone.now() + timedelta(hours=settings.LTI_REGISTRATION_LINK_HOURS),
+    )
+    return token
+
+
+def link_path(token: str) -> str:
+    return reverse("lti:register", args=[token])
+
+
+def link_is_valid(token: str) -> bool:
+    return RegistrationLink.objects.filter(
+        token_hash=_hash(token), used_at__isnull=True, expires_at__gt=timezone.now()
+    ).exists()
+
+
+def _claim_link(token: str) -> RegistrationLink | None:
+    """Take the link for this registration (one request only, even two at once)."""
+    now = timezone.now()
+    with transaction.atomic():
+        link = (
+            RegistrationLink.objects.select_for_update()
+            .filter(token_hash=_hash(token), used_at__isnull=True, expires_at__gt=now)
+            .first()
+        )
+        if link is None:
+            return None
+        link.used_at = now
+        link.save(update_fields=["used_at"])
+        return link
+
+
+def _release(link: RegistrationLink) -> None:
+    """A failed registration gives the link back: the admin may try again."""
+    RegistrationLink.objects.filter(pk=link.pk, platform__isnull=True).update(used_at=None)
+
+
+@dataclass
+class ToolUrls:
+    base: str
+    login: str
+    launch: str
+    jwks: str
+    logo: str
+    domain: str
+
+
+def tool_urls(request: HttpRequest) -> ToolUrls:
+    def absolute(name: str) -> str:
+        return request.build_absolute_uri(reverse(name))
+
+    return ToolUrls(
+        base=request.build_absolute_uri("/"),
+        login=absolute("lti:login"),
+        launch=absolute("lti:launch"),
+        jwks=absolute("lti:jwks"),
+        logo=request.build_absolute_uri("/static/icons/favicon.svg"),
+        domain=request.get_host(),
+    )
+
+
+def tool_configuration(urls: ToolUrls, scopes_supported: list | None = None) -> dict:
+    """The client registration the tool posts (also the manual values in docs/lti.md)."""
+    scopes = [scope for scope in SCOPES if not scopes_supported or scope in scopes_supported]
+    return {
+        "application_type": "web",
+        "response_types": ["id_token"],
+        "grant_types": ["implicit", "client_credentials"],
+        "initiate_login_uri": urls.login,
+        "redirect_uris": [urls.launch],
+        "client_name": "Matika",
+        "jwks_uri": urls.jwks,
+        "logo_uri": urls.logo,
+        "token_endpoint_auth_method": "private_key_jwt",
+        "scope": " ".join(scopes),
+        TOOL_CONFIGURATION: {
+            "domain": urls.domain,
+            "description": "Matika: maths games as homework, scores to the gradebook.",
+            "target_link_uri": urls.launch,
+            "claims": CLAIMS,
+            "messages": [
+                {
+                    "type": "LtiDeepLinkingRequest",
+                    "target_link_uri": urls.launch,
+                    "label": "Matika",
+                },
+                {"type": "LtiResourceLinkRequest", "target_link_uri": urls.launch},
+            ],
+        },
+    }
+
+
+REQUIRED = (
+    "issuer",
+    "authorization_endpoint",
+    "registration_endpoint",
+    "jwks_uri",
+    "token_endpoint",
+)
+
+
+def _platform_configuration(url: str) -> dict:
+    response = net.get(url, headers={"Accept": "application/json"})
+    if response.status_code != 200:
+        raise net.PlatformError("configuration_unavailable", f"HTTP {response.status_code}")
+    config = net.json_of(response)
+    for name in REQUIRED:
+        value = config.get(name)
+        if name == "issuer":
+            if not net.acceptable_url(value):
+                raise net.PlatformError("bad_configuration", name)
+        elif not net.acceptable_url(value):
+            raise net.PlatformError("bad_configuration", name)
+    # The configuration must come from the issuer's own site (spec 3.5.1).
+    if net.origin(url) != net.origin(config["issuer"]):
+        raise net.PlatformError("issuer_mismatch", config["issuer"])
+    return config
+
+
+@dataclass
+class Registered:
+    platform: Platform
+    origin: str
+
+
+def register(
+    *, token: str, request: HttpRequest, configuration_url: object, registration_token: object
+) -> Registered:
+    """Register with the platform; raises ``PlatformError`` (nothing kept) or
+    ``LookupError`` (no valid link)."""
+    if not net.acceptable_url(configuration_url):
+        raise net.PlatformError("bad_configuration_url")
+    if registration_token is not None and not isinstance(registration_token, str):
+        raise net.PlatformError("bad_registration_token")
+    link = _claim_link(token)
+    if link is None:
+        raise LookupError("no valid registration link")
+    try:
+        config = _platform_configuration(str(configuration_url))
+        platform_info = config.get(PLATFORM_CONFIGURATION) or {}
+        body = tool_configuration(tool_urls(request), config.get("scopes_supported"))
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if registration_token:
+            headers["Authorization"] = f"Bearer {registration_token}"
+        response = net.post(config["registration_endpoint"], json=body, headers=headers)
+        if response.status_code not in (200, 201):
+            raise net.PlatformError("registration_refused", f"HTTP {response.status_code}")
+        answer = net.json_of(response)
+        client_id = answer.get("client_id")
+        if not isinstance(client_id, str) or not client_id or len(client_id) > 255:
+            raise net.PlatformError("no_client_id")
+        tool_answer = answer.get(TOOL_CONFIGURATION) or {}
+        deployment_id = tool_answer.get("deployment_id") if isinstance(tool_answer, dict) else None
+        with transaction.atomic():
+            platform, _created = Platform.objects.update_or_create(
+                issuer=config["issuer"],
+                client_id=client_id,
+                defaults={
+                    "name": str(platform_info.get("product_family_code") or "")[:120],
+                    "product": str(platform_info.get("product_family_code") or "")[:80],
+                    "authorization_endpoint": config["authorization_endpoint"],
+                    "token_endpoint": config["token_endpoint"],
+                    "jwks_uri": config["jwks_uri"],
+                    "token_audience": str(config.get("authorization_server") or "")[:500],
+                    "accept_new_deployments": not deployment_id,
+                    "registration": answer,
+                    "is_active": True,
+                },
+            )
+            if isinstance(deployment_id, str) and deployment_id:
+                Deployment.objects.get_or_create(
+                    platform=platform, deployment_id=deployment_id[:255]
+                )
+            RegistrationLink.objects.filter(pk=link.pk).update(platform=platform)
+    except Exception:
+        _release(link)
+        raise
+    return Registered(platform=platform, origin=net.origin(config["issuer"]))

@@ -1,0 +1,37 @@
+"""Celery tasks of the LTI tool: grades to the LMS (retried) and the roster from it."""
+
+import logging
+
+from celery import shared_task
+
+from . import ags, net, nrps
+
+logger = logging.getLogger(__name__)
+
+#: Tries of a grade over about a day: 30 s, 1 min, 2 min ... capped at an hour.
+GRADE_RETRIES = 12
+
+
+@shared_task(name="lti.send_grade", bind=True, max_retries=GRADE_RETRIES, acks_late=True)
+def send_grade(self, grade_id: int) -> str:
+    try:
+        return ags.send(grade_id)
+    except net.PlatformError as error:
+        if getattr(error, "transient", False) and self.request.retries < GRADE_RETRIES:
+            logger.warning("LTI grade %s not sent yet (%s), retrying", grade_id, error)
+            countdown = min(3600, 30 * 2**self.request.retries)
+            raise self.retry(countdown=countdown) from None
+        logger.warning("LTI grade %s not sent: %s", grade_id, error)
+        ags.mark_failed(grade_id, str(error))
+        return "failed"
+
+
+@shared_task(name="lti.refresh_roster", bind=True, max_retries=3)
+def refresh_roster(self, course_id: int) -> int:
+    try:
+        return nrps.refresh(course_id)
+    except net.PlatformError as error:
+        if getattr(error, "transient", False):
+            raise self.retry(countdown=60) from None
+        logger.warning("LTI roster of course %s not read: %s", course_id, error)
+        return 0
