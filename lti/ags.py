@@ -98,7 +98,9 @@ def send(grade_id: int) -> str:
         )
         return "nothing"
     platform = grade.link.course.deployment.platform
-    maximum = score_maximum(grade.link.assignment)
+    # A game without a stated maximum may score above the column's: the
+    # maximum sent grows with it rather than the score being cut.
+    maximum = max(score_maximum(grade.link.assignment), score)
     body = {
         "userId": grade.person.sub,
         "scoreGiven": score,

@@ -206,7 +206,6 @@ def register(
                     "authorization_endpoint": config["authorization_endpoint"],
                     "token_endpoint": config["token_endpoint"],
                     "jwks_uri": config["jwks_uri"],
-                    "token_audience": str(config.get("authorization_server") or "")[:500],
                     "accept_new_deployments": not deployment_id,
                     "registration": answer,
                     "is_active": True,
