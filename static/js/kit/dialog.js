@@ -1,3 +1,4 @@
+// @ts-check
 // An accessible confirmation dialog built on <dialog>; resolves to true or false.
 // Labels come from the page's <html lang> so the dialog speaks the page language.
 import { el } from "./dom.js";
@@ -8,6 +9,10 @@ const LABELS = {
   en: { ok: "Yes", cancel: "Cancel" },
 };
 
+/**
+ * @param {string} message
+ * @returns {Promise<boolean>}
+ */
 export function confirmDialog(message) {
   const labels = LABELS[document.documentElement.lang] || LABELS.en;
   return new Promise((resolve) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Translations for the ES modules, over Django's JavaScript catalogue (/jsi18n/,
 // loaded as a classic script before the modules). When the catalogue is missing
 // (offline, blocked, or under node in the tests) the English text is used and

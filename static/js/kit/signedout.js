@@ -1,3 +1,4 @@
+// @ts-check
 // Host pages whose teacher login has ended. A room socket acting by the teacher's
 // session is told `session_ended` (logout in another tab, the idle timeout, a new
 // password, another login in this browser) or `not_class_teacher` (taken off the
@@ -47,10 +48,15 @@ export function showHostEnded(container, code, message = "") {
   return notice;
 }
 
-/** Show the notice when `socket` reports that the host's login ended; `onEnded(code)` runs first. */
+/**
+ * Show the notice when `socket` reports that the host's login ended; `onEnded(code)` runs first.
+ * @param {EventTarget} socket
+ * @param {Element} container
+ * @param {{ onEnded?: (code: string) => void }} [options]
+ */
 export function watchHostSession(socket, container, { onEnded } = {}) {
   socket.addEventListener("error", (event) => {
-    const detail = event.detail || {};
+    const detail = /** @type {CustomEvent} */ (event).detail || {};
     if (!ENDED_CODES.has(detail.code)) return;
     if (onEnded) onEnded(detail.code);
     showHostEnded(container, detail.code, detail.message);
