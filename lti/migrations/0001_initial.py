@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('accounts', '0005_nickname_skeleton_multi_character'),
         ('classrooms', '0004_membership_source_id'),
-        ('homework', '0003_assignment_time_zone'),
+        ('homework', '0002_deadline_task'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
