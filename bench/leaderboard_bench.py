@@ -25,11 +25,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
 import signal
 import statistics
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,7 +35,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from tools.devservices import Postgres, Redis, free_port  # noqa: E402
+from tools.services import throwaway  # noqa: E402
 
 FILL = """
 INSERT INTO accounts_playerprofile (nickname, code, is_active, nickname_hidden, created_at,
@@ -194,19 +192,8 @@ def main() -> int:
     args = parser.parse_args()
     # A terminated run still stops its PostgreSQL and Redis (the finally below).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    workdir = Path(tempfile.mkdtemp(prefix="matika-bench-"))
-    workdir.chmod(0o755)
-    postgres = Postgres(workdir / "postgres", free_port(), durable=False)
-    redis = Redis(workdir / "redis", free_port(), durable=False)
-    try:
-        postgres.start()
-        redis.start()
-        postgres.ensure_database("matika")
-        os.environ.update(
-            DATABASE_URL=postgres.url("matika"),
-            REDIS_URL=redis.url(),
-            DJANGO_SETTINGS_MODULE="config.settings.test",
-        )
+    with throwaway("matika-bench-") as services:
+        os.environ.update(services.env())
         import subprocess
 
         subprocess.run(
@@ -222,10 +209,6 @@ def main() -> int:
             flush=True,
         )
         run(args)
-    finally:
-        redis.stop()
-        postgres.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

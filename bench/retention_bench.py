@@ -17,11 +17,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -29,7 +27,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from tools.devservices import Postgres, Redis, free_port  # noqa: E402
+from tools.services import throwaway  # noqa: E402
 
 FILL = """
 INSERT INTO accounts_playerprofile (nickname, nickname_skeleton, code, is_active,
@@ -152,19 +150,8 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=1000)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    workdir = Path(tempfile.mkdtemp(prefix="matika-bench-"))
-    workdir.chmod(0o755)
-    postgres = Postgres(workdir / "postgres", free_port(), durable=False)
-    redis = Redis(workdir / "redis", free_port(), durable=False)
-    try:
-        postgres.start()
-        redis.start()
-        postgres.ensure_database("matika")
-        os.environ.update(
-            DATABASE_URL=postgres.url("matika"),
-            REDIS_URL=redis.url(),
-            DJANGO_SETTINGS_MODULE="config.settings.test",
-        )
+    with throwaway("matika-bench-") as services:
+        os.environ.update(services.env())
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
             check=True,
@@ -177,10 +164,6 @@ def main() -> int:
             flush=True,
         )
         run(args)
-    finally:
-        redis.stop()
-        postgres.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

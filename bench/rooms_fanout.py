@@ -27,10 +27,8 @@ import asyncio
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -40,7 +38,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from tools.devservices import Postgres, Redis, free_port  # noqa: E402
+from tools.services import free_port, throwaway  # noqa: E402
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -88,48 +86,24 @@ def layer_settings(workdir: Path, capacity: int, pubsub: bool, max_connections: 
     return "bench_layer_settings"
 
 
-def start_services(workdir: Path) -> tuple[list, dict]:
-    postgres = Postgres(workdir / "postgres", free_port(), durable=False)
-    redis = Redis(workdir / "redis", free_port(), durable=False)
-    postgres.start()
-    redis.start()
-    postgres.ensure_database("matika")
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=postgres.url("matika"),
-        REDIS_URL=redis.url(),
-        DJANGO_SETTINGS_MODULE="config.settings.test",
-        DB_CONN_MAX_AGE="60",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-    )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        check=True,
-        cwd=BASE_DIR,
-        env=env,
-    )
-    return [redis, postgres], env
-
-
 @contextmanager
 def bench_services(prefix: str) -> Iterator[tuple[Path, dict, list]]:
-    """Throwaway PostgreSQL and Redis in a temporary folder: yields the folder, the
-    environment for Django and a list to put started servers in; stops them all."""
-    workdir = Path(tempfile.mkdtemp(prefix=prefix))
-    workdir.chmod(0o755)
-    services, servers = [], []
-    try:
-        services, env = start_services(workdir)
-        yield workdir, env, servers
-    finally:
-        for process, _address in servers:
-            stop_server(process)
-        for service in services:
-            try:
-                service.stop()
-            except Exception as error:  # noqa: BLE001 - keep stopping the others
-                print(f"could not stop {service}: {error}", file=sys.stderr)
-        shutil.rmtree(workdir, ignore_errors=True)
+    """Throwaway PostgreSQL and Redis (tools/services.py), migrated: yields the folder,
+    the environment for Django and a list to put started servers in; stops them all."""
+    servers: list = []
+    with throwaway(prefix) as services:
+        env = services.env(DB_CONN_MAX_AGE="60", ALLOWED_HOSTS="127.0.0.1,localhost")
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            check=True,
+            cwd=BASE_DIR,
+            env=env,
+        )
+        try:
+            yield services.workdir, env, servers
+        finally:
+            for process, _address in servers:
+                stop_server(process)
 
 
 def stop_server(process: subprocess.Popen) -> None:

@@ -21,16 +21,9 @@ import pytest
 
 # Autouse: every room event a database test writes must match its schema.
 from tests.rooms.schema_check import room_events_match_their_schemas  # noqa: F401
+from tools.services import free_port as _free_port
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _test_database_url() -> str:

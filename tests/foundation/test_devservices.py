@@ -18,7 +18,7 @@ from django.test import override_settings
 from django.urls import include, path
 
 from config.settings import dev as dev_settings
-from tools import devservices
+from tools import devservices, services
 
 
 def boom(request):
@@ -103,24 +103,24 @@ def test_the_web_port_is_bound_at_once_and_a_busy_one_is_replaced():
     taken = listening_socket()
     try:
         busy = taken.getsockname()[1]
-        sock = devservices.bind_socket(busy, "the web server")
+        sock = services.bind_socket(busy, "the web server")
         try:
             assert sock.getsockname()[1] != busy
             # a second start at the same moment cannot get the same port either
-            again = devservices.bind_socket(sock.getsockname()[1], "the web server")
+            again = services.bind_socket(sock.getsockname()[1], "the web server")
             assert again.getsockname()[1] not in {busy, sock.getsockname()[1]}
             again.close()
         finally:
             sock.close()
     finally:
         taken.close()
-    free = devservices.free_port()
-    sock = devservices.bind_socket(free, "the web server")
+    free = services.free_port()
+    sock = services.bind_socket(free, "the web server")
     assert sock.getsockname()[1] == free
     sock.close()
 
 
-def answers_sql(postgres: devservices.Postgres) -> bool:
+def answers_sql(postgres: services.Postgres) -> bool:
     with psycopg.connect(postgres.url("postgres"), connect_timeout=5) as conn:
         return conn.execute("SELECT 1").fetchone() == (1,)
 
@@ -128,7 +128,7 @@ def answers_sql(postgres: devservices.Postgres) -> bool:
 def test_postgresql_moves_to_another_port_when_its_port_is_taken_meanwhile(workdir):
     taken = listening_socket()
     busy = taken.getsockname()[1]
-    postgres = devservices.Postgres(workdir / "pg", busy, durable=False)
+    postgres = services.Postgres(workdir / "pg", busy, durable=False)
     try:
         postgres.start()
         assert postgres.port != busy
@@ -139,8 +139,8 @@ def test_postgresql_moves_to_another_port_when_its_port_is_taken_meanwhile(workd
 
 
 def test_two_postgresql_starts_at_once_on_one_port_both_come_up(workdir):
-    preferred = devservices.free_port()
-    servers = [devservices.Postgres(workdir / f"pg{i}", preferred, durable=False) for i in (1, 2)]
+    preferred = services.free_port()
+    servers = [services.Postgres(workdir / f"pg{i}", preferred, durable=False) for i in (1, 2)]
     errors: list[BaseException] = []
 
     def start(server):
@@ -164,9 +164,9 @@ def test_two_postgresql_starts_at_once_on_one_port_both_come_up(workdir):
 
 
 def test_redis_moves_when_another_redis_already_answers_on_its_port(workdir):
-    first = devservices.Redis(workdir / "r1", devservices.free_port(), durable=False)
+    first = services.Redis(workdir / "r1", services.free_port(), durable=False)
     first.start()
-    second = devservices.Redis(workdir / "r2", first.port, durable=False)
+    second = services.Redis(workdir / "r2", first.port, durable=False)
     try:
         second.start()
         assert second.port != first.port
@@ -179,8 +179,8 @@ def test_redis_moves_when_another_redis_already_answers_on_its_port(workdir):
 
 
 def test_one_make_run_per_checkout(tmp_path: Path):
-    first = devservices.RunLock(tmp_path / "run.lock")
-    second = devservices.RunLock(tmp_path / "run.lock")
+    first = services.RunLock(tmp_path / "run.lock")
+    second = services.RunLock(tmp_path / "run.lock")
     try:
         assert first.acquire()
         assert not second.acquire()
@@ -188,7 +188,7 @@ def test_one_make_run_per_checkout(tmp_path: Path):
     finally:
         first.release()
         second.release()
-    third = devservices.RunLock(tmp_path / "run.lock")
+    third = services.RunLock(tmp_path / "run.lock")
     assert third.acquire()
     third.release()
 

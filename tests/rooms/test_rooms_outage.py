@@ -16,11 +16,12 @@ again on the same port.
 from __future__ import annotations
 
 import json
-import subprocess
+import shutil
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -31,40 +32,18 @@ from games.rooms.models import Room, RoomEvent
 from tests.conftest import _server_env, _stop
 from tests.rooms.conftest import _start_server, _wait_up
 from tests.rooms.testgame import GAME
-from tools.devservices import _redis_server_bin, free_port, port_open
+from tools.services import Redis, free_port
 
 OUTAGE_APP = "matika-outage-test"
 
 pytestmark = [pytest.mark.live]
 
 
-class RedisServer:
+class RedisServer(Redis):
     """A throwaway redis-server on a fixed port, which a test may stop and start."""
 
     def __init__(self) -> None:
-        self.port = free_port()
-        self.dir = tempfile.mkdtemp(prefix="matika-redis-")
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [_redis_server_bin(), "--port", str(self.port), "--bind", "127.0.0.1"]
-            + ["--save", "", "--appendonly", "no", "--dir", self.dir],
-            stdout=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while not port_open(self.port):
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            _stop(self.process)
-            self.process = None
+        super().__init__(Path(tempfile.mkdtemp(prefix="matika-redis-")), free_port(), durable=False)
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +52,7 @@ def redis_server() -> Iterator[RedisServer]:
     redis.start()
     yield redis
     redis.stop()
+    shutil.rmtree(redis.data_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +63,9 @@ def fragile_server(django_db_setup, django_db_blocker, redis_server) -> Iterator
     env.update(
         DB_POOL_TIMEOUT="2",
         DB_CONNECT_TIMEOUT="2",
-        REDIS_URL=redis_server.url,
-        CHANNELS_REDIS_URL=redis_server.url,
-        CACHE_REDIS_URL=redis_server.url,
+        REDIS_URL=redis_server.url(),
+        CHANNELS_REDIS_URL=redis_server.url(),
+        CACHE_REDIS_URL=redis_server.url(),
         # libpq names this process's connections, so the outage cuts only them and
         # leaves the other test servers' pools (session-scoped) intact.
         PGAPPNAME=OUTAGE_APP,

@@ -10,7 +10,7 @@ import subprocess
 import yaml
 
 from tests.conftest import BASE_DIR
-from tools.devservices import _postgres_bin, _redis_server_bin
+from tools.services import postgres_bin, redis_server_bin
 
 PLATFORM = BASE_DIR / "platform"
 
@@ -31,14 +31,14 @@ def _tag(name: str) -> list[str]:
 
 def test_postgresql_major_version_matches():
     out = subprocess.run(
-        [str(_postgres_bin() / "postgres"), "--version"], capture_output=True, text=True
+        [str(postgres_bin() / "postgres"), "--version"], capture_output=True, text=True
     ).stdout
     tested = re.search(r"(\d+)\.\d+", out).group(1)
     assert {tag.split(".")[0] for tag in _tag("postgres")} == {tested}
 
 
 def test_redis_version_matches():
-    out = subprocess.run([_redis_server_bin(), "--version"], capture_output=True, text=True).stdout
+    out = subprocess.run([redis_server_bin(), "--version"], capture_output=True, text=True).stdout
     major, minor = re.search(r"v=(\d+)\.(\d+)", out).groups()
     assert {tag for tag in _tag("redis")} == {f"{major}.{minor}"}
 

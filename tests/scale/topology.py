@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools.devservices import Postgres, _redis_server_bin, free_port, port_open
+from tools.services import Postgres, Redis, free_port, port_open, redis_server_bin
 
 PGBOUNCER_PATHS = ("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer")
 
@@ -105,31 +105,13 @@ class PgBouncer:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-class RedisNode:
+class RedisNode(Redis):
     """One redis-server (master, or replica of ``replica_of``)."""
 
     def __init__(self, workdir: Path, *, replica_of: int | None = None) -> None:
-        self.port = free_port()
-        self.dir = workdir / f"redis-{self.port}"
-        self.replica_of = replica_of
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        args = [_redis_server_bin(), "--port", str(self.port), "--bind", "127.0.0.1"]
-        args += ["--save", "", "--appendonly", "no", "--dir", str(self.dir)]
-        args += ["--logfile", str(self.dir / "redis.log")]
-        if self.replica_of is not None:
-            args += ["--replicaof", "127.0.0.1", str(self.replica_of)]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, start_new_session=True)
-        _wait_port(self.port, self.process, "redis-server", self.dir / "redis.log")
-
-    def kill(self) -> None:
-        """Gone at once, as a crashed machine: no shutdown, no last save."""
-        _stop(self.process, signal.SIGKILL)
-
-    def stop(self) -> None:
-        _stop(self.process)
+        port = free_port()
+        replica = ["--replicaof", "127.0.0.1", str(replica_of)] if replica_of is not None else []
+        super().__init__(workdir / f"redis-{port}", port, durable=False, extra_args=replica)
 
 
 class Sentinel:
@@ -151,7 +133,7 @@ class Sentinel:
             f"sentinel parallel-syncs {self.master} 1\n"
         )
         self.process = subprocess.Popen(
-            [_redis_server_bin(), str(conf), "--sentinel"],
+            [redis_server_bin(), str(conf), "--sentinel"],
             stdout=subprocess.DEVNULL,
             start_new_session=True,
         )
