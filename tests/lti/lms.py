@@ -81,6 +81,8 @@ Courses and people
     ``scores_url``, ``label``, ``score_maximum``, ``resource_id``, ``tag``,
     ``resource_link_id``, ``course_id``, ``type_id``.
 ``lms.scores``  {line item id: [score dict as posted, in arrival order]}
+``lms.wait_for(condition, timeout=180, what="…")`` polls ``condition()`` until truthy (grades
+    arrive from a Celery task); AssertionError naming the LMS's recent refusals otherwise.
 ``lms.gradebook(course, lineitem=None)`` → {user name: scoreGiven / scoreMaximum (float)}
     from each user's latest score with a scoreGiven (of ``lineitem``, or of any line
     item of the course, latest wins); ``lms.gradebook_raw(...)`` → {name: (given, maximum)}.
@@ -729,7 +731,7 @@ class LMS:
             (
                 "POST",
                 r"/mod/lti/services\.php/(?P<course>\d+)/lineitems/(?P<item>\d+)/lineitem/scores",
-                self._h_scores,
+                self._scores,
             ),
             (
                 "GET",
@@ -803,6 +805,11 @@ class LMS:
                     try:
                         return func(req, **match.groupdict())
                     except LMSError as exc:
+                        if req.path.startswith("/mod/lti/services.php/"):
+                            self.service_errors.append(
+                                f"{req.method} {req.raw_path}: {exc.status} {exc.error}: "
+                                f"{exc.description}"
+                            )
                         return self._error_response(exc)
         if allowed:
             return 405, {"Content-Type": "text/plain"}, b"method not allowed"
@@ -1191,6 +1198,21 @@ class LMS:
         raise LMSError(404, "not_found", "no such resource link", kind="html")
 
     # -- gradebook
+
+    def wait_for(self, condition, timeout: float = 180, what: str = "the LMS to get there"):
+        """Poll ``condition()`` (e.g. scores sent by a Celery task) until it is truthy;
+        its value, or AssertionError after ``timeout`` seconds (generous: a busy machine)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = condition()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"waited {timeout} s for {what}; service errors: {self.service_errors[-5:]}, "
+                    f"token errors: {self.token_errors[-5:]}, crashes: {len(self.errors)}"
+                )
+            time.sleep(0.25)
 
     def gradebook_raw(self, course: Course, lineitem: LineItem | None = None):
         items = (
@@ -1785,15 +1807,6 @@ class LMS:
         return self._json(dict(token), **{"Cache-Control": "no-store"})
 
     def _authorize(self, req: _Req, scopes: list[str], type_id: Any) -> ToolRegistration:
-        try:
-            return self._authorize_inner(req, scopes, type_id)
-        except LMSError as exc:
-            self.service_errors.append(
-                f"{req.method} {req.raw_path}: {exc.error}: {exc.description}"
-            )
-            raise
-
-    def _authorize_inner(self, req: _Req, scopes: list[str], type_id: Any) -> ToolRegistration:
         auth = (req.headers.get("Authorization") or "").split()
         if len(auth) != 2 or auth[0].lower() != "bearer":
             raise LMSError(401, "invalid_token", "bearer token missing")
@@ -1886,16 +1899,6 @@ class LMS:
             line_item.tag = data.get("tag", line_item.tag)
             line_item.resource_id = data.get("resourceId", line_item.resource_id)
         return self._json(line_item.as_json(), media=MEDIA_LINEITEM)
-
-    def _h_scores(self, req: _Req, course: str, item: str):
-        try:
-            return self._scores(req, course, item)
-        except LMSError as exc:
-            if not self.service_errors or not self.service_errors[-1].endswith(exc.description):
-                self.service_errors.append(
-                    f"{req.method} {req.raw_path}: {exc.error}: {exc.description}"
-                )
-            raise
 
     def _scores(self, req: _Req, course: str, item: str):
         tool = self._authorize(req, [SCOPE_SCORE], req.query.get("type_id"))

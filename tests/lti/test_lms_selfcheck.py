@@ -944,3 +944,36 @@ def test_a_real_browser_launch_reaches_the_tool(lms, tool, registered, browser):
     finally:
         context.close()
     assert lms.errors == []
+
+
+@pytest.mark.browser
+def test_a_cross_site_browser_launch_brings_only_samesite_none_cookies(make_lms, tool, browser):
+    """On ``localhost`` the LMS is another site than the tool on 127.0.0.1: Chromium then
+    sends only the SameSite=None cookie on the form_post -- what ``lms.launch`` emulates."""
+    lms = make_lms(host="localhost")
+    assert lms.register(f"{tool.base_url}/register").ok
+    tool.login_cookie = "none_cookie=1; Path=/; SameSite=None; Secure"
+    course, teacher, (pupil,) = _people(lms, learners=1)
+    link = lms.add_link(course, title="Poker")
+    context = browser.new_context()
+    try:
+        context.add_cookies(
+            [{"name": "lax_cookie", "value": "1", "url": tool.base_url, "sameSite": "Lax"}]
+        )
+        page = context.new_page()
+        page.goto(lms.launch_page_url(course, link, pupil))
+        page.wait_for_selector("#ok")
+    finally:
+        context.close()
+    assert tool.cookies_on_launch == ["none_cookie=1"]
+    session = requests.Session()
+    session.cookies.set("lax_cookie", "1", domain="127.0.0.1", path="/", rest={"SameSite": "Lax"})
+    assert lms.launch(session, pupil, course, link).status_code == 200
+    assert tool.cookies_on_launch[-1] == "none_cookie=1"
+
+
+def test_wait_for_returns_the_value_or_fails_with_the_refusals(lms):
+    assert lms.wait_for(lambda: 5, timeout=1) == 5
+    lms.service_errors.append("POST /x: 400 invalid_request: scoreGiven exceeds scoreMaximum")
+    with pytest.raises(AssertionError, match="scoreGiven exceeds"):
+        lms.wait_for(lambda: None, timeout=0.5)
