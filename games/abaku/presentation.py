@@ -26,19 +26,47 @@ SEED_TURNS: tuple[tuple[tuple[int, int, int], ...], ...] = (
 # The part of the board the example uses (rows and columns, inclusive).
 WINDOW = (5, 11, 4, 11)
 
-# The robots' names, easiest first -- the one place they are named: the hub's and
-# the class page's choices, and the board's seat names (sent with the page).
+# The robots' names and what each is like, keyed by the rules' level table
+# (``rules.robot.LEVEL_TABLE``, easiest first) -- the one place they are named:
+# the hub's and the class page's choices, and the board's seat names (sent with
+# the page). A child reads the descriptions: they say "ty".
 ROBOT_LEVEL_NAMES = {
     "easy": pgettext_lazy("Abaku robot", "beginner"),
     "medium": pgettext_lazy("Abaku robot", "learner"),
+    "advanced": pgettext_lazy("Abaku robot", "advanced"),
     "greedy": pgettext_lazy("Abaku robot", "greedy"),
     "strong": pgettext_lazy("Abaku robot", "strong"),
+}
+ROBOT_LEVEL_DESCRIPTIONS = {
+    "easy": _("Plays simple examples and often leaves points lying. Start here."),
+    "medium": _("Often finds a good move, but seldom the best one."),
+    "advanced": _(
+        "Nearly always finds a move worth many points. Try it once you beat the learner."
+    ),
+    "greedy": _("Always plays the move worth the most points right now."),
+    "strong": _(
+        "Plays for many points and thinks ahead: which stones to keep and what you could answer."
+    ),
 }
 
 
 def robot_levels() -> list[tuple[str, str]]:
     """(id, name) of every robot level in the engine's order."""
     return [(level, str(ROBOT_LEVEL_NAMES.get(level, level))) for level in LEVELS]
+
+
+def robot_level_choices() -> list[dict[str, Any]]:
+    """Every robot level in the engine's order for a level picker:
+    ``{id, number, name, description}``."""
+    return [
+        {
+            "id": level,
+            "number": number,
+            "name": str(ROBOT_LEVEL_NAMES.get(level, level)),
+            "description": str(ROBOT_LEVEL_DESCRIPTIONS.get(level, "")),
+        }
+        for number, level in enumerate(LEVELS, start=1)
+    ]
 
 
 def robot_level_names() -> dict[str, str]:

@@ -38,6 +38,7 @@ def index(request: HttpRequest) -> HttpResponse:
         "abaku/index.html",
         {
             "levels": presentation.robot_levels(),
+            "level_choices": presentation.robot_level_choices(),
             "default_level": DEFAULT_LEVEL,
             "table_sizes": (2, 3, 4),
             "turn_choices": [c for c in TURN_SECONDS_CHOICES if c is not None],

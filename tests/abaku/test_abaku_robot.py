@@ -111,11 +111,12 @@ def test_full_size_duel_ends_with_the_greedy_robot_ahead() -> None:
     assert state.result["winners"] == [0]
 
 
-# --- the four levels (issue 19) ---------------------------------------------------
+# --- the levels (issue 19; five since issue 31) ---------------------------------------------------
 
 
-def test_four_levels_easiest_first_and_a_first_game_gets_level_1() -> None:
-    assert LEVELS == ("easy", "medium", "greedy", "strong")
+def test_five_levels_easiest_first_and_a_first_game_gets_level_1() -> None:
+    # issue 31 added ``advanced`` between the learner and greedy
+    assert LEVELS == ("easy", "medium", "advanced", "greedy", "strong")
     assert DEFAULT_LEVEL == LEVELS[0]
 
 

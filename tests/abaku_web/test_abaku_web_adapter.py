@@ -237,8 +237,9 @@ def test_a_lone_student_at_a_class_table_gets_a_robot():
     assert [s["robot"] for s in outcome.state["seats"]] == [None, LEVELS[0]] == [None, "easy"]
 
 
-def test_the_four_robot_levels_come_from_the_rules_and_old_ids_still_work():
-    assert LEVELS == ("easy", "medium", "greedy", "strong")
+def test_the_robot_levels_come_from_the_rules_and_old_ids_still_work():
+    # five levels since issue 31 (``advanced`` between the learner and greedy)
+    assert LEVELS == ("easy", "medium", "advanced", "greedy", "strong")
     for level in LEVELS:
         assert AbakuTable().clean_settings({"robot_level": level})["robot_level"] == level
     # "beginner" was stored by rooms before the four levels: it plays level 1 now

@@ -13,8 +13,10 @@ from .moves import Example, MoveResult, evaluate_move
 from .review import best_move, review
 from .robot import (
     DEFAULT_LEVEL,
+    LEVEL_TABLE,
     LEVELS,
     OLD_LEVELS,
+    Level,
     choose_move,
     percentile_move,
     resolve_level,
@@ -25,6 +27,7 @@ __all__ = [
     "CENTRE",
     "DEFAULT_LEVEL",
     "JOKER",
+    "LEVEL_TABLE",
     "LEVELS",
     "LAYOUTS",
     "OLD_LEVELS",
@@ -35,6 +38,7 @@ __all__ = [
     "Example",
     "GameState",
     "IllegalMove",
+    "Level",
     "Move",
     "MoveResult",
     "Placed",

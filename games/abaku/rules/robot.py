@@ -1,17 +1,24 @@
-"""Robot opponents (spec section 6): four levels a child can climb.
+"""Robot opponents (spec section 6): five levels a child can climb.
 
-The level ids and their order live here only (``LEVELS``, easiest first;
-``DEFAULT_LEVEL`` for a first game). All levels choose among :func:`all_moves`,
-so they also make the first move.
+The levels are one table, ``LEVEL_TABLE`` (easiest first): the id, how the
+level picks its move, and the bench's "player one step up" that should beat it
+in 50-70 % of games. ``LEVELS`` (the ids in order) and ``DEFAULT_LEVEL`` (a
+first game) are read from it by the rooms adapter, the pages (names and
+descriptions in ``presentation.py``, keyed by these ids), the bench and the
+docs' test. All levels choose among :func:`all_moves`, so they also make the
+first move.
 
-* ``easy`` (level 1) plays a move from the lower-middle of the position's legal
-  moves by score (a random percentile between ``EASY_PERCENTILES``): a player
-  who always takes the median-scoring move beats it most of the time.
-* ``medium`` (level 2) plays from the upper range (``MEDIUM_PERCENTILES``): a
-  player who always takes the 90th-percentile move beats it most of the time.
-* ``greedy`` (level 3) plays the highest-scoring move (the true best, the move
+* ``easy`` (level 1) plays a move from around the middle of the position's
+  legal moves by score (a random percentile in its ``percentiles`` range): a
+  player who always takes the median-scoring move beats it a little more often
+  than not.
+* ``medium`` (level 2) plays from the upper range: a player who always takes the
+  90th-percentile move beats it a little more often than not.
+* ``advanced`` (level 3) plays near the top of the list: the greedy robot (the
+  best move every turn) beats it a little more often than not.
+* ``greedy`` (level 4) plays the highest-scoring move (the true best, the move
   list is complete).
-* ``strong`` (level 4) is greedy with judgement. Mid-game it ranks the moves
+* ``strong`` (level 5) is greedy with judgement. Mid-game it ranks the moves
   by score plus the value of the stones it keeps (rack leave, fitted from
   greedy self-play: ``leave_table``), and takes the few best of them through a
   look at the opponent's answer: racks drawn from the stones it has not seen
@@ -29,6 +36,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from . import leave_table
@@ -39,16 +47,39 @@ from .game import ACTIVE, GameState, stone_value
 from .movegen import Move, all_moves
 from .reply import ReplySearch
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "greedy", "strong")
+
+@dataclass(frozen=True)
+class Level:
+    """One robot level: ``id`` (stored in room settings), ``play`` (how it picks
+    a move: ``percentile`` -- a random share of the legal moves by score scoring
+    below the move, drawn uniformly from ``percentiles``; ``best`` -- the highest
+    score; ``strong`` -- judgement, below), and ``beaten_by``: the bench player
+    one step up, which should beat this level in 50-70 % of games."""
+
+    id: str
+    play: str
+    beaten_by: str
+    percentiles: tuple[float, float] = (1.0, 1.0)
+
+
+# The ladder, easiest first (measured in bench/RESULTS-abaku.md, issue 31).
+LEVEL_TABLE: tuple[Level, ...] = (
+    Level("easy", "percentile", "median", (0.35, 0.6)),
+    Level("medium", "percentile", "p90", (0.78, 0.95)),
+    Level("advanced", "percentile", "greedy", (0.9, 1.0)),
+    Level("greedy", "best", "strong"),
+    Level("strong", "strong", ""),
+)
+LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVEL_TABLE}
+LEVELS: tuple[str, ...] = tuple(level.id for level in LEVEL_TABLE)
 DEFAULT_LEVEL = LEVELS[0]
 # Ids stored by rooms before the four levels (issue 19) and the level each
 # plays now, so running rooms and saved settings keep working.
 OLD_LEVELS: dict[str, str] = {"beginner": "easy"}
 
-# The share of legal moves (ordered by score) scoring below the move played is
-# drawn uniformly from these ranges.
-EASY_PERCENTILES = (0.15, 0.5)
-MEDIUM_PERCENTILES = (0.6, 0.88)
+# The percentile ranges of the lower levels (kept as names for callers).
+EASY_PERCENTILES = LEVEL_BY_ID["easy"].percentiles
+MEDIUM_PERCENTILES = LEVEL_BY_ID["medium"].percentiles
 
 # The order in which every level gives stones back when it exchanges (hand-set,
 # worst first). Jokers fit anywhere; 0 only lives inside numbers.
@@ -116,11 +147,10 @@ def choose_move(
     moves = all_moves(board, rack)
     if not moves:
         return None
-    if level == "easy":
-        return percentile_move(moves, rng.uniform(*EASY_PERCENTILES), rng)
-    if level == "medium":
-        return percentile_move(moves, rng.uniform(*MEDIUM_PERCENTILES), rng)
-    if level == "greedy":
+    play = LEVEL_BY_ID[level]
+    if play.play == "percentile":
+        return percentile_move(moves, rng.uniform(*play.percentiles), rng)
+    if play.play == "best":
         best = max(m.score for m in moves)
         return rng.choice([m for m in moves if m.score == best])
     moves.sort(key=lambda m: -m.score)

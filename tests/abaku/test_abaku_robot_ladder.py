@@ -1,0 +1,139 @@
+"""The robot ladder (issue 31: "each step is a climb a child can make").
+
+Properties (hypothesis) for every level of the one level table: only legal
+moves, and the same move (the same action) for the same seed. Examples for the
+retuned and the new level, and the table as the one source of the levels.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.abaku.rules import (
+    DEFAULT_LEVEL,
+    JOKER,
+    LEVEL_TABLE,
+    LEVELS,
+    all_moves,
+    apply,
+    choose_move,
+    evaluate_move,
+    new_game,
+    robot_action,
+)
+from games.abaku.rules.robot import LEVEL_BY_ID
+
+from .abaku_helpers import ALL_STONES, random_position
+
+racks = st.lists(st.sampled_from(sorted(set(ALL_STONES))), min_size=1, max_size=5)
+
+
+# Few examples per level: the strong robot's look-ahead costs about a second a
+# move on the busy test machine.
+@pytest.mark.parametrize("level", LEVELS)
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    position=st.integers(0, 10_000),
+    moves=st.integers(0, 6),
+    rack=racks,
+    seed=st.integers(0, 2**32),
+)
+def test_every_level_plays_only_legal_moves_and_the_same_one_for_a_seed(
+    level: str, position: int, moves: int, rack: list[int], seed: int
+) -> None:
+    board = random_position(position, moves)
+    rack = [k for k in rack if k != JOKER] or [1]  # a joker multiplies the search tenfold
+    first = choose_move(board, rack, level, random.Random(seed), bag_count=40, opponent_racks=[5])
+    again = choose_move(board, rack, level, random.Random(seed), bag_count=40, opponent_racks=[5])
+    legal = all_moves(board, rack)
+    if first is None:
+        assert again is None and not legal
+        return
+    assert again is not None and first.placements == again.placements
+    # legal on this board with these stones, scored as the rules score it
+    assert evaluate_move(board, first.placements).score == first.score
+    used = [JOKER if p.joker else p.digit for p in first.placements]
+    for kind in used:
+        rack.remove(kind)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), turns=st.integers(1, 3))
+def test_robot_actions_are_deterministic_for_a_seed_and_accepted_by_the_rules(
+    level: str, seed: int, turns: int
+) -> None:
+    def run() -> list[dict]:
+        state = new_game(["a", "b"], seed=seed, turn_seconds=None)
+        rng = random.Random(seed)
+        actions = []
+        for _ in range(turns):
+            if state.finished:
+                break
+            action = robot_action(state, level, rng)
+            state, _events = apply(state, action)  # IllegalMove would fail the test
+            actions.append(action)
+        return actions
+
+    assert run() == run()
+
+
+def test_the_level_table_is_the_one_source_of_the_levels() -> None:
+    assert LEVELS == tuple(level.id for level in LEVEL_TABLE)
+    assert DEFAULT_LEVEL == LEVEL_TABLE[0].id == "easy"
+    assert LEVELS == ("easy", "medium", "advanced", "greedy", "strong")
+    for level in LEVEL_TABLE:
+        assert level.play in ("percentile", "best", "strong")
+        low, high = level.percentiles
+        assert 0 <= low <= high <= 1
+    # every level but the top names the player one step up that the bench pits against it
+    assert [level.beaten_by for level in LEVEL_TABLE] == ["median", "p90", "greedy", "strong", ""]
+    # the percentile levels climb: each one's range starts above the one below
+    ranges = [level.percentiles for level in LEVEL_TABLE if level.play == "percentile"]
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(ranges, ranges[1:], strict=False))
+
+
+def _rank(moves, move) -> tuple[float, float]:  # noqa: ANN001
+    below = sum(m.score < move.score for m in moves) / len(moves)
+    at_most = sum(m.score <= move.score for m in moves) / len(moves)
+    return below, at_most
+
+
+def test_the_advanced_robot_plays_near_the_top_but_not_always_the_best() -> None:
+    low, high = LEVEL_BY_ID["advanced"].percentiles
+    board = random_position(21, 6)
+    rack = [1, 2, 3, 5, 8]
+    moves = all_moves(board, rack)
+    best = max(m.score for m in moves)
+    scores = []
+    for seed in range(30):
+        move = choose_move(board, rack, "advanced", random.Random(seed))
+        below, at_most = _rank(moves, move)
+        assert below <= high and at_most >= low
+        scores.append(move.score)
+    ordered = sorted(m.score for m in moves)
+    assert max(scores) <= best and min(scores) >= ordered[int(low * len(ordered))]
+    assert len(set(scores)) > 1  # not one fixed move: a spread near the top
+    medium = [choose_move(board, rack, "medium", random.Random(k)).score for k in range(30)]
+    assert sum(scores) > sum(medium)
+
+
+def test_the_beginner_plays_around_the_median_move() -> None:
+    low, high = LEVEL_BY_ID["easy"].percentiles
+    assert low < 0.5 < high  # the median player is one step up
+    board = random_position(4, 5)
+    rack = [2, 3, 4, 6, 7]
+    moves = sorted(all_moves(board, rack), key=lambda m: m.score)
+    median = moves[len(moves) // 2].score
+    scores = [choose_move(board, rack, "easy", random.Random(k)).score for k in range(40)]
+    assert min(scores) <= median <= max(scores)
+    assert max(scores) < moves[-1].score
+
+
+def test_the_learner_plays_below_the_90th_percentile_move_on_average() -> None:
+    low, high = LEVEL_BY_ID["medium"].percentiles
+    assert low < 0.9 and high >= 0.9  # the 90th-percentile player is one step up
