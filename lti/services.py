@@ -64,8 +64,6 @@ class Outcome:
     def destination(self) -> str:
         classroom_id = self.course.classroom_id
         if self.assignment is None:
-            if self.role == "instructor":
-                return reverse("classrooms:detail", args=[classroom_id])
             return reverse("classrooms:detail", args=[classroom_id])
         if self.role == "instructor":
             return reverse("homework:detail", args=[classroom_id, self.assignment.pk])
@@ -295,7 +293,11 @@ def accept(validated: Validated, *, language: str = "cs") -> Outcome:
         raise Refused("bad_role", gettext_lazy("Only teachers can add Matika homework."), 403)
     name = launch.name_of(claims)
     person, _created = Person.objects.get_or_create(platform=validated.platform, sub=claims["sub"])
-    person = Person.objects.select_for_update().select_related("user", "player").get(pk=person.pk)
+    person = (
+        Person.objects.select_for_update(of=("self",))
+        .select_related("user", "player")
+        .get(pk=person.pk)
+    )
     user = _teacher(person, name) if role == "instructor" else None
     course = _course(validated, deployment, role, user)
     outcome = Outcome(role=role, course=course, person=person, user=user)
@@ -321,7 +323,13 @@ def accept(validated: Validated, *, language: str = "cs") -> Outcome:
         )
         outcome.deep_link_token = token
     else:
-        outcome.assignment = _resource_link(validated, course).assignment
+        try:
+            outcome.assignment = _resource_link(validated, course).assignment
+        except Refused as refusal:
+            # A link added by hand (no homework behind it): a teacher lands on
+            # the class and can set homework there; a pupil cannot go anywhere.
+            if role != "instructor" or refusal.code != "unknown_link":
+                raise
     stale = (
         course.roster_synced_at is None or course.roster_synced_at < timezone.now() - ROSTER_REFRESH
     )

@@ -14,6 +14,7 @@ from games.poker.rules import JOKER
 from homework.models import Assignment
 from lti import nrps, registration
 from lti.models import Course, GradeSend, Person, Platform, RegistrationLink, ResourceLink
+from tests.lti.lms import parse_forms
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,16 +55,25 @@ def _course_with(lms, *, teacher="Eva Svobodová", learners=()):
     return course, instructor, pupils
 
 
+def _form_index(lms, response, action_part: str) -> int:
+    forms = parse_forms(response.text)
+    found = [i for i, form in enumerate(forms) if action_part in (form.get("action") or "")]
+    assert found, forms
+    return found[0]
+
+
 def _deep_link(lms, session, instructor, course):
     picker = lms.deep_link(session, instructor, course)
     assert picker.status_code == 200, picker.text[:500]
     assert 'data-game="poker"' in picker.text
-    back = lms.submit_form(session, picker, data={"game": "poker"})
+    back = lms.submit_form(
+        session, picker, data={"game": "poker"}, index=_form_index(lms, picker, "/lti/deep-link/")
+    )
     assert back.status_code == 200, back.text[:500]
     assert "data-autopost" in back.text
     csp = back.headers["Content-Security-Policy"]
     assert f"form-action 'self' {lms.base_url}" in csp
-    done = lms.submit_form(session, back)
+    done = lms.submit_form(session, back, index=_form_index(lms, back, lms.base_url))
     assert done.status_code == 200, (done.text[:500], lms.deep_link_errors)
     return Assignment.objects.order_by("-pk").first()
 
@@ -207,11 +217,21 @@ def test_course_copy_makes_a_new_class_and_another_platform_sees_nothing(
         line_item={"label": "x", "scoreMaximum": 10},
     )
     response = other.launch(requests.Session(), other_teacher, other_course, link=forged_link)
-    assert response.status_code == 404
-    assert Person.objects.filter(sub=instructor.sub).count() == 1
+    assert response.status_code == 200
+    theirs = Course.objects.get(deployment__platform__issuer=other.issuer)
+    assert response.url.endswith(f"/classes/{theirs.classroom_id}/")
+    assert not ResourceLink.objects.filter(course=theirs).exists()
+    assert Person.objects.filter(sub=instructor.sub).count() == 2
+    # A learner of that LMS with the same forged link gets nothing at all.
+    other_pupil = other.add_user("Adam Kovář", role="Learner")
+    other.enrol(other_course, other_pupil)
+    refused = other.launch(requests.Session(), other_pupil, other_course, link=forged_link)
+    assert refused.status_code == 404
+    assert not Membership.objects.filter(
+        classroom=first.classroom, roster_name="Adam Kovář"
+    ).exists()
     # Its own deep link makes its own class, never the first one's.
     _deep_link(other, requests.Session(), other_teacher, other_course)
-    theirs = Course.objects.get(deployment__platform__issuer=other.issuer)
     assert theirs.classroom_id not in {first.classroom_id, copied.classroom_id}
     assert theirs.classroom.teacher != first.classroom.teacher
 
