@@ -82,7 +82,7 @@ def test_abaku_against_a_robot_on_a_phone_hint_review_and_rematch(
     page.set_viewport_size(PHONE)
     page.goto("/abaku/")
     page.fill("#ab-nickname-robot", "Ada Phone")
-    page.select_option("#ab-level-robot", "greedy")
+    page.check("#ab-level-robot-greedy")
     page.click('[data-testid="play-robot"]')
     page.wait_for_url(re.compile(r"/rooms/[A-Z0-9]+/$"))
     table = page.locator("[data-abaku-table]")
