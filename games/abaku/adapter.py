@@ -30,6 +30,7 @@ from games.rooms.turntable import PLAYING_ROLES, Action, Event, Seat, TurnTable,
 
 from . import events
 from .engine import AbakuEngine, refusal
+from .review import hints_used
 from .rules import DEFAULT_LEVEL, LAYOUTS, LEVELS, OLD_LEVELS, GameState, IllegalMove
 
 DEFAULT_TABLE_SIZE = 2
@@ -151,8 +152,13 @@ class AbakuTable(TurnTable):
             outcome = "draw" if len(winners) > 1 else "win"
         else:
             outcome = "loss"
+        # Hints (practice and robot games only) are counted on the game: a win
+        # with hints is recorded as such and never counts as beating the level.
+        hints = hints_used(state, seat)
         return {
             "outcome": outcome,
+            "hints": hints,
+            "assisted": hints > 0,
             "reason": game.result["reason"] if game.result else None,
             "forfeited": game.players[seat].status != "active",
             "robot_level": state["settings"]["robot_level"],

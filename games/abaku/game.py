@@ -2,8 +2,9 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import ClassLaunch, GameSpec
+from games.registry import ClassLaunch, GameSpec, ProfileStats
 
+from . import stats
 from .adapter import AbakuSolo, AbakuTable
 from .forms import TableSettingsForm
 
@@ -18,5 +19,6 @@ SPEC = GameSpec(
     rooms={"table": AbakuTable(), "solo": AbakuSolo()},
     mode_names={"table": _("table"), "solo": _("solo game")},
     class_launch=ClassLaunch(mode="table", kind="tables", settings_form=TableSettingsForm),
+    profile_stats=ProfileStats(compute=stats.profile_stats, template="abaku/_profile_stats.html"),
     order=30,
 )

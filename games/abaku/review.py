@@ -17,6 +17,16 @@ from .rules.game import remove_player
 
 #: The robot level that always takes the highest score (rules/robot.py).
 GREEDY = "greedy"
+#: Where a table's state keeps the hints each seat was given: ``{"<seat>": count}``
+#: (written by ``services.give_hint``).
+HINTS_KEY = "hints"
+
+
+def hints_used(state: dict, seat: int) -> int:
+    """How many hints the seat ``seat`` was given in this game."""
+    counts = state.get(HINTS_KEY) if isinstance(state, dict) else None
+    value = counts.get(str(seat), 0) if isinstance(counts, dict) else 0
+    return max(0, value) if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _other_humans(state: dict, seat: int) -> bool:

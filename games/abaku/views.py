@@ -22,7 +22,7 @@ from games.rooms import opening
 from games.rooms import selectors as room_selectors
 from games.rooms.errors import RoomError
 
-from . import presentation
+from . import presentation, services
 from . import review as table_review
 from .adapter import TURN_SECONDS_CHOICES, clean_settings
 from .engine import refusal
@@ -141,12 +141,13 @@ def _no_room() -> JsonResponse:
 @require_POST
 def hint(request: HttpRequest, code: str) -> JsonResponse:
     """The best move for the player on turn, in practice and against robots only
-    (``hint_not_allowed`` at a table with other people). Changes nothing."""
+    (``hint_not_allowed`` at a table with other people). Counted on the game:
+    a game won with hints is recorded as such (``services.give_hint``)."""
     room, player = _own_room(request, code)
     if room is None:
         return _no_room()
     try:
-        answer = table_review.hint(room.state, player_id=player.pk)
+        answer = services.give_hint(room_id=room.pk, player_id=player.pk)
     except RoomError as error:
         return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
     return JsonResponse({"ok": True, **answer})

@@ -71,6 +71,8 @@ if (root) {
   let version = 0;
   let jokerTarget = null;
   let scrolledToGame = false;
+  // Hints given in this game (the server counts them; a win with hints is recorded as such).
+  let hintsUsed = Number(root.dataset.hintsUsed || 0);
 
   const game = () => (view ? view.game : null);
   const myTurn = () => {
@@ -455,9 +457,27 @@ if (root) {
         }),
       }),
     );
+    const notes = [];
+    if (hintsUsed > 0) {
+      notes.push(
+        el("p", {
+          className: "ab-hinted",
+          attrs: { "data-ab-hinted": String(hintsUsed) },
+          text: t(
+            ngettext(
+              "You played with %(count)s hint. A win with hints does not count as beating the robot: try it on your own next time.",
+              "You played with %(count)s hints. A win with hints does not count as beating the robot: try it on your own next time.",
+              hintsUsed,
+            ),
+            { count: hintsUsed },
+          ),
+        }),
+      );
+    }
     parts.result.replaceChildren(
       el("h3", { text: winners ? t(gettext("Winner: %(winners)s"), { winners }) : gettext("The game is over.") }),
       el("ol", {}, rows),
+      ...notes,
     );
   }
 
@@ -567,6 +587,7 @@ if (root) {
       free.splice(found, 1);
     }
     root.dataset.hint = String(answer.score);
+    if (Number.isInteger(answer.hints)) hintsUsed = answer.hints;
     changed();
   });
 
