@@ -2,9 +2,12 @@
 
 Health probes (``settings.HEALTH_PATHS``) skip the lookup: liveness must not
 depend on PostgreSQL, and readiness reports a database outage as 503 itself.
-When the database fails during the lookup, the request continues without an
-identity (logged) instead of failing here: the view then decides, so pages that
-need no database still answer.
+When the database fails during the lookup (PostgreSQL down, or the connection
+pool exhausted: no connection within ``DB_POOL_TIMEOUT``), the request stops
+here with ``503`` and ``Retry-After`` (``identity_unavailable``: JSON for API
+paths and JSON clients, a short page otherwise). It never goes on as an
+anonymous visitor: a pupil would then be told "choose a nickname first" or "no
+such game" about their own game, which is wrong and not retryable (issue 28).
 
 Every answer that read the identity cookie says ``Vary: Cookie``, and
 ``PrivatePagesMiddleware`` keeps pages out of shared caches and the browser's
@@ -17,13 +20,60 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.db import DatabaseError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 
 from accounts import identity, limits, services
 from accounts.models import Browser
 
 logger = logging.getLogger(__name__)
+
+# Seconds a client is asked to wait before trying again after an identity
+# lookup failed for want of the database (about one pool timeout).
+IDENTITY_RETRY_AFTER = 5
+IDENTITY_UNAVAILABLE = "identity_unavailable"
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """API paths (``/api/...``, ``/<game>/api/...``) and clients that send or
+    accept JSON get a JSON answer; browsers asking for a page get a page."""
+    if "/api/" in request.path_info:
+        return True
+    accept = request.headers.get("Accept", "")
+    content_type = request.headers.get("Content-Type", "")
+    return content_type.startswith("application/json") or (
+        "application/json" in accept and "text/html" not in accept
+    )
+
+
+def identity_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 + ``Retry-After``; rendered without the database (no context
+    processors, no session, no player) so it answers while PostgreSQL does not."""
+    message = _(
+        "We cannot check who you are right now: the server is very busy. "
+        "Nothing was changed. Please try again in a few seconds."
+    )
+    if wants_json(request):
+        response: HttpResponse = JsonResponse(
+            {"code": IDENTITY_UNAVAILABLE, "message": message}, status=503
+        )
+    else:
+        response = HttpResponse(
+            render_to_string(
+                "accounts/identity_unavailable.html",
+                {"message": message, "retry_after": IDENTITY_RETRY_AFTER},
+            ),
+            status=503,
+        )
+    response["Retry-After"] = str(IDENTITY_RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    # an answer, not a server error: the middleware logged a warning already, so
+    # a busy minute does not add an error line (and report) per request
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    patch_vary_headers(response, ("Cookie", "Accept"))
+    return response
 
 
 class PlayerIdentityMiddleware:
@@ -44,7 +94,8 @@ class PlayerIdentityMiddleware:
             except DatabaseError as exc:
                 request.browser = None
                 request.player = None
-                logger.warning("player identity skipped, database error: %s", exc)
+                logger.warning("player identity unavailable, answered 503: %s", exc)
+                return identity_unavailable(request)
         current = limits.CURRENT_REQUEST.set(request)
         try:
             response = self.get_response(request)

@@ -246,10 +246,16 @@ def test_postgresql_down_gives_503_not_500_even_with_an_identity_cookie(outage):
             assert body["checks"]["redis"] == {"ok": True}
         assert get(url + "/healthz", cookie)[0] == 503
         assert get(url + "/livez", cookie) == (200, {"status": "ok"})
-        # elsewhere the identity lookup fails softly: a page that needs no
-        # database still renders (without the player) instead of a 500
+        # elsewhere an identity cookie that cannot be checked is a retryable
+        # 503 with a short page (issue 28), never a 500 and never "anonymous"
         page = urllib.request.Request(url + "/privacy/", headers={"Cookie": cookie})
-        with urllib.request.urlopen(page, timeout=60) as response:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(page, timeout=60)
+        assert refused.value.code == 503
+        assert int(refused.value.headers["Retry-After"]) > 0
+        assert b'data-code="identity_unavailable"' in refused.value.read()
+        # without the cookie a page that needs no database still renders
+        with urllib.request.urlopen(url + "/privacy/", timeout=60) as response:
             assert response.status == 200
     finally:
         _stop(process)
