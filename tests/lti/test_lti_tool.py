@@ -331,3 +331,44 @@ def test_a_learner_launch_in_chromium_at_360px_through_the_lms_page(
     assert page.locator(f'[data-assignment="{assignment.pk}"]').count() == 1
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
+
+
+def test_a_grade_the_lms_cannot_take_is_retried_then_shown_unsent_to_the_teacher(
+    lms, registered, asgi_server, client
+):
+    """No worker here: the finished game leaves a pending send. With the LMS gone
+    the task retries (Celery runs the retries inline when applied eagerly) and,
+    after the last one, the pupil's row tells the teacher it was not sent."""
+    from lti.tasks import GRADE_RETRIES, send_grade
+
+    course, instructor, pupils = _course_with(lms, learners=["Adam Kovář"])
+    assignment = _deep_link(lms, requests.Session(), instructor, course)
+    link = lms.links[course.id][-1]
+    _land_and_play(lms, pupils[0], course, link, asgi_server)
+    grade = GradeSend.objects.get()
+    assert grade.status == "pending"
+    assert "?type_id=" in grade.link.lineitem_url
+    lms.stop()
+    assert send_grade.apply(args=[grade.pk]).get() == "failed"
+    grade.refresh_from_db()
+    assert grade.status == "failed" and grade.tries == GRADE_RETRIES + 1
+    assert "unreachable" in grade.error
+    client.force_login(Person.objects.get(sub=instructor.sub).user)
+    page = client.get(
+        f"/lti/classes/{assignment.classroom_id}/homework/{assignment.pk}/grades/"
+    ).content.decode()
+    assert page.count('data-status="failed"') == 1
+
+
+def test_staff_make_a_registration_link_on_the_staff_page_and_others_cannot(client, db):
+    teacher = User.objects.create_user("ucitel@skola.cz", "Heslo-dlouhe-1")
+    client.force_login(teacher)
+    assert client.post("/lti/staff/").status_code == 403
+    staff = User.objects.create_user("spravce@skola.cz", "Heslo-dlouhe-1", is_staff=True)
+    client.force_login(staff)
+    page = client.post("/lti/staff/")
+    assert page.status_code == 200
+    link = re.search(r"data-registration-link>([^<]+)<", page.content.decode()).group(1)
+    assert link.startswith("http://testserver/lti/register/")
+    assert registration.link_is_valid(link.rstrip("/").rsplit("/", 1)[1])
+    assert "http://testserver/lti/login/" in page.content.decode()
