@@ -20,6 +20,10 @@ Fixtures (tests/lti/conftest.py)
 
 Platform
 --------
+``LMS(host="127.0.0.1", product_family_code="moodle", page_size=2, require_services=True)``
+    ``host`` only names the URLs (the server listens on 127.0.0.1); ``require_services=False``
+    accepts a registration without deep linking, AGS or NRPS.
+Helpers: ``parse_forms(html)`` → [{"action", "method", "fields"}]; ``add_query(url, **params)``.
 ``lms.base_url == lms.issuer``   e.g. ``http://127.0.0.1:41234`` (no trailing slash).
 ``lms.stop()``
 ``lms.jwks_uri``, ``lms.token_endpoint``, ``lms.authorization_endpoint``,

@@ -977,3 +977,18 @@ def test_wait_for_returns_the_value_or_fails_with_the_refusals(lms):
     lms.service_errors.append("POST /x: 400 invalid_request: scoreGiven exceeds scoreMaximum")
     with pytest.raises(AssertionError, match="scoreGiven exceeds"):
         lms.wait_for(lambda: None, timeout=0.5)
+
+
+def test_a_platform_that_does_not_require_services_takes_a_plain_tool(make_lms):
+    lms = make_lms(require_services=False)
+    tool = MiniTool(scopes=[SCOPE_SCORE])
+    try:
+        tool.config_overrides = {TOOL_CONFIG: dict(tool.config()[TOOL_CONFIG], messages=[])}
+        registration = lms.register(f"{tool.base_url}/register")
+        assert registration.ok, registration.error
+        course, teacher, (pupil,) = _people(lms, learners=1)
+        lms.launch(requests.Session(), pupil, course)
+        (claims,) = tool.launches
+        assert claims[AGS_CLAIM]["scope"] == [SCOPE_SCORE] and NRPS_CLAIM not in claims
+    finally:
+        tool.stop()
