@@ -64,8 +64,8 @@ class Level:
 
 # The ladder, easiest first (measured in bench/RESULTS-abaku.md, issue 31).
 LEVEL_TABLE: tuple[Level, ...] = (
-    Level("easy", "percentile", "median", (0.35, 0.6)),
-    Level("medium", "percentile", "p90", (0.78, 0.95)),
+    Level("easy", "percentile", "median", (0.3, 0.6)),
+    Level("medium", "percentile", "p90", (0.75, 0.95)),
     Level("advanced", "percentile", "greedy", (0.9, 1.0)),
     Level("greedy", "best", "strong"),
     Level("strong", "strong", ""),
