@@ -372,3 +372,51 @@ def test_staff_make_a_registration_link_on_the_staff_page_and_others_cannot(clie
     assert link.startswith("http://testserver/lti/register/")
     assert registration.link_is_valid(link.rstrip("/").rsplit("/", 1)[1])
     assert "http://testserver/lti/login/" in page.content.decode()
+
+
+def test_a_learner_from_the_roster_takes_their_entry_and_a_nameless_one_gets_the_nickname(
+    lms, registered
+):
+    course, instructor, pupils = _course_with(lms, learners=["Adam Kovář"])
+    anonymous = lms.add_user("Bára Nová", role="Learner")
+    lms.enrol(course, anonymous)
+    _deep_link(lms, requests.Session(), instructor, course)
+    link = lms.links[course.id][-1]
+    mapped = Course.objects.get()
+    nrps.refresh(mapped.pk)
+    entry = Membership.objects.get(classroom=mapped.classroom, roster_name="Adam Kovář")
+    assert entry.player is None
+    assert lms.launch(requests.Session(), pupils[0], course, link=link).status_code == 200
+    entry.refresh_from_db()
+    assert entry.player is not None and entry.player.nickname != "Adam Kovář"
+    assert mapped.classroom.members.filter(roster_name="Adam Kovář").count() == 1
+    # The LMS sends no name: the roster shows the generated nickname.
+    before = set(mapped.classroom.members.values_list("pk", flat=True))
+    assert (
+        lms.launch(requests.Session(), anonymous, course, link=link, no_name=True).status_code
+        == 200
+    )
+    person = Person.objects.get(sub=anonymous.sub)
+    member = Membership.objects.get(classroom=mapped.classroom, player=person.player)
+    assert member.pk in before  # the NRPS entry, found by the LMS user id
+    assert person.player.nickname not in {"Bára Nová", ""}
+
+
+def test_privacy_erasing_a_pupil_drops_only_their_lms_binding_and_export_names_it(lms, registered):
+    from accounts import erasure
+    from accounts.export import export_profile as player_data
+
+    course, instructor, pupils = _course_with(lms, learners=["Adam Kovář", "Bára Nová"])
+    _deep_link(lms, requests.Session(), instructor, course)
+    link = lms.links[course.id][-1]
+    for pupil in pupils:
+        lms.launch(requests.Session(), pupil, course, link=link)
+    adam = Person.objects.get(sub=pupils[0].sub)
+    data = player_data(adam.player)
+    assert data["lms"][0]["lms_user_id"] == pupils[0].sub
+    assert data["lms"][0]["lms"] == lms.issuer
+    people = Person.objects.count()
+    erasure.erase_profile(adam.player)
+    assert not Person.objects.filter(sub=pupils[0].sub).exists()
+    assert Person.objects.count() == people - 1
+    assert Person.objects.get(sub=pupils[1].sub).player is not None
