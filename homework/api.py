@@ -74,6 +74,7 @@ class AssignmentSerializer(serializers.ModelSerializer):
             "reviews_visible",
             "mail_summary",
             "mark_thresholds",
+            "time_zone",
             "closed_at",
             "created_at",
             "state",
@@ -107,6 +108,14 @@ class AssignmentCreateSerializer(serializers.Serializer):
         allow_null=True,
         default=None,
         help_text="Lowest score for the marks 1, 2, 3 and 4 (falling); below is 5.",
+    )
+    time_zone = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=64,
+        help_text="IANA time zone the teacher's pages show the dates in (empty: "
+        "Europe/Prague); the dates themselves are ISO-8601 with an offset, stored in UTC.",
     )
 
 

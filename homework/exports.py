@@ -2,7 +2,10 @@
 results API, in the conventions of the class reports (``classrooms.reports``:
 ``;`` and a decimal comma in Czech and Slovak, formulas never executed)."""
 
+from zoneinfo import ZoneInfo
+
 from django.http import HttpResponse
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -50,4 +53,6 @@ def results_file(assignment: Assignment, fmt: str) -> HttpResponse:
             line.append(row.mark)
         rows.append(line)
     base = slugify(f"{assignment.classroom.name}-{assignment.title}") or "homework"
-    return export(fmt, base, header, rows)
+    # times in the zone the teacher set the homework in, like its pages
+    with timezone.override(ZoneInfo(assignment.time_zone)):
+        return export(fmt, base, header, rows)

@@ -1,6 +1,15 @@
-"""The teacher's "New homework" form: the game, its settings, the dates and the rules."""
+"""The teacher's "New homework" form: the game, its settings, the dates, the
+rules and the optional marks.
 
-from datetime import datetime, timedelta
+Dates are read and shown in the teacher's time zone: ``form.js`` fills the
+hidden ``time_zone`` field from the browser (``Intl.DateTimeFormat``), the
+dates typed are read in that zone and stored in UTC, and the zone is kept on
+the assignment (its pages show the dates in it). Without a script the zone is
+the assignment's or the one the teacher's browser reported last (session),
+else Europe/Prague.
+"""
+
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django import forms
@@ -9,23 +18,38 @@ from django.utils.translation import gettext_lazy as _
 
 from games import registry
 
+from . import services
+from .errors import HomeworkError
 from .models import Assignment
 
-#: Dates on the form are read and shown in the school's zone.
-SCHOOL_ZONE = ZoneInfo("Europe/Prague")
+#: The default zone (the school's) when the browser reported none.
+SCHOOL_ZONE = ZoneInfo(services.DEFAULT_TIME_ZONE)
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
+#: The session key of the zone the teacher's browser reported last.
+SESSION_ZONE = "homework_time_zone"
 
 
 class LocalDateTimeInput(forms.DateTimeInput):
     input_type = "datetime-local"
+    zone = SCHOOL_ZONE
 
     def format_value(self, value):
         if isinstance(value, datetime):
-            return value.astimezone(SCHOOL_ZONE).strftime(LOCAL_FORMAT)
+            return value.astimezone(self.zone).strftime(LOCAL_FORMAT)
         return value
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        if isinstance(value, datetime):
+            # the moment itself, so the page's script can show it in the
+            # browser's zone when that is not the one the server assumed
+            context["widget"]["attrs"]["data-utc"] = value.astimezone(UTC).isoformat()
+        return context
 
 
 class LocalDateTimeField(forms.DateTimeField):
+    """A wall-clock time without a zone; the form attaches the teacher's zone."""
+
     widget = LocalDateTimeInput
     input_formats = [LOCAL_FORMAT, "%Y-%m-%d %H:%M"]
 
@@ -33,7 +57,14 @@ class LocalDateTimeField(forms.DateTimeField):
         moment = super().to_python(value)
         if moment is None:
             return None
-        return moment.replace(tzinfo=None).replace(tzinfo=SCHOOL_ZONE)
+        return moment.replace(tzinfo=None)
+
+
+def zone_or_default(name: object) -> str:
+    try:
+        return services.clean_time_zone(name)
+    except HomeworkError:
+        return services.DEFAULT_TIME_ZONE
 
 
 def _setting_key(game: str, name: str) -> str:
@@ -44,9 +75,10 @@ class AssignmentForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=120)
     game = forms.ChoiceField(label=_("Game"))
     opens_at = LocalDateTimeField(
-        label=_("Opens at"), required=False, help_text=_("Empty: now. Time in Prague.")
+        label=_("Opens at"), required=False, help_text=_("Empty: now. In your time zone.")
     )
-    due_at = LocalDateTimeField(label=_("Due at"), help_text=_("Time in Prague."))
+    due_at = LocalDateTimeField(label=_("Due at"), help_text=_("In your time zone."))
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     attempts = forms.ChoiceField(
         label=_("Which attempt counts"),
         choices=Assignment.Attempts.choices,
@@ -66,9 +98,29 @@ class AssignmentForm(forms.Form):
     mail_summary = forms.BooleanField(
         label=_("Send me a summary e-mail at the deadline"), required=False
     )
+    mark_1 = forms.IntegerField(label=_("Mark 1 from score"), required=False)
+    mark_2 = forms.IntegerField(label=_("Mark 2 from score"), required=False)
+    mark_3 = forms.IntegerField(label=_("Mark 3 from score"), required=False)
+    mark_4 = forms.IntegerField(
+        label=_("Mark 4 from score"),
+        required=False,
+        help_text=_(
+            "Optional: the lowest score for each mark, falling; a lower score is a 5. "
+            "The marks appear in the class table and the downloads. Leave all four "
+            "empty for no marks."
+        ),
+    )
 
-    def __init__(self, *args, **kwargs):
+    MARK_FIELDS = ("mark_1", "mark_2", "mark_3", "mark_4")
+
+    def __init__(self, *args, zone: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        reported = self.data.get("time_zone") if self.is_bound else None
+        self.zone_name = zone_or_default(reported or zone)
+        self.zone = ZoneInfo(self.zone_name)
+        self.fields["time_zone"].initial = self.zone_name
+        for name in ("opens_at", "due_at"):
+            self.fields[name].widget.zone = self.zone
         specs = registry.assignable_games()
         self.fields["game"].choices = [(spec.slug, spec.name) for spec in specs]
         self.setting_names: dict[str, list[str]] = {}
@@ -77,10 +129,14 @@ class AssignmentForm(forms.Form):
             names = []
             for name, label, choices, default in spec.assignable.setting_fields():
                 key = _setting_key(spec.slug, name)
+                # not required: the other games' fields are disabled (not posted)
+                # by form.js; the chosen game's ``clean_settings`` fills defaults
                 if choices is None:
                     field = forms.IntegerField(label=label, initial=default, required=False)
                 else:
-                    field = forms.ChoiceField(label=label, choices=choices, initial=default)
+                    field = forms.ChoiceField(
+                        label=label, choices=choices, initial=default, required=False
+                    )
                 field.widget.attrs["data-game"] = spec.slug
                 self.fields[key] = field
                 names.append(name)
@@ -90,15 +146,57 @@ class AssignmentForm(forms.Form):
                 second=0, microsecond=0
             )
 
+    def clean_time_zone(self):
+        try:
+            return services.clean_time_zone(self.cleaned_data.get("time_zone"))
+        except HomeworkError as error:
+            raise forms.ValidationError(error.message, code=error.code) from None
+
+    def clean(self):
+        data = super().clean()
+        zone = ZoneInfo(data.get("time_zone") or self.zone_name)
+        for name in ("opens_at", "due_at"):
+            if data.get(name) is not None:
+                data[name] = data[name].replace(tzinfo=zone)
+        marks = [data.get(name) for name in self.MARK_FIELDS]
+        if all(value is None for value in marks):
+            data["mark_thresholds"] = None
+        elif any(value is None for value in marks):
+            for name, value in zip(self.MARK_FIELDS, marks, strict=True):
+                if value is None:
+                    self.add_error(name, _("Fill in the lowest score for this mark too."))
+            self.add_error(None, _("Fill in all four marks, or leave all four empty."))
+        else:
+            try:
+                data["mark_thresholds"] = services.clean_marks(marks)
+            except HomeworkError as error:
+                for name, (higher, lower) in zip(
+                    self.MARK_FIELDS[1:], zip(marks, marks[1:], strict=False), strict=True
+                ):
+                    if lower >= higher:
+                        self.add_error(name, _("Must be lower than the score for the mark above."))
+                self.add_error(None, error.message)
+        return data
+
+    def mark_fields(self):
+        return [self[name] for name in self.MARK_FIELDS]
+
     def game_settings(self) -> dict:
         game = self.cleaned_data["game"]
-        return {
+        values = {
             name: self.cleaned_data.get(_setting_key(game, name))
             for name in self.setting_names.get(game, [])
         }
+        return {name: value for name, value in values.items() if value not in (None, "")}
 
     def setting_fields(self):
         return [field for field in self if "__" in field.name]
+
+    @staticmethod
+    def marks_initial(thresholds) -> dict:
+        if not thresholds:
+            return {}
+        return {f"mark_{n}": value for n, value in enumerate(thresholds, start=1)}
 
     def main_fields(self, names: str):
         return [self[name] for name in names.split()]

@@ -42,6 +42,9 @@ class HomeworkGate(registry.AssignmentGate):
         )
         return assignment.reviews_visible and over
 
+    def is_assignment(self, *, game: str, ref: str) -> bool:
+        return Attempt.objects.filter(ref=ref, assignment__game=game).exists()
+
     def hints_allowed(self, *, game: str, ref: str) -> bool:
         attempt = self._attempt(game, ref)
         return attempt is not None and attempt.assignment.practice

@@ -53,6 +53,10 @@ class Assignment(models.Model):
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
     #: Beat handled the deadline (summary mail queued, if wanted).
     deadline_done_at = models.DateTimeField(_("deadline handled"), null=True, blank=True)
+    #: The time zone the teacher's browser reported when saving the form (IANA
+    #: name): the form reads its dates in it and the pages show them in it.
+    #: Stored moments are UTC whatever it says.
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Prague")
     #: The teacher's language when creating it (the summary mail is written in it).
     language = models.CharField(_("language"), max_length=8, blank=True)
     created_by = models.ForeignKey(

@@ -102,7 +102,7 @@ class Row:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def pick(assignment: Assignment, attempts: list[Attempt]) -> Row:
+def pick(assignment: Assignment, attempts: list) -> Row:
     """The member's row from their attempts, by the assignment's policy:
     practice attempts never count; "first" takes the first counted game, "best"
     the highest finished score (earlier wins a tie), "last" the latest finish."""
@@ -153,12 +153,36 @@ def roster_for(classroom: Classroom) -> list[Membership]:
     )
 
 
+#: What ``pick`` reads of an attempt: fetched as plain named tuples (no model
+#: instances), which is most of what the class page's homework card cost.
+PICK_FIELDS = (
+    "pk",
+    "assignment_id",
+    "member_id",
+    "counted",
+    "started_at",
+    "finished_at",
+    "late",
+    "score",
+    "duration_s",
+    "ref",
+)
+
+
+def _attempt_rows(**filters) -> QuerySet:
+    return (
+        Attempt.objects.filter(**filters)
+        .order_by("started_at", "pk")
+        .values_list(*PICK_FIELDS, named=True)
+    )
+
+
 def results(assignment: Assignment, *, roster: list[Membership] | None = None) -> dict[str, Any]:
     """The class table: one row per roster entry, the class average and the
     finished scores (for the distribution chart)."""
     roster = roster if roster is not None else roster_for(assignment.classroom)
-    by_member: dict[int, list[Attempt]] = defaultdict(list)
-    for attempt in Attempt.objects.filter(assignment=assignment).order_by("started_at", "pk"):
+    by_member: dict[int, list] = defaultdict(list)
+    for attempt in _attempt_rows(assignment=assignment):
         by_member[attempt.member_id].append(attempt)
     rows = []
     for member in roster:
@@ -179,9 +203,10 @@ def class_table(classroom: Classroom) -> list[dict[str, Any]]:
     """Every assignment of the class with its results (the class page's overview)."""
     roster = roster_for(classroom)
     assignments = list(class_assignments(classroom))
-    by_assignment: dict[int, dict[int, list[Attempt]]] = defaultdict(lambda: defaultdict(list))
-    for attempt in Attempt.objects.filter(assignment__in=assignments).order_by("started_at", "pk"):
-        by_assignment[attempt.assignment_id][attempt.member_id].append(attempt)
+    by_assignment: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    if assignments:
+        for attempt in _attempt_rows(assignment_id__in=[a.pk for a in assignments]):
+            by_assignment[attempt.assignment_id][attempt.member_id].append(attempt)
     table = []
     for assignment in assignments:
         attempts = by_assignment[assignment.pk]

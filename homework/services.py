@@ -65,6 +65,30 @@ def _clean_times(opens_at: datetime | None, due_at: datetime | None, now: dateti
     return opens, due_at
 
 
+DEFAULT_TIME_ZONE = "Europe/Prague"
+
+
+def clean_time_zone(value: object) -> str:
+    """An IANA time zone name (what the browser's ``Intl`` reports); empty: Prague."""
+    if value in (None, ""):
+        return DEFAULT_TIME_ZONE
+    if not isinstance(value, str) or len(value) > 64 or value not in _zones():
+        raise HomeworkError("bad_time_zone", _("Unknown time zone."))
+    return value
+
+
+def _zones() -> set[str]:
+    global _ZONES
+    if _ZONES is None:
+        import zoneinfo
+
+        _ZONES = set(zoneinfo.available_timezones())
+    return _ZONES
+
+
+_ZONES: set[str] | None = None
+
+
 def clean_marks(thresholds: object) -> list[int] | None:
     """``[lowest score for 1, for 2, for 3, for 4]``, falling; None: no marks."""
     if thresholds in (None, [], ""):
@@ -98,6 +122,7 @@ def create_assignment(
     reviews_visible: bool = False,
     mail_summary: bool = False,
     mark_thresholds: object = None,
+    time_zone: object = None,
     language: str = "",
     now: datetime | None = None,
 ) -> Assignment:
@@ -121,6 +146,7 @@ def create_assignment(
         reviews_visible=bool(reviews_visible),
         mail_summary=bool(mail_summary),
         mark_thresholds=clean_marks(mark_thresholds),
+        time_zone=clean_time_zone(time_zone),
         created_by=user,
         language=language[:8],
         created_at=now,
@@ -137,6 +163,7 @@ CHANGEABLE_AFTER_OPENING = {
     "reviews_visible",
     "mail_summary",
     "mark_thresholds",
+    "time_zone",
 }
 
 
@@ -181,6 +208,8 @@ def update_assignment(
                 setattr(assignment, flag, bool(changes[flag]))
         if "mark_thresholds" in changes:
             assignment.mark_thresholds = clean_marks(changes["mark_thresholds"])
+        if "time_zone" in changes:
+            assignment.time_zone = clean_time_zone(changes["time_zone"])
         assignment.save()
     return assignment
 
@@ -297,6 +326,10 @@ def finish_attempt(*, game: str, ref: str, result: Any) -> None:
     attempt.finished_at = result.finished_at
     attempt.score = result.score
     attempt.duration_s = (result.details or {}).get("duration_s")
+    if attempt.duration_s is None and result.finished_at and attempt.started_at:
+        # a game that keeps no clock of its own: from the start of the attempt
+        elapsed = (result.finished_at - attempt.started_at).total_seconds()
+        attempt.duration_s = round(max(elapsed, 0.0), 1)
     attempt.record_id = result.record_id
     attempt.late = result.finished_at > attempt.assignment.due_at
     attempt.save(update_fields=["finished_at", "score", "duration_s", "record", "late"])

@@ -19,7 +19,7 @@ from games import registry
 
 from . import charts, selectors, services
 from .errors import HomeworkError
-from .forms import AssignmentForm
+from .forms import SESSION_ZONE, AssignmentForm
 from .models import Assignment, Attempt
 
 
@@ -44,14 +44,24 @@ def _form_values(form: AssignmentForm) -> dict:
         "practice": data["practice"],
         "reviews_visible": data["reviews_visible"],
         "mail_summary": data["mail_summary"],
+        "mark_thresholds": data.get("mark_thresholds"),
+        "time_zone": data["time_zone"],
     }
+
+
+def _remember_zone(request: HttpRequest, form: AssignmentForm) -> None:
+    """The zone the teacher's browser reported: the next blank form starts in it."""
+    zone = form.cleaned_data.get("time_zone")
+    if zone and request.session.get(SESSION_ZONE) != zone:
+        request.session[SESSION_ZONE] = zone
 
 
 @login_required
 def create(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = class_selectors.teacher_classroom(request.user, pk)
-    form = AssignmentForm(request.POST or None)
+    form = AssignmentForm(request.POST or None, zone=request.session.get(SESSION_ZONE))
     if request.method == "POST" and form.is_valid():
+        _remember_zone(request, form)
         try:
             assignment = services.create_assignment(
                 classroom=classroom,
@@ -88,10 +98,12 @@ def edit(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
         "practice": assignment.practice,
         "reviews_visible": assignment.reviews_visible,
         "mail_summary": assignment.mail_summary,
+        **AssignmentForm.marks_initial(assignment.mark_thresholds),
         **{f"{assignment.game}__{k}": v for k, v in assignment.settings.items()},
     }
-    form = AssignmentForm(request.POST or None, initial=initial)
+    form = AssignmentForm(request.POST or None, initial=initial, zone=assignment.time_zone)
     if request.method == "POST" and form.is_valid():
+        _remember_zone(request, form)
         try:
             services.update_assignment(assignment_id=assignment.pk, changes=_form_values(form))
         except HomeworkError as error:
@@ -131,7 +143,9 @@ def delete(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
 
 def _table_context(assignment: Assignment) -> dict:
     table = selectors.results(assignment)
+    spec = registry.get(assignment.game)
     return {
+        "has_review": bool(spec and spec.assignable and spec.assignable.review_response),
         "assignment": assignment,
         "table": table,
         "state": selectors.state(assignment),

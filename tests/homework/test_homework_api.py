@@ -52,7 +52,8 @@ def test_a_teacher_creates_lists_reads_and_deletes_an_assignment(
     ("change", "code"),
     [
         ({"game": "chess"}, "bad_game"),
-        ({"game": "abaku"}, "bad_game"),
+        ({"game": "mathesso"}, "bad_game"),
+        ({"game": "abaku", "settings": {"table": "matematico"}}, "bad_settings"),
         ({"title": "   "}, "bad_title"),
         ({"settings": {"table": "nope"}}, "bad_table"),
         ({"settings": {"difficulty": "medium"}}, "bad_difficulty"),
