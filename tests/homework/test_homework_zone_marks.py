@@ -60,9 +60,7 @@ def test_dates_typed_in_the_teachers_zone_are_stored_in_utc_and_shown_in_that_zo
     blank = teacher_client.get(url).content.decode()
     assert 'name="time_zone" value="America/New_York"' in blank
     # the edit form shows the stored moment in the homework's zone, and its UTC
-    Assignment.objects.filter(pk=assignment.pk).update(
-        opens_at=timezone.now() + timedelta(days=1)
-    )
+    Assignment.objects.filter(pk=assignment.pk).update(opens_at=timezone.now() + timedelta(days=1))
     edit = teacher_client.get(f"/classes/{classroom.pk}/homework/{assignment.pk}/edit/")
     text = edit.content.decode()
     assert f'value="{due_local().strftime("%Y-%m-%dT%H:%M")}"' in text
@@ -197,9 +195,7 @@ def test_the_browser_reports_its_zone_and_the_teacher_sets_marks(
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         page.fill("#id_mark_4", "50")
         page.locator("[data-testid=homework-form] button[type=submit]").click()
-        expect(page.locator("[data-testid=homework-time-zone]")).to_have_text(
-            "(America/New_York)"
-        )
+        expect(page.locator("[data-testid=homework-time-zone]")).to_have_text("(America/New_York)")
         assignment = Assignment.objects.get()
         assert assignment.time_zone == "America/New_York"
         assert assignment.due_at == due_local().replace(tzinfo=NEW_YORK)
