@@ -93,6 +93,11 @@ class Assignable:
     play_url: Callable[[int], str] | None = None
     # The pupil's own review of their game, once the homework allows it: (game reference) -> str.
     pupil_review_url: Callable[[str], str] | None = None
+    # For a game played in a room (``GameSpec.rooms``): the mode its homework
+    # rooms have. The game reference of such an attempt is the room's id, and
+    # when a room of this mode finishes the rooms runtime tells the gate
+    # (``AssignmentGate.finished``) in the finishing transaction.
+    room_mode: str | None = None
 
 
 @dataclass(frozen=True)
@@ -223,6 +228,11 @@ class AssignmentGate:
         """The game ``ref`` ended and wrote ``result`` (a ``GameResult``)."""
 
     def pupil_may_review(self, *, game: str, ref: str) -> bool:
+        return False
+
+    def is_assignment(self, *, game: str, ref: str) -> bool:
+        """Whether the game ``ref`` is a homework attempt (its own rules then apply:
+        no hints unless practice, no review before the homework allows it)."""
         return False
 
     def hints_allowed(self, *, game: str, ref: str) -> bool:

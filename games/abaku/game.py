@@ -2,9 +2,9 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import ClassLaunch, GameSpec, ProfileStats
+from games.registry import Assignable, ClassLaunch, GameSpec, ProfileStats
 
-from . import stats
+from . import assignments, stats
 from .adapter import AbakuSolo, AbakuTable
 from .forms import TableSettingsForm
 
@@ -20,5 +20,11 @@ SPEC = GameSpec(
     mode_names={"table": _("table"), "solo": _("solo game")},
     class_launch=ClassLaunch(mode="table", kind="tables", settings_form=TableSettingsForm),
     profile_stats=ProfileStats(compute=stats.profile_stats, template="abaku/_profile_stats.html"),
+    assignable=Assignable(
+        clean_settings=assignments.clean_settings,
+        setting_fields=assignments.setting_fields,
+        play_url=assignments.play_url,
+        room_mode=assignments.MODE,
+    ),
     order=30,
 )

@@ -22,7 +22,7 @@ from games.rooms import opening
 from games.rooms import selectors as room_selectors
 from games.rooms.errors import RoomError
 
-from . import presentation, services
+from . import assignments, presentation, services
 from . import review as table_review
 from .adapter import TURN_SECONDS_CHOICES, clean_settings
 from .engine import refusal
@@ -132,6 +132,10 @@ def _own_room(request: HttpRequest, code: str):
     return room, player
 
 
+def _homework_refusal(code: str, message: str) -> JsonResponse:
+    return JsonResponse({"ok": False, "code": code, "message": message}, status=409)
+
+
 def _no_room() -> JsonResponse:
     return JsonResponse(
         {"code": "unknown_room", "message": _("There is no room with this code.")}, status=404
@@ -146,6 +150,10 @@ def hint(request: HttpRequest, code: str) -> JsonResponse:
     room, player = _own_room(request, code)
     if room is None:
         return _no_room()
+    if assignments.is_assignment(room) and not assignments.hints_allowed(room):
+        return _homework_refusal(
+            "hint_not_allowed", _("Hints are off in this homework: find the examples yourself.")
+        )
     try:
         answer = services.give_hint(room_id=room.pk, player_id=player.pk)
     except RoomError as error:
@@ -158,6 +166,11 @@ def review(request: HttpRequest, code: str) -> JsonResponse:
     room, player = _own_room(request, code)
     if room is None:
         return _no_room()
+    if assignments.is_assignment(room) and not assignments.pupil_may_review(room):
+        # the review shows the best moves on the shared stones: not while classmates play
+        return _homework_refusal(
+            "review_not_yet", _("The review of your homework opens when your teacher allows it.")
+        )
     # A finished game never changes, and replaying it with the complete move
     # generator takes seconds (bench/RESULTS-abaku.md): computed once per player.
     key = f"abaku-review:{room.pk}:{room.seq}:{player.pk}"

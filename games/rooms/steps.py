@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
+from games import registry as game_registry
 from games.models import GameRecord, GameResult
 from games.rooms import registry
 from games.rooms.delivery import announce_later
@@ -160,7 +161,7 @@ def finish(room: Room, adapter: RoomGame, now: datetime) -> list[dict]:
     # profile (accounts.erasure): their result is kept anonymous, as at erasure.
     profiles = PlayerProfile.objects.filter(pk__in=[r.player_id for r in results])
     known = set(profiles.values_list("pk", flat=True))
-    GameResult.objects.bulk_create(
+    written = GameResult.objects.bulk_create(
         GameResult(
             record=record,
             player_id=r.player_id if r.player_id in known else None,
@@ -173,10 +174,23 @@ def finish(room: Room, adapter: RoomGame, now: datetime) -> list[dict]:
         for r in results
     )
     room.record = record
+    _tell_homework(room, written)
     return [
         {"player_id": r.player_id, "score": r.score, "rank": r.rank, "completed": r.completed}
         for r in results
     ]
+
+
+def _tell_homework(room: Room, written: list[GameResult]) -> None:
+    """A room of a game's homework mode (``Assignable.room_mode``) is a pupil's
+    homework attempt: the homework gate records its end, in this transaction."""
+    spec = game_registry.get(room.game)
+    if spec is None or spec.assignable is None or spec.assignable.room_mode != room.mode:
+        return
+    gate = game_registry.assignments()
+    for result in written:
+        if result.player_id is not None:
+            gate.finished(game=room.game, ref=str(room.pk), result=result)
 
 
 def tick_if_due(room: Room, adapter: RoomGame, now: datetime) -> int | None:

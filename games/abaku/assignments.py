@@ -1,0 +1,162 @@
+"""Abaku solo as homework (``GameSpec.assignable``): every pupil of an
+assignment plays the same solo game -- alone, or against one robot -- in a
+one-seat room of the ``solo`` mode, with the same bag.
+
+The room's random seed (``Room.rng_seed``, from which the rooms runtime derives
+the engine's seed and so the bag order) is HMAC-SHA256(server secret, the
+assignment's key) instead of a fresh random number: the same for every pupil,
+not computable without the secret, and like every room's seed never sent
+anywhere (the engine's view has no bag order and no seed). The game's end goes
+through the runtime's usual finish, which tells the homework gate
+(``Assignable.room_mode``). Hints only when the homework allows practice; the
+after-game review only once the homework allows it (``views.py``).
+
+The homework app sits above the games: this module reaches it only through
+``games.registry.assignments()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts.models import PlayerProfile
+from games import registry
+from games.rooms import lifecycle
+from games.rooms.models import Room, Seat
+
+from .adapter import clean_settings as clean_room_settings
+from .rules import DEFAULT_LEVEL, LAYOUTS, LEVELS
+
+GAME = "abaku"
+MODE = "solo"
+OPPONENTS = ("none", "robot")
+_PREFIX = b"abaku-assignment:"
+
+
+def clean_settings(settings: Any) -> dict[str, Any]:
+    """``{"opponent": "none"|"robot", "robot_level", "layout"}``: practice alone
+    or against one robot of a level, on the standard or the plain board."""
+    if not isinstance(settings, dict):
+        raise ValidationError(_("The settings must be an object."), code="bad_settings")
+    unknown = set(settings) - {"opponent", "robot_level", "layout"}
+    if unknown:
+        raise ValidationError(
+            _("Unknown settings: %(names)s") % {"names": ", ".join(sorted(map(str, unknown)))},
+            code="bad_settings",
+        )
+    opponent = settings.get("opponent", "none")
+    if opponent not in OPPONENTS:
+        raise ValidationError(_("Choose the opponent: nobody or the robot."), code="bad_opponent")
+    level = settings.get("robot_level") or DEFAULT_LEVEL
+    if level not in LEVELS:
+        raise ValidationError(_("Choose one of the robot levels."), code="bad_robot_level")
+    layout = settings.get("layout") or "standard"
+    if layout not in LAYOUTS:
+        raise ValidationError(_("Choose one of the boards."), code="bad_layout")
+    return {
+        "opponent": opponent,
+        "robot_level": level if opponent == "robot" else None,
+        "layout": layout,
+    }
+
+
+def setting_fields() -> list[tuple[str, Any, list | None, Any]]:
+    from .presentation import robot_levels
+
+    return [
+        (
+            "opponent",
+            gettext_lazy("Opponent"),
+            [("none", gettext_lazy("alone")), ("robot", gettext_lazy("against the robot"))],
+            "none",
+        ),
+        ("robot_level", gettext_lazy("Robot level"), robot_levels(), DEFAULT_LEVEL),
+        (
+            "layout",
+            gettext_lazy("Board"),
+            [("standard", gettext_lazy("standard")), ("plain", gettext_lazy("plain"))],
+            "standard",
+        ),
+    ]
+
+
+def room_settings(settings: dict) -> dict:
+    """The solo room's settings for the homework's settings."""
+    return clean_room_settings(
+        {
+            "table_size": 2 if settings.get("opponent") == "robot" else 1,
+            "robot_level": settings.get("robot_level") or DEFAULT_LEVEL,
+            "layout": settings.get("layout") or "standard",
+        },
+        solo=True,
+    )
+
+
+def assignment_seed(key: str) -> int:
+    """HMAC-SHA256(server secret, key), 62 bits like every room's seed."""
+    digest = hmac.new(
+        django_settings.SECRET_KEY.encode(), _PREFIX + key.encode(), hashlib.sha256
+    ).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+def start_assignment_room(*, player: PlayerProfile | None, assignment: object) -> tuple[Room, bool]:
+    """The pupil's game of ``assignment``: a new solo room (True), or their
+    unfinished one continued (False) -- from any device of the same profile."""
+    if player is None:
+        raise registry.AssignmentRefused(
+            "no_profile", _("Choose a nickname first so your games can be recorded."), 403
+        )
+    gate = registry.assignments()
+    with transaction.atomic():
+        ticket = gate.begin(game=GAME, assignment_id=assignment, player=player)
+        if ticket.resume is not None:
+            room = Room.objects.filter(
+                pk=int(ticket.resume), game=GAME, status=Room.Status.RUNNING
+            ).first()
+            if (
+                room is not None
+                and room.seats.filter(player=player, status=Seat.Status.JOINED).exists()
+            ):
+                return room, False
+        room = lifecycle.create_room(
+            game=GAME, mode=MODE, host=player, settings=room_settings(dict(ticket.settings))
+        )
+        Room.objects.filter(pk=room.pk).update(rng_seed=assignment_seed(ticket.key))
+        room.refresh_from_db()
+        lifecycle.start_room(room=room, actor=player)
+        room.refresh_from_db()
+        gate.attach(attempt_id=ticket.attempt_id, ref=str(room.pk))
+    return room, True
+
+
+def is_assignment(room: Room) -> bool:
+    return room.mode == MODE and registry.assignments().is_assignment(game=GAME, ref=str(room.pk))
+
+
+def hints_allowed(room: Room) -> bool:
+    return registry.assignments().hints_allowed(game=GAME, ref=str(room.pk))
+
+
+def pupil_may_review(room: Room) -> bool:
+    return registry.assignments().pupil_may_review(game=GAME, ref=str(room.pk))
+
+
+def play_url(assignment_id: int) -> str:
+    return reverse("abaku:homework", args=[assignment_id])
+
+
+def room_of(ref: str) -> Room | None:
+    try:
+        return Room.objects.filter(pk=int(ref), game=GAME).first()
+    except ValueError:
+        return None
