@@ -2,6 +2,8 @@
 redirect back to the page a form came from, and running one service call with
 a message."""
 
+import functools
+
 import segno
 from django.contrib import messages
 from django.http import HttpRequest
@@ -24,9 +26,16 @@ def join_url(request: HttpRequest, classroom: Classroom) -> str:
 
 
 def qr_svg(url: str) -> str:
+    return mark_safe(_qr_svg(url))
+
+
+@functools.lru_cache(maxsize=512)
+def _qr_svg(url: str) -> str:
+    """The QR code of a class link: the same link always gives the same SVG, and
+    encoding it was a tenth of the class page's time (bench/RESULTS-homework.md)."""
     # segno writes presentation attributes only (no style=), so the strict CSP holds.
     qr = segno.make(url, error="m")
-    return mark_safe(qr.svg_inline(scale=1, border=2, omitsize=True, dark="#000", light="#fff"))
+    return qr.svg_inline(scale=1, border=2, omitsize=True, dark="#000", light="#fff")
 
 
 def redirect_back(request: HttpRequest, classroom: Classroom, default: str = "classrooms:detail"):
