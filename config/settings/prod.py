@@ -66,6 +66,9 @@ SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 PLAYER_COOKIE_SECURE = True
 LANGUAGE_COOKIE_SECURE = True
+# School sign-in (docs/sso.md): the redirect URI sent to a provider is https
+# even should the proxy's X-Forwarded-Proto be missing.
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
 
 # Mail goes out through SMTP (EMAIL_URL or EMAIL_HOST..., see base.py); without
 # any setting, to an SMTP server on localhost:25. Never to the console: a
