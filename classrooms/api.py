@@ -249,7 +249,8 @@ class RegenerateCode(TeacherClassMixin, APIView):
 class MemberList(TeacherClassMixin, APIView):
     @extend_schema(responses=MemberSerializer(many=True))
     def get(self, request, pk: int):
-        return Response(MemberSerializer(selectors.roster(self.get_classroom()), many=True).data)
+        members = selectors.in_roster_order(selectors.roster(self.get_classroom()))
+        return Response(MemberSerializer(members, many=True).data)
 
     @extend_schema(
         request=MemberCreateSerializer,

@@ -18,6 +18,7 @@ removed before the end are listed, marked, and not counted. ``include_unfinished
 (the teacher's "show them") counts both; they are always listed, marked.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from math import isqrt
@@ -26,6 +27,7 @@ from django.db.models import Avg, BooleanField, Case, Count, Max, Q, QuerySet, V
 from django.http import Http404
 
 from accounts.models import PlayerProfile, User
+from classrooms import collation
 from classrooms.models import Classroom, Membership
 from games.models import GameRecord, GameResult
 from games.rooms.models import Seat
@@ -88,6 +90,13 @@ def unclaimed_roster(classroom: Classroom) -> QuerySet[Membership]:
 
 def roster(classroom: Classroom) -> QuerySet[Membership]:
     return classroom.members.select_related("player").prefetch_related("other_players")
+
+
+def in_roster_order(members: Iterable[Membership]) -> list[Membership]:
+    """Roster entries in Czech (Slovak on Slovak pages) alphabetical order: Č after
+    C, Ch after H, Ř, Š, Ž after R, S, Z (``classrooms.collation``); the database
+    orders by code point. Every list of roster names a person reads goes through here."""
+    return collation.sort_by_name(members, lambda member: member.roster_name)
 
 
 def player_names(classroom: Classroom) -> dict[int, Membership]:
@@ -431,7 +440,7 @@ def participation(
         if entry["last"] is None or row["finished_at"] > entry["last"]:
             entry["last"] = row["finished_at"]
     rows = []
-    for member in roster(classroom).filter(status=Membership.Status.APPROVED):
+    for member in in_roster_order(roster(classroom).filter(status=Membership.Status.APPROVED)):
         entry = stats.get(member.pk)
         scores = entry["scores"] if entry else []
         rows.append(

@@ -147,7 +147,7 @@ def status(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
-    members = list(selectors.roster(classroom))
+    members = selectors.in_roster_order(selectors.roster(classroom))
     url = join_url(request, classroom)
     games = launch.class_games()
     return render(

@@ -118,7 +118,9 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
             "closed": closed,
             # Only the short form of each roster name ("Adam K."): pupils see
             # enough to find their own entry, not their classmates' full names.
-            "roster": _join_choices(selectors.unclaimed_roster(classroom)),
+            "roster": _join_choices(
+                selectors.in_roster_order(selectors.unclaimed_roster(classroom))
+            ),
             "picked": form.data.get("member", ""),
         },
         status=status,

@@ -20,7 +20,7 @@ from classrooms.views.common import join_url, redirect_back, run_action
 @login_required
 def members(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
-    roster = list(selectors.roster(classroom))
+    roster = selectors.in_roster_order(selectors.roster(classroom))
     return render(
         request,
         "classrooms/members.html",
@@ -42,7 +42,7 @@ def claim_codes(request: HttpRequest, pk: int) -> HttpResponse:
         "classrooms/claim_codes.html",
         {
             "classroom": classroom,
-            "members": selectors.unclaimed_roster(classroom),
+            "members": selectors.in_roster_order(selectors.unclaimed_roster(classroom)),
             "join_url": join_url(request, classroom),
         },
     )
