@@ -89,7 +89,10 @@ if (root && dataBlock) {
       case "use":
         return t(gettext("%(player)s used %(card)s."), { player: who, card: object });
       case "draw":
-        return t(gettext("%(player)s took %(count)s card(s)."), { player: who, count: entry.count });
+        return t(ngettext("%(player)s took %(count)s card.", "%(player)s took %(count)s cards.", entry.count), {
+          player: who,
+          count: entry.count,
+        });
       case "discard":
         return t(gettext("%(player)s discarded %(card)s."), { player: who, card: object });
       case "boredom":
@@ -99,11 +102,18 @@ if (root && dataBlock) {
           boredom: entry.boredom,
         });
       case "actions":
-        return t(gettext("%(player)s: %(amount)s action(s), %(left)s left."), {
-          player: who,
-          amount: entry.amount > 0 ? `+${entry.amount}` : entry.amount,
-          left: entry.left,
-        });
+        return t(
+          ngettext(
+            "%(player)s: %(amount)s action, %(left)s left.",
+            "%(player)s: %(amount)s actions, %(left)s left.",
+            Math.abs(entry.amount),
+          ),
+          {
+            player: who,
+            amount: entry.amount > 0 ? `+${entry.amount}` : entry.amount,
+            left: entry.left,
+          },
+        );
       case "patience":
         return t(gettext("%(player)s: patience %(amount)s."), { player: who, amount: signed(entry.amount) });
       case "ambition":
@@ -344,12 +354,14 @@ if (root && dataBlock) {
     const mathematician = cards[player.mathematician];
     const classes = ["th-player", "card"];
     if (mine) classes.push("th-mine");
-    if (game.current === player.seat) classes.push("th-current");
+    // Nobody is on turn once the game is over (the last player to act kept the badge).
+    const onTurn = game.status === "running" && game.current === player.seat;
+    if (onTurn) classes.push("th-current");
     if (player.lost) classes.push("th-lost");
     const box = el("section", { className: classes.join(" "), attrs: { "data-seat": player.seat } });
     const title = el("h3", { text: seatName(player.seat) });
     if (mine) title.append(" ", el("span", { className: "badge", text: gettext("you") }));
-    if (game.current === player.seat) title.append(" ", el("span", { className: "badge th-on-turn", text: gettext("on turn") }));
+    if (onTurn) title.append(" ", el("span", { className: "badge th-on-turn", text: gettext("on turn") }));
     const left = Boolean(view.seats[player.seat] && view.seats[player.seat].left);
     if (left) title.append(" ", el("span", { className: "badge", text: gettext("left the game") }));
     else if (player.lost) title.append(" ", el("span", { className: "badge", text: gettext("lost") }));
@@ -515,7 +527,11 @@ if (root && dataBlock) {
     }
     if (game.to_act === view.you) {
       if (game.decision) parts.turn.textContent = gettext("Your choice.");
-      else parts.turn.textContent = t(gettext("Your turn: %(count)s action(s) left."), { count: game.actions_left });
+      else
+        parts.turn.textContent = t(
+          ngettext("Your turn: %(count)s action left.", "Your turn: %(count)s actions left.", game.actions_left),
+          { count: game.actions_left },
+        );
     } else if (game.decision && game.decision.player !== game.current) {
       parts.turn.textContent = t(gettext("Waiting for %(player)s to choose."), { player: seatName(game.to_act) });
     } else {
@@ -584,7 +600,10 @@ if (root && dataBlock) {
     if (phase === "setup") renderSetup();
     if (view && view.game) renderGame();
     renderLog();
+    // The tutorial points at a running game; on the end screen it folds away
+    // (not remembered as done: the next first game shows it again where it was).
     if (view && view.game && view.phase === "playing" && view.game.status === "running") tutorial.refresh();
+    else tutorial.hide();
     scheduleTick();
   }
 

@@ -87,5 +87,12 @@ export function createTutorial(root) {
     panel = fresh;
   }
 
-  return { refresh, close };
+  // Out of a running game (the end screen): no panel and no highlighted target.
+  function hide() {
+    clearTargets();
+    if (panel) panel.remove();
+    panel = null;
+  }
+
+  return { refresh, close, hide };
 }
