@@ -224,7 +224,7 @@ def _start(nginx: str, directory: Path, static_root: Path, cafile: Path, django_
 
 
 @pytest.fixture(scope="module")
-def stack(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Stack]:
+def stack(django_db_setup, django_db_blocker, tmp_path_factory, prod_static) -> Iterator[Stack]:
     nginx = _nginx_binary()
     if nginx is None:
         reason = "NO NGINX: the production smoke test needs it (apt-get install -y nginx)"
@@ -235,18 +235,7 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Stac
     for sub in ("acme", "tmp"):
         (directory / sub).mkdir()
     cafile = _self_signed_certificate(directory / "certs")
-    static_root = directory / "static"
-    with django_db_blocker.unblock():
-        env = _production_env(static_root, 443)
-    collected = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput"],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert collected.returncode == 0, collected.stdout + collected.stderr
+    static_root = prod_static.root  # collected once for the session (conftest.py)
 
     for attempt in range(3):
         try:

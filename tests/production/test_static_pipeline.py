@@ -6,23 +6,12 @@ never caches those and WhiteNoise serves them for 60 s only." Required: "the
 manifest storage rewrites JS module imports".
 """
 
-import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-BASE_DIR = Path(__file__).resolve().parents[2]
-PROD_ENV = {
-    "DJANGO_SETTINGS_MODULE": "config.settings.prod",
-    "SECRET_KEY": "static-pipeline-test-" + "k" * 40,
-    "ALLOWED_HOSTS": "matika.example.org",
-    "DATABASE_URL": "postgres://matika@db.invalid:5432/matika",
-    "REDIS_URL": "redis://redis.invalid:6379/0",
-}
 # import ... from "./x.js";  export ... from "../x.js";  import "./x.js";  import("./x.js")
 RELATIVE_IMPORT = re.compile(
     r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["'](?P<url>\.{1,2}/[^"']+)["']""", re.MULTILINE
@@ -31,21 +20,8 @@ HASHED = re.compile(r"\.[0-9a-f]{12}\.(?:m?js)$")
 
 
 @pytest.fixture(scope="module")
-def collected(tmp_path_factory) -> tuple[Path, dict[str, str]]:
-    root = tmp_path_factory.mktemp("static")
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(PROD_ENV, STATIC_ROOT=str(root))
-    result = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput"],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    manifest = json.loads((root / "staticfiles.json").read_text())["paths"]
-    return root, manifest
+def collected(prod_static) -> tuple[Path, dict[str, str]]:
+    return prod_static.root, prod_static.manifest
 
 
 def test_every_hashed_module_imports_only_hashed_files_that_exist(collected):
