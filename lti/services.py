@@ -121,11 +121,22 @@ def _course_title(claims: dict) -> str:
     return title or _("Class from the LMS")
 
 
+def _claimed_id(claims: dict, claim: str, refusal: Refused) -> str:
+    """The ``id`` of an object claim (context, resource link), or the refusal."""
+    value = claims.get(claim)
+    found = value.get("id") if isinstance(value, dict) else None
+    if not isinstance(found, str) or not found or len(found) > 255:
+        raise refusal
+    return found
+
+
 def _course(validated: Validated, deployment, role: str, user: User | None) -> Course:
     context = validated.claims.get(launch.CONTEXT)
-    context_id = context.get("id") if isinstance(context, dict) else None
-    if not isinstance(context_id, str) or not context_id or len(context_id) > 255:
-        raise Refused("no_course", gettext_lazy("Open Matika from a course in the LMS."), 400)
+    context_id = _claimed_id(
+        validated.claims,
+        launch.CONTEXT,
+        Refused("no_course", gettext_lazy("Open Matika from a course in the LMS."), 400),
+    )
     course = (
         Course.objects.select_for_update()
         .select_related("classroom")
@@ -233,10 +244,11 @@ def _copy_assignment(original: Assignment, course: Course) -> Assignment:
 
 def _resource_link(validated: Validated, course: Course) -> ResourceLink:
     claims = validated.claims
-    link_claim = claims.get(launch.RESOURCE_LINK)
-    link_id = link_claim.get("id") if isinstance(link_claim, dict) else None
-    if not isinstance(link_id, str) or not link_id or len(link_id) > 255:
-        raise Refused("no_link", gettext_lazy("The LMS did not say which link was opened."), 400)
+    link_id = _claimed_id(
+        claims,
+        launch.RESOURCE_LINK,
+        Refused("no_link", gettext_lazy("The LMS did not say which link was opened."), 400),
+    )
     link = (
         ResourceLink.objects.select_for_update()
         .select_related("assignment")

@@ -53,21 +53,25 @@ def jwks(request: HttpRequest) -> JsonResponse:
     return response
 
 
+def _link_refused(request: HttpRequest) -> HttpResponse:
+    return refused(
+        request,
+        "bad_registration_link",
+        _(
+            "This registration link is not valid: it was used already or has expired. "
+            "Ask the Matika administrator for a new one."
+        ),
+        403,
+    )
+
+
 @require_GET
 @xframe_options_exempt
 def register(request: HttpRequest, token: str) -> HttpResponse:
     configuration_url = request.GET.get("openid_configuration")
     frame = net.origin(configuration_url) if net.acceptable_url(configuration_url) else ""
     if not registration.link_is_valid(token):
-        return refused(
-            request,
-            "bad_registration_link",
-            _(
-                "This registration link is not valid: it was used already or has expired. "
-                "Ask the Matika administrator for a new one."
-            ),
-            403,
-        )
+        return _link_refused(request)
     if not frame:
         return refused(
             request,
@@ -83,15 +87,7 @@ def register(request: HttpRequest, token: str) -> HttpResponse:
             registration_token=request.GET.get("registration_token"),
         )
     except LookupError:
-        return refused(
-            request,
-            "bad_registration_link",
-            _(
-                "This registration link is not valid: it was used already or has expired. "
-                "Ask the Matika administrator for a new one."
-            ),
-            403,
-        )
+        return _link_refused(request)
     except net.PlatformError as error:
         logger.warning("LTI registration failed: %s", error)
         return refused(
