@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import PlayerProfile
 from games import registry
+from games.errors import DomainError
 from games.rooms import lifecycle
 from games.rooms.models import Room, Seat
 
@@ -160,3 +161,44 @@ def room_of(ref: str) -> Room | None:
         return Room.objects.filter(pk=int(ref), game=GAME).first()
     except ValueError:
         return None
+
+
+REVIEW_CACHE_SECONDS = 6 * 3600
+
+
+def review_response(request, ref: str):
+    """The move-by-move review of a pupil's homework game, for a teacher of the
+    class (the homework app checked that before calling): per turn what was
+    played, the best move there was and the points missed."""
+    from django.core.cache import cache
+    from django.http import Http404
+    from django.shortcuts import render
+
+    from .review import game_review
+
+    room = room_of(ref)
+    if room is None or room.status != Room.Status.FINISHED or room.host_id is None:
+        raise Http404
+    key = f"abaku-review:{room.pk}:{room.seq}:{room.host_id}"
+    turns = cache.get(key)
+    if turns is None:
+        try:
+            turns = game_review(room.state, player_id=room.host_id)
+        except DomainError:
+            raise Http404 from None
+        cache.set(key, turns, REVIEW_CACHE_SECONDS)
+    seat = next((n for n, s in enumerate(room.state["seats"]) if s["player_id"] == room.host_id), 0)
+    own = [
+        {**turn, "stones": " ".join(str(p[2]) for p in turn["placements"] or [])}
+        for turn in turns
+        if turn["player"] == seat
+    ]
+    return render(
+        request,
+        "abaku/homework_review.html",
+        {
+            "turns": own,
+            "score": sum(turn["score"] for turn in own),
+            "missed": sum(turn["missed"] or 0 for turn in own),
+        },
+    )

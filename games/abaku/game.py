@@ -24,6 +24,7 @@ SPEC = GameSpec(
         clean_settings=assignments.clean_settings,
         setting_fields=assignments.setting_fields,
         play_url=assignments.play_url,
+        review_response=assignments.review_response,
         room_mode=assignments.MODE,
     ),
     order=30,

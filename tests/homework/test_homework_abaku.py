@@ -180,6 +180,19 @@ def test_the_end_of_the_game_is_the_attempt_in_the_class_table(
     table = teacher_client.get(f"/api/assignments/{homework['id']}/results/").json()
     row = next(r for r in table["rows"] if r["member"] == member.pk)
     assert row["status"] == "done" and row["score"] == move.score
+    # the teacher reads the move-by-move review; the pupil's browser cannot
+    review_url = row["review_url"]
+    assert review_url == (
+        f"/classes/{member.classroom_id}/homework/{homework['id']}/review/{attempt.pk}/"
+    )
+    review = teacher_client.get(review_url)
+    assert review.status_code == 200
+    text = review.content.decode()
+    assert 'data-testid="abaku-homework-review"' in text
+    assert f'<td class="num">{move.score}</td>' in text
+    detail = teacher_client.get(f"/classes/{member.classroom_id}/homework/{homework['id']}/")
+    assert review_url in detail.content.decode()
+    assert adam.get(review_url).status_code in (302, 403, 404)
     # an ordinary solo game's end touches no attempt
     other = rooms.create_and_start(
         game="abaku", mode="solo", host=profile, settings={"table_size": 1}
