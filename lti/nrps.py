@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classrooms.models import Membership
+from classrooms.models import Classroom, Membership
 
 from . import net, tokens
 from .launch import LEARNER_ROLES
@@ -69,6 +69,8 @@ def fetch_members(course: Course) -> list[dict]:
 def apply_members(course: Course, members: list[dict]) -> int:
     """Add or rename the course's active learners in the class; returns how many changed."""
     classroom = course.classroom
+    # Launches lock the class row before adding a member: one entry per LMS user.
+    Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
     changed = 0
     for member in members:
         user_id = member.get("user_id")

@@ -187,6 +187,8 @@ def _course(validated: Validated, deployment, role: str, user: User | None) -> C
 
 def _membership(course: Course, person: Person, player: PlayerProfile, name: str) -> Membership:
     classroom = course.classroom
+    # The class row is the lock a roster refresh takes too: one entry per LMS user.
+    Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
     member = (
         Membership.objects.select_for_update()
         .filter(Q(player=player) | Q(source_id=source_id(person.sub)), classroom=classroom)

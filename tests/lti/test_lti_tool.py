@@ -319,9 +319,11 @@ def test_done_when_five_learners_launch_play_and_their_scores_reach_the_gradeboo
     assert page.text.count('data-status="sent"') == 5
 
 
-def test_a_learner_launch_in_chromium_at_360px_through_the_lms_page(
-    lms, registered, asgi_server, page
-):
+def test_a_learner_launch_in_chromium_at_360px_through_the_lms_page(make_lms, asgi_server, page):
+    """The LMS on ``localhost``, Matika on 127.0.0.1: a truly cross-site form_post
+    in a real browser, through the LMS's own auto-submitting page."""
+    lms = make_lms(host="localhost")
+    assert lms.register(link_url(asgi_server)).ok
     course, instructor, pupils = _course_with(lms, learners=["Adam Kovář"])
     assignment = _deep_link(lms, requests.Session(), instructor, course)
     link = lms.links[course.id][-1]
@@ -331,6 +333,8 @@ def test_a_learner_launch_in_chromium_at_360px_through_the_lms_page(
     assert page.locator(f'[data-assignment="{assignment.pk}"]').count() == 1
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
+    member = Membership.objects.get(classroom=assignment.classroom, roster_name="Adam Kovář")
+    assert member.player is not None
 
 
 def test_a_grade_the_lms_cannot_take_is_retried_then_shown_unsent_to_the_teacher(
