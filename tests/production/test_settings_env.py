@@ -38,8 +38,11 @@ def prod_settings(**env) -> dict:
     full = {k: v for k, v in os.environ.items() if k not in drop}
     full.update(PROD_ENV)
     full.update(env)
+    # Reading a setting imports config.settings.prod (its checks run on import);
+    # django.setup() would also import every app, seconds of CPU per process for
+    # nothing these tests look at (the smoke test starts the real application).
     code = (
-        "import json, django; django.setup(); from django.conf import settings as s; "
+        "import json; from django.conf import settings as s; "
         f"d = {{n: getattr(s, n) for n in {NAMES!r}}}; "
         "d['channels'] = s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]['address']; "
         "d['cache'] = s.CACHES['default']['LOCATION']; print(json.dumps(d))"
