@@ -98,6 +98,9 @@ class Assignable:
     # when a room of this mode finishes the rooms runtime tells the gate
     # (``AssignmentGate.finished``) in the finishing transaction.
     room_mode: str | None = None
+    # The homework score of a finished game's result (a ``GameResult``), when the
+    # game's own score does not tell pupils apart; None: the result's score.
+    score: Callable[[Any], int | None] | None = None
 
 
 @dataclass(frozen=True)

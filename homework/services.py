@@ -323,8 +323,10 @@ def finish_attempt(*, game: str, ref: str, result: Any) -> None:
     )
     if attempt is None:
         return
+    spec = registry.get(game)
+    scoring = spec.assignable.score if spec is not None and spec.assignable else None
     attempt.finished_at = result.finished_at
-    attempt.score = result.score
+    attempt.score = scoring(result) if scoring is not None else result.score
     attempt.duration_s = (result.details or {}).get("duration_s")
     if attempt.duration_s is None and result.finished_at and attempt.started_at:
         # a game that keeps no clock of its own: from the start of the attempt

@@ -2,8 +2,9 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import ClassLaunch, GameSpec
+from games.registry import Assignable, ClassLaunch, GameSpec
 
+from . import assignments
 from .adapter import MathessoSolo, MathessoTable
 from .forms import TableSettingsForm
 
@@ -18,5 +19,12 @@ SPEC = GameSpec(
     rooms={"table": MathessoTable(), "solo": MathessoSolo()},
     mode_names={"table": _("table"), "solo": _("solo practice")},
     class_launch=ClassLaunch(mode="table", kind="tables", settings_form=TableSettingsForm),
+    assignable=Assignable(
+        clean_settings=assignments.clean_settings,
+        setting_fields=assignments.setting_fields,
+        play_url=assignments.play_url,
+        room_mode=assignments.MODE,
+        score=assignments.homework_score,
+    ),
     order=20,
 )

@@ -52,7 +52,7 @@ def test_a_teacher_creates_lists_reads_and_deletes_an_assignment(
     ("change", "code"),
     [
         ({"game": "chess"}, "bad_game"),
-        ({"game": "mathesso"}, "bad_game"),
+        ({"game": "theorems"}, "bad_game"),
         ({"game": "abaku", "settings": {"table": "matematico"}}, "bad_settings"),
         ({"title": "   "}, "bad_title"),
         ({"settings": {"table": "nope"}}, "bad_table"),
