@@ -1,16 +1,17 @@
-"""Abaku robot levels: does each level meet its target (spec 6, issue 19)?
+"""Abaku robot levels: is each level a climb a child can make (spec 6, issues 19 and 31)?
 
 Run from the project root:
-    .venv/bin/python bench/abaku_robot_levels.py [--games 100] [--procs 2] [--append]
+    .venv/bin/python bench/abaku_robot_levels.py [--games 200] [--procs 2] [--append]
 
-Pairings (seats alternate, every game its own seed):
+The pairings come from the rules' level table (``LEVEL_TABLE``): every level
+against ``beaten_by``, the player one step up, who should win 50-70 % of the
+games (issue 31). Seats alternate, every game its own seed. The bench players:
 
-* ``median`` vs ``easy``: ``median`` always plays the median-scoring legal move;
-  level 1 passes if ``median`` wins >= 50 %.
-* ``p90`` vs ``medium``: ``p90`` plays the 90th-percentile move; level 2 passes
-  if ``p90`` wins >= 50 %.
-* ``strong`` vs ``greedy``: level 4 passes if ``strong`` wins >= 60 %.
-* ``greedy`` vs ``medium`` (the ladder goes up).
+* ``median`` always plays the median-scoring legal move (level 1 is measured
+  against it);
+* ``p90`` plays the 90th-percentile move (level 2);
+* ``greedy`` and ``strong`` are the robots of levels 4 and 5 (level 3 is
+  measured against greedy, level 4 against strong).
 
 Win rates count a tie as half a win and carry a 95 % Wilson interval. Decision
 times are CPU seconds of one robot move (``robot_action``), so a busy shared
@@ -35,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.abaku.rules import (  # noqa: E402
+    LEVEL_TABLE,
     LEVELS,
     all_moves,
     apply,
@@ -45,12 +47,9 @@ from games.abaku.rules.robot import percentile_move  # noqa: E402
 
 # Bench-only players: a fixed percentile of the legal moves by score.
 FIXED = {"median": 0.5, "p90": 0.9}
-PAIRINGS = [("median", "easy"), ("p90", "medium"), ("strong", "greedy"), ("greedy", "medium")]
-TARGETS = {
-    ("median", "easy"): 0.5,
-    ("p90", "medium"): 0.5,
-    ("strong", "greedy"): 0.6,
-}
+# Every level against the player one step up, who should win 50-70 % of the games.
+PAIRINGS = [(level.beaten_by, level.id) for level in LEVEL_TABLE if level.beaten_by]
+TARGETS = {pair: (0.5, 0.7) for pair in PAIRINGS}
 
 
 def action(state, player: str, rng: random.Random) -> dict:  # noqa: ANN001
@@ -139,7 +138,7 @@ def report(matches: list[dict], command: str, wall: float) -> list[str]:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        f"## Robot levels (issue 19): {now}",
+        f"## Robot levels (issues 19, 31): {now}",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}, shared with other engineers' work (load average "
@@ -156,7 +155,10 @@ def report(matches: list[dict], command: str, wall: float) -> list[str]:
         low, high = m["ci"]
         rate = m["wins"] / m["games"]
         verdict = (
-            "—" if target is None else f"≥ {target:.0%} {'met' if rate >= target else 'MISSED'}"
+            "—"
+            if target is None
+            else f"{target[0]:.0%}–{target[1]:.0%} "
+            + ("met" if target[0] <= rate <= target[1] else "MISSED")
         )
         reasons = ", ".join(f"{k} {v}" for k, v in m["reasons"].items())
         lines.append(
