@@ -246,11 +246,13 @@ if (root && live) {
 
   function statusText() {
     const text = turnText();
-    return notice ? `${notice} ${text}` : text;
+    return notice && text ? `${notice} ${text}` : notice || text;
   }
 
   function turnText() {
-    if (view.phase === "over" || view.ended) return gettext("The game is over.");
+    // The room's status line says the game is over and the end card has its
+    // title: the board's own line stays empty (it said "The game is over." twice).
+    if (view.phase === "over" || view.ended) return "";
     if (view.phase === "order") {
       const waiting = view.ordering.waiting;
       // After a tie the server says who flips again (seed step 3), in our language.
@@ -283,6 +285,7 @@ if (root && live) {
     endTurnButton.textContent =
       view.turn && view.turn.offer ? gettext("Keep the extra turn for later") : gettext("End turn");
     statusEl.textContent = statusText();
+    statusEl.hidden = !statusEl.textContent;
     root.dataset.phase = view.phase;
     root.dataset.myTurn = String(view.actions.includes("flip"));
   }
