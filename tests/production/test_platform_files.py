@@ -38,7 +38,8 @@ def prod_settings() -> dict:
         REDIS_URL="redis://redis.invalid:6379/0",
     )
     code = (
-        "import json, django; django.setup(); from django.conf import settings as s; "
+        # Reading a setting imports the settings module; no app is needed (no django.setup()).
+        "import json; from django.conf import settings as s; "
         "print(json.dumps({'hosts': s.ALLOWED_HOSTS, 'exempt': s.SECURE_REDIRECT_EXEMPT}))"
     )
     result = subprocess.run(

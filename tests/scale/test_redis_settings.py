@@ -29,7 +29,8 @@ def settings_of(env: dict) -> dict:
     full = {k: v for k, v in os.environ.items() if k not in drop}
     full.update(env)
     code = (
-        "import json, django; django.setup(); from django.conf import settings as s; "
+        # Settings and config.health need no app (no django.setup(): seconds of CPU).
+        "import json; from django.conf import settings as s; "
         "from config import health; "
         "print(json.dumps({'layer': s.CHANNEL_LAYERS['default'], 'cache': s.CACHES['default'], "
         "'broker': s.CELERY_BROKER_URL, 'results': s.CELERY_RESULT_BACKEND, "
