@@ -12,7 +12,8 @@ def database_settings(**env) -> dict:
     full = {k: v for k, v in os.environ.items() if k not in {"DATABASE_POOLER"}}
     full.update(DJANGO_SETTINGS_MODULE="config.settings.test", **env)
     code = (
-        "import json, django; django.setup(); from django.db import connection as c; "
+        # The settings and the connection's parameters need no app (no django.setup()).
+        "import json; from django.db import connection as c; "
         "print(json.dumps({'ssc': c.settings_dict.get('DISABLE_SERVER_SIDE_CURSORS', False), "
         "'params': {k: repr(v) for k, v in c.get_connection_params().items()}}))"
     )
