@@ -11,7 +11,7 @@ measure the Python loop. Then it times, through the real code:
 - ``selectors.leaderboard`` (top 100 + the player's own row) per period,
   "cold" (the cached higher-score count cleared before every call) and "warm",
 - the own-rank count of a player far down the all-time board,
-- ``services._upsert_entries`` for new results (the write on every finish),
+- ``services.leaderboards.upsert_entries`` for new results (the write on every finish),
 - the cold numbers again after those upserts (pages no longer all-visible:
   index-only scans then visit the heap until autovacuum runs),
 
@@ -109,9 +109,10 @@ def run(args: argparse.Namespace) -> None:
     from django.db import connection
 
     from accounts.models import PlayerProfile
-    from games.poker import selectors, services
+    from games.poker import selectors
     from games.poker.models import LeaderboardEntry, SoloGame
     from games.poker.periods import period_key
+    from games.poker.services import leaderboards
 
     began = time.perf_counter()
     with connection.cursor() as cursor:
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     for game in games:
         with transaction.atomic():
-            services._upsert_entries(game=game, score=400, duration_ms=30_000)
+            leaderboards.upsert_entries(game=game, score=400, duration_ms=30_000)
     per = (time.perf_counter() - start) * 1000 / len(games)
     print(f"\nupsert of one result into its 4 periods: {per:.2f} ms (mean of {len(games)})")
     table(f"After {len(games)} upserts (no vacuum since):")

@@ -1,8 +1,8 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from . import services
 from .models import DailyAttempt, DailyChallenge, LeaderboardEntry, SoloGame
+from .services import leaderboards
 
 
 @admin.register(SoloGame)
@@ -60,7 +60,7 @@ class LeaderboardEntryAdmin(admin.ModelAdmin):
     @admin.action(description=_("Hide the selected entries from the leaderboards"))
     def hide_entries(self, request, queryset):
         for entry_id in list(queryset.values_list("pk", flat=True)):
-            services.hide_leaderboard_entry(entry_id=entry_id)
+            leaderboards.hide_leaderboard_entry(entry_id=entry_id)
         self.message_user(request, _("The entries were hidden."), messages.SUCCESS)
 
 
@@ -99,5 +99,5 @@ class DailyAttemptAdmin(admin.ModelAdmin):
     @admin.action(description=_("Hide the selected results from the table of the day"))
     def hide_attempts(self, request, queryset):
         for attempt_id in list(queryset.values_list("pk", flat=True)):
-            services.hide_daily_attempt(attempt_id=attempt_id)
+            leaderboards.hide_daily_attempt(attempt_id=attempt_id)
         self.message_user(request, _("The results were hidden."), messages.SUCCESS)

@@ -26,6 +26,8 @@ from .models import SoloGame
 from .rules import DEFAULT_TABLE, EASY, HARD, TABLE_NAMES, PokerGame
 from .rules.deck import seeded_deck
 from .rules.state import MAX_SECONDS, MIN_SECONDS
+from .services import clock
+from .services.daily import daily_secret
 
 GAME = "poker"
 DIFFICULTIES = (EASY, HARD)
@@ -88,8 +90,6 @@ def setting_fields() -> list[tuple[str, Any, list | None, Any]]:
 def assignment_deck(key: str, table: str) -> list[int]:
     """The assignment's deck: HMAC-SHA256(server secret, key) seeds the shuffle,
     so it is the same for every pupil and cannot be computed without the secret."""
-    from .services import daily_secret
-
     digest = hmac.new(daily_secret().encode(), _PREFIX + key.encode(), hashlib.sha256).digest()
     return seeded_deck(int.from_bytes(digest, "big"), table)
 
@@ -99,8 +99,6 @@ def start_assignment_game(
 ) -> tuple[SoloGame, bool]:
     """The pupil's game of ``assignment``: a new one (True), or their unfinished
     one continued (False) -- from any device of the same profile."""
-    from .services import _moment
-
     if player is None or not storage_enabled:
         raise PokerError(
             "no_profile", _("Choose a nickname first so your games can be recorded."), 403
@@ -116,7 +114,7 @@ def start_assignment_game(
             if game is not None and game.finished_at is None:
                 return game, False
         settings = ticket.settings
-        moment = _moment(now)
+        moment = clock.moment(now)
         engine = PokerGame.new(
             table=settings["table"],
             mode=settings["difficulty"],
@@ -139,7 +137,7 @@ def start_assignment_game(
 
 
 def game_finished(*, game: SoloGame, result: Any) -> None:
-    """Called by the poker services in the transaction that recorded the end."""
+    """Called by ``services.solo.save`` in the transaction that recorded the end."""
     registry.assignments().finished(game=GAME, ref=str(game.pk), result=result)
 
 

@@ -4,9 +4,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.registry import Assignable, ClassLaunch, GameSpec, ProfileStats
 
-from . import assignments, demo, services, stats
+from . import assignments, demo, stats
 from .forms import RoomSettingsForm
 from .room_games import DuelGame, GroupGame
+from .services import leaderboards
 
 
 def _class_settings_form(data=None, *, prefix=None):
@@ -37,7 +38,7 @@ SPEC = GameSpec(
     ),
     profile_stats=ProfileStats(compute=stats.profile_stats, template="poker/_profile_stats.html"),
     staff_models=(("poker", "leaderboardentry"),),
-    withdraw_public_data=services.withdraw_players,
+    withdraw_public_data=leaderboards.withdraw_players,
     assignable=Assignable(
         clean_settings=assignments.clean_settings,
         setting_fields=assignments.setting_fields,

@@ -30,13 +30,16 @@ from accounts import consent, limits
 from accounts import selectors as accounts_selectors
 
 from . import offline as offline_assets
-from . import selectors, services
+from . import selectors
 from .errors import PokerError
 from .models import DailyChallenge
 from .periods import PERIODS
 from .presentation import table_context
 from .rules import DEFAULT_TABLE, TABLE_NAMES, daily_date, score_board
 from .rules.state import MAX_SECONDS, MIN_SECONDS
+from .services.coach import ensure_review, hint_for_game
+from .services.daily import daily_secret
+from .services.solo import act_in_solo_game, start_solo_game
 
 
 def _error(error: PokerError) -> JsonResponse:
@@ -157,7 +160,7 @@ def daily(request: HttpRequest) -> HttpResponse:
         if attempt is not None and attempt.finished_at is not None and attempt.game is not None:
             # After the attempt: the coach's score on the same numbers, and the review.
             context["coach_score"] = selectors.coach_daily_score(
-                day=day, table=attempt.game.table, secret=services.daily_secret()
+                day=day, table=attempt.game.table, secret=daily_secret()
             )
             context["review_id"] = str(attempt.game_id)
     return render(request, "poker/play.html", context)
@@ -195,7 +198,7 @@ def daily_table(request: HttpRequest) -> HttpResponse:
     # that is over, or today after the viewer's own attempt (never a spoiler).
     if challenge is not None and (day < today or (own is not None and own.finished_at)):
         coach_score = selectors.coach_daily_score(
-            day=day, table=challenge.table, secret=services.daily_secret()
+            day=day, table=challenge.table, secret=daily_secret()
         )
     context = {
         "coach_score": coach_score,
@@ -295,7 +298,7 @@ def api_games(request: HttpRequest) -> JsonResponse:
         data = _body(request)
         if data.get("mode") == "assignment":
             return _start_assignment(request, data, now)
-        game = services.start_solo_game(
+        game = start_solo_game(
             player=request.player,
             storage_enabled=request.storage_enabled,
             mode=data.get("mode"),
@@ -347,7 +350,7 @@ def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
 def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
     now = time.time()
     try:
-        game, events = services.act_in_solo_game(
+        game, events = act_in_solo_game(
             game_id=game_id, player=request.player, action=_body(request), now=now
         )
     except PokerError as error:
@@ -368,7 +371,7 @@ def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
         payload["daily"] = selectors.daily_result(player=game.player, day=game.day)
         if payload["daily"] is not None:
             payload["daily"]["coach_score"] = selectors.coach_daily_score(
-                day=game.day, table=game.table, secret=services.daily_secret()
+                day=game.day, table=game.table, secret=daily_secret()
             )
     return JsonResponse(payload)
 
@@ -377,7 +380,7 @@ def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
 def api_hint(request: HttpRequest, game_id: str) -> JsonResponse:
     """The coach's hint for the card in hand of the player's easy game."""
     try:
-        advice = services.hint_for_game(game_id=game_id, player=request.player)
+        advice = hint_for_game(game_id=game_id, player=request.player)
     except PokerError as error:
         return _error(error)
     return JsonResponse({"hint": advice})
@@ -451,7 +454,7 @@ def render_review(request: HttpRequest, game: Any) -> HttpResponse:
     from .coach_review import step_text
 
     player = request.player if request.storage_enabled else None
-    data = services.ensure_review(game=game)
+    data = ensure_review(game=game)
     steps = [{**step, "text": step_text(step)} for step in data["steps"]]
     for step in steps:
         step["lines"] = score_board(step["cells"], data["table"]).lines

@@ -6,10 +6,10 @@ from unittest import mock
 
 from accounts import services as accounts_services
 from accounts.models import PlayerProfile
-from games.poker import services
 from games.poker.models import SoloGame
 from games.poker.rules import JOKER, build_deck
 from games.poker.rules.deck import DAILY_TIMEZONE
+from games.poker.services import solo
 
 #: Sorted: rows of equal numbers, a high score when placed in order.
 HIGH_DECK = build_deck()
@@ -33,7 +33,7 @@ def player(nickname: str, *, consent: bool | None = True) -> PlayerProfile:
 
 @contextmanager
 def dealt(deck: list[int]):
-    with mock.patch.object(services, "seeded_deck", lambda seed, table: list(deck)):
+    with mock.patch.object(solo, "seeded_deck", lambda seed, table: list(deck)):
         yield
 
 
@@ -58,7 +58,7 @@ def finish(game: SoloGame, *, now: float, step: float = 1.0) -> SoloGame:
             action = {"type": "use_joker", "cell": cell, "value": 13}
         else:
             action = {"type": "place", "cell": cell}
-        services.act_in_solo_game(game_id=game.pk, player=game.player, action=action, now=moment)
+        solo.act_in_solo_game(game_id=game.pk, player=game.player, action=action, now=moment)
 
 
 def play_ranked(
@@ -71,7 +71,7 @@ def play_ranked(
     seconds: int | None = None,
 ) -> SoloGame:
     with dealt(deck):
-        game = services.start_solo_game(
+        game = solo.start_solo_game(
             player=who,
             storage_enabled=True,
             mode="ranked",
@@ -83,7 +83,7 @@ def play_ranked(
 
 
 def play_daily(who: PlayerProfile, *, start: float, replay: bool = False) -> SoloGame:
-    game = services.start_solo_game(
+    game = solo.start_solo_game(
         player=who, storage_enabled=True, mode="daily", replay=replay, now=start
     )
     return finish(game, now=start)

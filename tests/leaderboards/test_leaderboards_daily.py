@@ -11,11 +11,12 @@ from django.utils import timezone
 
 from accounts import selectors as accounts_selectors
 from games.models import GameResult
-from games.poker import selectors, services
+from games.poker import selectors
 from games.poker import stats as poker_stats
 from games.poker.errors import PokerError
 from games.poker.models import DailyAttempt, DailyChallenge, SoloGame
 from games.poker.rules import daily_deck
+from games.poker.services import cleanup, daily, solo
 from tests.leaderboards.helpers import at, finish, play_daily, player
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +29,12 @@ def _deal_order(game: SoloGame) -> list[int]:
 def test_two_players_get_the_same_deck_and_the_next_day_another():
     ada, bob = player("Ada"), player("Bob")
     start = dict(player=None, storage_enabled=True, mode="daily")
-    first = services.start_solo_game(**{**start, "player": ada}, now=at("2026-11-29 08:00"))
-    second = services.start_solo_game(**{**start, "player": bob}, now=at("2026-11-29 23:59"))
+    first = solo.start_solo_game(**{**start, "player": ada}, now=at("2026-11-29 08:00"))
+    second = solo.start_solo_game(**{**start, "player": bob}, now=at("2026-11-29 23:59"))
     assert first.day == second.day == date(2026, 11, 29)
     assert _deal_order(first) == _deal_order(second)
-    assert _deal_order(first) == daily_deck(date(2026, 11, 29), services.daily_secret())
-    tomorrow = services.start_solo_game(**{**start, "player": ada}, now=at("2026-11-30 00:00"))
+    assert _deal_order(first) == daily_deck(date(2026, 11, 29), daily.daily_secret())
+    tomorrow = solo.start_solo_game(**{**start, "player": ada}, now=at("2026-11-30 00:00"))
     assert tomorrow.day == date(2026, 11, 30)
     assert _deal_order(tomorrow) != _deal_order(first)
     assert first.difficulty == "easy" and first.table == "contiguous"
@@ -44,18 +45,18 @@ def test_two_players_get_the_same_deck_and_the_next_day_another():
 
 def test_a_second_attempt_is_refused_and_points_to_the_unfinished_one():
     ada = player("Ada")
-    game = services.start_solo_game(
+    game = solo.start_solo_game(
         player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 08:00")
     )
     with pytest.raises(PokerError) as refused:
-        services.start_solo_game(
+        solo.start_solo_game(
             player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 09:00")
         )
     assert refused.value.code == "daily_used" and refused.value.status == 409
     assert refused.value.extra == {"game_id": str(game.pk)}
     finish(game, now=at("2026-11-29 09:00"))
     with pytest.raises(PokerError) as again:
-        services.start_solo_game(
+        solo.start_solo_game(
             player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 10:00")
         )
     assert again.value.code == "daily_used" and again.value.extra == {}
@@ -72,7 +73,7 @@ def test_two_tabs_starting_at_once_get_one_attempt():
     def attempt() -> None:
         try:
             barrier.wait()
-            services.start_solo_game(
+            solo.start_solo_game(
                 player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 08:00")
             )
             outcomes.append("started")
@@ -94,12 +95,12 @@ def test_two_tabs_starting_at_once_get_one_attempt():
 def test_replay_plays_the_same_deck_and_records_nothing():
     ada = player("Ada")
     with pytest.raises(PokerError) as early:
-        services.start_solo_game(
+        solo.start_solo_game(
             player=ada, storage_enabled=True, mode="daily", replay=True, now=at("2026-11-29 07:00")
         )
     assert early.value.code == "daily_not_played"
     attempt = play_daily(ada, start=at("2026-11-29 08:00"))
-    replay = services.start_solo_game(
+    replay = solo.start_solo_game(
         player=ada, storage_enabled=True, mode="daily", replay=True, now=at("2026-11-29 09:00")
     )
     assert replay.state["sequence"][0] == attempt.state["sequence"][0]
@@ -141,21 +142,21 @@ def test_the_streak_counts_consecutive_days_and_a_missed_day_breaks_it():
 
 def test_the_beat_task_catches_up_missed_days_and_freezes_old_tables():
     ada, bob = player("Ada"), player("Bob")
-    assert services.rotate_daily_challenges(now=at("2026-11-26 00:00:05")) == {
+    assert daily.rotate_daily_challenges(now=at("2026-11-26 00:00:05")) == {
         "published": ["2026-11-26"],
         "frozen": [],
     }
     play_daily(ada, start=at("2026-11-26 10:00"))
-    late = services.start_solo_game(
+    late = solo.start_solo_game(
         player=bob, storage_enabled=True, mode="daily", now=at("2026-11-26 23:59")
     )
     # The beat was down for three nights.
-    done = services.rotate_daily_challenges(now=at("2026-11-29 00:00:03"))
+    done = daily.rotate_daily_challenges(now=at("2026-11-29 00:00:03"))
     assert done == {
         "published": ["2026-11-27", "2026-11-28", "2026-11-29"],
         "frozen": ["2026-11-26", "2026-11-27", "2026-11-28"],
     }
-    assert services.rotate_daily_challenges(now=at("2026-11-29 00:10")) == {
+    assert daily.rotate_daily_challenges(now=at("2026-11-29 00:10")) == {
         "published": [],
         "frozen": [],
     }
@@ -173,7 +174,7 @@ def test_the_beat_task_catches_up_missed_days_and_freezes_old_tables():
 
 def test_a_start_before_the_beat_publishes_the_day_itself():
     ada = player("Ada")
-    services.start_solo_game(
+    solo.start_solo_game(
         player=ada, storage_enabled=True, mode="daily", now=at("2026-11-29 00:00:01")
     )
     assert DailyChallenge.objects.filter(day=date(2026, 11, 29), frozen_at=None).exists()
@@ -204,15 +205,15 @@ def test_the_periodic_tasks_are_registered_for_the_database_scheduler():
 def test_abandoned_games_are_ended_by_time_or_deleted():
     ada = player("Ada")
     start = at("2026-11-28 10:00")
-    easy = services.start_solo_game(player=ada, storage_enabled=True, mode="easy", now=start)
-    hard = services.start_solo_game(
+    easy = solo.start_solo_game(player=ada, storage_enabled=True, mode="easy", now=start)
+    hard = solo.start_solo_game(
         player=ada, storage_enabled=True, mode="hard", seconds_per_card=3, now=start
     )
-    daily = services.start_solo_game(player=ada, storage_enabled=True, mode="daily", now=start)
-    fresh = services.start_solo_game(
+    daily = solo.start_solo_game(player=ada, storage_enabled=True, mode="daily", now=start)
+    fresh = solo.start_solo_game(
         player=ada, storage_enabled=True, mode="easy", now=at("2026-11-29 09:00")
     )
-    done = services.cleanup_abandoned_games(now=at("2026-11-29 10:30"))
+    done = cleanup.cleanup_abandoned_games(now=at("2026-11-29 10:30"))
     assert done == {"ended": 1, "deleted": 2}
     assert not SoloGame.objects.filter(pk__in=[easy.pk, daily.pk]).exists()
     hard.refresh_from_db()
@@ -220,7 +221,7 @@ def test_abandoned_games_are_ended_by_time_or_deleted():
     assert SoloGame.objects.filter(pk=fresh.pk, finished_at=None).exists()
     attempt = DailyAttempt.objects.get(player=ada)
     assert attempt.game is None  # the day's attempt stays used
-    assert services.cleanup_abandoned_games(now=at("2026-11-29 10:31")) == {
+    assert cleanup.cleanup_abandoned_games(now=at("2026-11-29 10:31")) == {
         "ended": 0,
         "deleted": 0,
     }
@@ -248,9 +249,7 @@ def test_deleting_the_profile_leaves_nothing_of_it_in_poker_tables():
     ada = player("Ada Zmizelá")
     play_ranked(ada, start=at("2026-11-29 09:00"))
     play_daily(ada, start=at("2026-11-29 10:00"))
-    services.start_solo_game(
-        player=ada, storage_enabled=True, mode="easy", now=at("2026-11-29 11:00")
-    )
+    solo.start_solo_game(player=ada, storage_enabled=True, mode="easy", now=at("2026-11-29 11:00"))
     accounts_services.delete_profile(player=ada)
     assert not SoloGame.objects.exists()
     assert not DailyAttempt.objects.exists() and not LeaderboardEntry.objects.exists()
@@ -264,10 +263,10 @@ def test_deleting_the_profile_leaves_nothing_of_it_in_poker_tables():
 def test_daily_deck_has_its_own_secret_so_rotating_secret_key_keeps_it(settings):
     settings.POKER_DAILY_SECRET = "daily-" + "d" * 44
     start = dict(storage_enabled=True, mode="daily", now=at("2026-11-29 08:00"))
-    first = services.start_solo_game(player=player("Ada"), **start)
+    first = solo.start_solo_game(player=player("Ada"), **start)
     settings.SECRET_KEY = "rotated-" + "r" * 50
-    second = services.start_solo_game(player=player("Bob"), **start)
+    second = solo.start_solo_game(player=player("Bob"), **start)
     assert _deal_order(first) == _deal_order(second)
     assert _deal_order(first) == daily_deck(date(2026, 11, 29), "daily-" + "d" * 44)
     settings.POKER_DAILY_SECRET = ""
-    assert services.daily_secret() == settings.SECRET_KEY
+    assert daily.daily_secret() == settings.SECRET_KEY

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts import consent
-from games.poker import services
+from games.poker import selectors
 from games.poker.models import DailyAttempt
 from games.poker.rules import daily_date
 from tests.leaderboards.helpers import finish, play_ranked, player
@@ -64,7 +64,7 @@ def test_the_api_refuses_a_second_daily_attempt_and_tells_the_share_data(client)
         "message": second.json()["message"],
         "game_id": game["id"],
     }
-    stored = services.selectors.solo_game(game_id=game["id"], player=profile)
+    stored = selectors.solo_game(game_id=game["id"], player=profile)
     finish(stored, now=timezone.now().timestamp())
     read = client.get(f"{API}{game['id']}/").json()
     assert read["daily"]["rank"] == 1 and read["daily"]["streak"] == 1

@@ -9,10 +9,12 @@ from accounts.models import PlayerProfile
 from classrooms import services as classroom_services
 from classrooms.models import Classroom, Membership
 from games.models import GameResult
-from games.poker import selectors, services
+from games.poker import selectors
+from games.poker.errors import PokerError
 from games.poker.models import LeaderboardEntry, SoloGame
 from games.poker.periods import period_bounds, period_key, period_keys
 from games.poker.rules.deck import DAILY_TIMEZONE
+from games.poker.services import solo
 from tests.leaderboards.helpers import HIGH_DECK, LOW_DECK, at, play_ranked, player
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +45,7 @@ def test_a_complete_ranked_board_enters_all_four_periods():
 
 def test_an_incomplete_ranked_board_and_unranked_games_stay_off_the_leaderboard():
     bob = player("Bob")
-    with_time = services.start_solo_game(
+    with_time = solo.start_solo_game(
         player=bob,
         storage_enabled=True,
         mode="ranked",
@@ -52,13 +54,13 @@ def test_an_incomplete_ranked_board_and_unranked_games_stay_off_the_leaderboard(
         now=at("2026-11-29 10:00"),
     )
     # Nobody plays: every number runs out, the board ends empty.
-    services.act_in_solo_game(
+    solo.act_in_solo_game(
         game_id=with_time.pk, player=bob, action={"type": "advance"}, now=at("2026-11-29 11:00")
     )
     with_time.refresh_from_db()
     assert with_time.finished_at is not None
     assert GameResult.objects.get(record=with_time.record).completed is False
-    easy = services.start_solo_game(
+    easy = solo.start_solo_game(
         player=bob, storage_enabled=True, mode="easy", now=at("2026-11-29 10:00")
     )
     from tests.leaderboards.helpers import finish
@@ -70,10 +72,10 @@ def test_an_incomplete_ranked_board_and_unranked_games_stay_off_the_leaderboard(
 
 def test_ranked_games_use_the_default_table_and_need_a_difficulty(client):
     carl = player("Carl")
-    with pytest.raises(services.PokerError) as refused:
-        services.start_solo_game(player=carl, storage_enabled=True, mode="ranked", now=1e9)
+    with pytest.raises(PokerError) as refused:
+        solo.start_solo_game(player=carl, storage_enabled=True, mode="ranked", now=1e9)
     assert refused.value.code == "bad_difficulty"
-    game = services.start_solo_game(
+    game = solo.start_solo_game(
         player=carl,
         storage_enabled=True,
         mode="ranked",

@@ -43,7 +43,7 @@ def login_as(client, token: str) -> None:
 def leave_every_trace(player: PlayerProfile) -> dict:
     """Solo, ranked and daily poker; every room game hosted and joined; class
     membership (also merged into another member); consent; a saved deck."""
-    from games.poker import services as poker_services
+    from games.poker.services import solo
     from games.rooms import registry as room_registry
     from games.rooms import services as rooms
     from games.theorems.models import SavedDeck
@@ -64,7 +64,7 @@ def leave_every_trace(player: PlayerProfile) -> dict:
         player=player, name="Moje", mathematician=starter.mathematician, cards=list(starter.deck)
     )
     start = time.time() - 3600
-    poker_services.start_solo_game(player=player, storage_enabled=True, mode="easy", now=start)
+    solo.start_solo_game(player=player, storage_enabled=True, mode="easy", now=start)
     poker.play_ranked(player, start=start)
     poker.play_daily(player, start=start)
     rooms_made = []

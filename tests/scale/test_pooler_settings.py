@@ -51,7 +51,7 @@ def test_an_unknown_pooler_is_refused():
 def test_the_abandoned_games_cleanup_walks_in_short_batches(monkeypatch):
     """Every stale game in more than one batch, each a query of its own (no cursor
     held across statements, which PgBouncer may route to another server connection)."""
-    from games.poker import services
+    from games.poker.services import cleanup
 
     class Ids:
         def __init__(self, ids):
@@ -67,7 +67,7 @@ def test_the_abandoned_games_cleanup_walks_in_short_batches(monkeypatch):
         def values_list(self, *_fields, flat):
             return [pk for pk in self.ids if pk > self.after]
 
-    monkeypatch.setattr(services, "CLEANUP_BATCH", 2)
-    assert list(services._ids_in_batches(Ids([3, 5, 8, 13, 21]))) == [3, 5, 8, 13, 21]
-    assert list(services._ids_in_batches(Ids([3, 5]))) == [3, 5]
-    assert list(services._ids_in_batches(Ids([]))) == []
+    monkeypatch.setattr(cleanup, "CLEANUP_BATCH", 2)
+    assert list(cleanup._ids_in_batches(Ids([3, 5, 8, 13, 21]))) == [3, 5, 8, 13, 21]
+    assert list(cleanup._ids_in_batches(Ids([3, 5]))) == [3, 5]
+    assert list(cleanup._ids_in_batches(Ids([]))) == []

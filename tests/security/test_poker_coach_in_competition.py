@@ -20,9 +20,9 @@ from django.urls import reverse
 
 from accounts.models import Browser
 from classrooms.models import Classroom
-from games.poker import services as poker_services
 from games.poker.models import SoloGame
 from games.poker.rules import JOKER
+from games.poker.services import daily as poker_daily
 from games.rooms import services as rooms
 from games.rooms.models import Room, Seat
 from tests.leaderboards.helpers import LOW_DECK, dealt
@@ -92,7 +92,7 @@ def test_the_daily_attempt_gets_no_hint_and_a_changed_number_or_two_does_not_hel
     client = browser()
     sign_in(client, "Daily")
     # A fixed deck, not the day's: 25 numbers before any joker, the same every day.
-    with mock.patch.object(poker_services, "daily_deck", lambda day, secret, table: LOW_DECK):
+    with mock.patch.object(poker_daily, "daily_deck", lambda day, secret, table: LOW_DECK):
         game = post(client, API, {"mode": "daily"}).json()["game"]
     for _move in range(6):
         free = game["cells"].index(None)

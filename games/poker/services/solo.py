@@ -1,0 +1,218 @@
+"""A server-led solo game: start it, act in it, save it and record its end."""
+
+import secrets
+import uuid
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import Browser, PlayerProfile
+
+from .. import coach_robot
+from ..assignments import game_finished
+from ..errors import RULE_MESSAGES, PokerError
+from ..models import SoloGame
+from ..rules import DEFAULT_TABLE, EASY, HARD, TABLE_NAMES, IllegalMove, PokerGame
+from ..rules.deck import seeded_deck
+from ..rules.state import MAX_SECONDS, MIN_SECONDS
+from . import daily, leaderboards, results
+from .clock import moment
+
+#: Actions the browser may send; ``advance`` only applies what time decided.
+ACTIONS = ("place", "use_joker", "keep_joker", "place_kept_joker", "advance")
+#: What the start request may ask for (``SoloGame.Mode``).
+KINDS = ("easy", "hard", "ranked", "daily", "robot")
+
+
+def _parse_seconds(seconds_per_card: object) -> int:
+    if isinstance(seconds_per_card, str) and seconds_per_card.strip().isdigit():
+        seconds_per_card = int(seconds_per_card)
+    if type(seconds_per_card) is not int or not MIN_SECONDS <= seconds_per_card <= MAX_SECONDS:
+        raise PokerError(
+            "bad_seconds",
+            _("Seconds per number must be a whole number from %(min)d to %(max)d.")
+            % {"min": MIN_SECONDS, "max": MAX_SECONDS},
+        )
+    return seconds_per_card
+
+
+def _parse_settings(
+    *, mode: object, difficulty: object, table: object, seconds_per_card: object
+) -> tuple[str, str, str, int | None]:
+    """(kind, engine difficulty, table, seconds). Ranked and daily games always use
+    the default table so their scores compare; the daily game is always easy."""
+    if mode not in KINDS:
+        raise PokerError("bad_mode", _("Choose the easy or the hard game."))
+    if mode == "daily":
+        return "daily", EASY, DEFAULT_TABLE, None
+    if mode == "robot":
+        # Against the robot: easy rules, any table (never on a public table).
+        table = DEFAULT_TABLE if table in (None, "") else table
+        if table not in TABLE_NAMES:
+            raise PokerError("bad_table", _("Unknown scoring table."))
+        return "robot", EASY, str(table), None
+    if mode == "ranked":
+        if difficulty not in (EASY, HARD):
+            raise PokerError("bad_difficulty", _("Choose the difficulty: easy or hard."))
+        table = DEFAULT_TABLE
+    else:
+        difficulty = mode
+        table = DEFAULT_TABLE if table in (None, "") else table
+        if table not in TABLE_NAMES:
+            raise PokerError("bad_table", _("Unknown scoring table."))
+    if difficulty == EASY:
+        return str(mode), EASY, str(table), None
+    return str(mode), HARD, str(table), _parse_seconds(seconds_per_card)
+
+
+def start_solo_game(
+    *,
+    player: PlayerProfile | None,
+    storage_enabled: bool,
+    mode: object,
+    table: object = None,
+    seconds_per_card: object = None,
+    difficulty: object = None,
+    replay: bool = False,
+    level: object = None,
+    now: float,
+    browser: Browser | None = None,
+) -> SoloGame:
+    """Deal a new server-led game: a secretly seeded deck, or the day's deck.
+
+    ``browser``: the browser asking; the day's counted attempt is one per
+    browser as well as one per profile.
+
+    Without saving or without a profile nothing could be recorded, so the
+    server refuses; the browser then plays easy/hard itself, while ranked and
+    daily games explain that they need both.
+    """
+    if not storage_enabled:
+        raise PokerError(
+            "storage_off", _("Saving is off: this game is played in your browser."), 403
+        )
+    if player is None:
+        raise PokerError(
+            "no_profile", _("Choose a nickname first so your games can be recorded."), 403
+        )
+    kind, difficulty, table, seconds = _parse_settings(
+        mode=mode, difficulty=difficulty, table=table, seconds_per_card=seconds_per_card
+    )
+    started = moment(now)
+    if kind == "daily":
+        return daily.start_daily(player=player, browser=browser, replay=bool(replay), now=now)
+    robot = None
+    if kind == "robot":
+        if level not in coach_robot.LEVELS:
+            raise PokerError("bad_level", _("Choose the robot: beginner, greedy or coach."))
+        robot = coach_robot.new_robot(str(level))
+    deck = seeded_deck(secrets.randbits(256), table)
+    engine = PokerGame.new(
+        table=table, mode=difficulty, seconds_per_card=seconds, deck=deck, now=now
+    )
+    return SoloGame.objects.create(
+        player=player,
+        mode=kind,
+        difficulty=difficulty,
+        table=table,
+        seconds_per_card=seconds,
+        state=engine.to_dict(),
+        robot=robot,
+        created_at=started,
+        updated_at=started,
+    )
+
+
+def act_in_solo_game(
+    *, game_id: object, player: PlayerProfile | None, action: object, now: float
+) -> tuple[SoloGame, list[dict[str, Any]]]:
+    """Apply one action of the player to their game.
+
+    Time is applied first and kept even when the action itself is refused:
+    a forfeit that happened is a fact, not part of the refused input.
+    """
+    if not isinstance(action, dict) or action.get("type") not in ACTIONS:
+        raise PokerError("unknown_action", RULE_MESSAGES["unknown_action"])
+    with transaction.atomic():
+        game = locked_game(game_id=game_id, player=player)
+        engine = PokerGame.from_dict(game.state)
+        events = engine.advance(now)
+        refusal: IllegalMove | None = None
+        if action["type"] != "advance":
+            before = _move_context(engine)
+            try:
+                events += engine.apply(action, now)
+            except IllegalMove as error:
+                refusal = error
+            else:
+                game.moves = [*game.moves, _move(action, before)]
+        if events:
+            save(game=game, engine=engine, now=now)
+    if refusal is not None:
+        raise PokerError(refusal.code, str(RULE_MESSAGES[refusal.code]), 409)
+    return game, events
+
+
+def _move_context(engine: PokerGame) -> dict[str, Any]:
+    """What the player knew when acting: the card in hand, how many cards were
+    behind them (``handled``) and dealt, and the jokers in the reserve."""
+    return {
+        "card": engine.hand,
+        "handled": engine.handled,
+        "dealt": len(engine.sequence),
+        "kept": engine.kept_jokers,
+    }
+
+
+def _move(action: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    move = {"type": action["type"], **before}
+    if action["type"] != "keep_joker":
+        move["cell"] = action["cell"]
+        move["value"] = action.get("value", before["card"])
+    return move
+
+
+def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
+    """The player's own game, row-locked; ``not_found`` for anyone else's."""
+    not_found = PokerError("not_found", _("This game does not exist or is not yours."), 404)
+    if player is None:
+        raise not_found
+    try:
+        key = uuid.UUID(str(game_id))
+        return SoloGame.objects.select_for_update().get(pk=key, player=player)
+    except (SoloGame.DoesNotExist, ValueError):
+        raise not_found from None
+
+
+def _robot_plays(*, game: SoloGame, engine: PokerGame) -> None:
+    """The robot handles the numbers the player has handled; at the end it
+    plays on with the same deck until its board is full."""
+    seed = game.pk.int % 2**32
+    robot = dict(game.robot)
+    if engine.over:
+        deck = [*engine.sequence, *(engine.deck or [])]
+        coach_robot.finish(robot, deck, table=game.table, seed=seed)
+    else:
+        coach_robot.catch_up(robot, engine.sequence, engine.handled, table=game.table, seed=seed)
+    game.robot = robot
+
+
+def save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
+    """Store the engine's state; a game that just ended is recorded, handed to
+    its homework and put on its public table, all in the caller's transaction."""
+    if game.robot is not None:
+        _robot_plays(game=game, engine=engine)
+    game.state = engine.to_dict()
+    game.updated_at = moment(now)
+    if engine.over and game.finished_at is None:
+        game.finished_at = moment(engine.finished_at or now)
+        if not game.replay:
+            result = results.record(game=game, engine=engine)
+            game.record = result.record
+            game.save()
+            if game.mode == SoloGame.Mode.HOMEWORK:
+                game_finished(game=game, result=result)
+            leaderboards.publish(game=game, result=result, now=now)
+            return
+    game.save()
