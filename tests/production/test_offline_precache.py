@@ -58,7 +58,14 @@ def test_everything_an_offline_page_loads_is_precached(client):
 
 def test_the_worker_keeps_the_modules_the_game_imports_and_the_manifest_icons(client):
     _pages, assets = worker_lists(client.get("/poker/sw.js").content.decode())
-    for name in ("poker/play.js", "poker/game.js", "poker/deck.js", "js/kit/dialog.js"):
+    # The solo page's own modules too (solo/local.js is what plays offline).
+    solo = (
+        "poker/solo/page.js",
+        "poker/solo/local.js",
+        "poker/solo/server.js",
+        "poker/solo/end.js",
+    )
+    for name in ("poker/play.js", "poker/game.js", "poker/deck.js", "js/kit/dialog.js", *solo):
         assert f"/static/{name}" in assets, name
     for icon in client.get("/poker/manifest.webmanifest").json()["icons"]:
         assert icon["src"] in assets
