@@ -38,7 +38,14 @@ def next_url(request: HttpRequest, default: str) -> str:
     return resolve_url(default)
 
 
-def _profile_page(request: HttpRequest, *, nickname_form=None, code_form=None, status=200):
+def _suggestions(error: AccountsError) -> list[str]:
+    """Free nicknames offered with a taken one (``services``), shown as buttons."""
+    return list(error.extra.get("suggestions", [])) if error.extra else []
+
+
+def _profile_page(
+    request: HttpRequest, *, nickname_form=None, code_form=None, status=200, suggestions=()
+):
     profiles = []
     if request.browser is not None:
         profiles = list(request.browser.profiles.filter(is_active=True).order_by("nickname"))
@@ -53,6 +60,7 @@ def _profile_page(request: HttpRequest, *, nickname_form=None, code_form=None, s
             }
         ),
         "code_form": code_form or ProfileCodeForm(),
+        "nickname_suggestions": list(suggestions),
         "profiles": profiles,
         "profile_code": identity.format_profile_code(request.player.code)
         if request.player
@@ -97,7 +105,9 @@ def create_profile(request: HttpRequest) -> HttpResponse:
         )
     except AccountsError as error:
         form.add_error("nickname", error.message)
-        return _profile_page(request, nickname_form=form, status=400)
+        return _profile_page(
+            request, nickname_form=form, status=400, suggestions=_suggestions(error)
+        )
     limits.count(limits.profile_creations(), client)
     messages.success(request, _("Hello, %(nickname)s!") % {"nickname": player.nickname})
     response = redirect(next_url(request, "accounts:profile"))
@@ -110,6 +120,7 @@ def rename_profile(request: HttpRequest) -> HttpResponse:
     if request.player is None:
         return redirect("accounts:profile")
     form = NicknameForm(request.POST)
+    suggestions: list[str] = []
     if form.is_valid():
         try:
             services.rename_profile(profile=request.player, nickname=form.cleaned_data["nickname"])
@@ -117,7 +128,8 @@ def rename_profile(request: HttpRequest) -> HttpResponse:
             return redirect("accounts:profile")
         except AccountsError as error:
             form.add_error("nickname", error.message)
-    return _profile_page(request, nickname_form=form, status=400)
+            suggestions = _suggestions(error)
+    return _profile_page(request, nickname_form=form, status=400, suggestions=suggestions)
 
 
 def _on_browser_profile(request: HttpRequest, action, success: str | None) -> None:

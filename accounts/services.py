@@ -17,10 +17,12 @@ from games.models import GameResult
 def _nickname_taken_error(nickname: str = "") -> AccountsError:
     free = suggest_free_nicknames(nickname) if nickname else []
     if free:
+        # ``suggestions``: the forms show each as a button that fills the field.
         return nicknames.NicknameError(
             "taken",
             _("This nickname is already taken. Free ones: %(nicknames)s.")
             % {"nicknames": ", ".join(free)},
+            extra={"suggestions": free},
         )
     return nicknames.NicknameError(
         "taken", _("This nickname is already taken. Try another one or add a number.")

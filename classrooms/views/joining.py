@@ -186,6 +186,7 @@ def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> Http
             field = "typed_name"
         elif error.code in NICKNAME_ERRORS:
             field = "nickname"
+            form.nickname_suggestions = error.extra.get("suggestions", []) if error.extra else []
         form.add_error(field, error.message)
         return None
     limits.count(limits.class_joins(), client)

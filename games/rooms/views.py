@@ -121,7 +121,14 @@ def _invites(room: Room, adapter: registry.RoomGame, players: list[Seat]) -> boo
     return sum(1 for seat in players if seat.role != Seat.Role.SPECTATOR) > 1
 
 
-def _room_page(request: HttpRequest, room: Room, *, error: str | None = None, status=200):
+def _room_page(
+    request: HttpRequest,
+    room: Room,
+    *,
+    error: str | None = None,
+    status=200,
+    suggestions=(),
+):
     player = selectors.request_player(request, room)
     seat = selectors.seat_for(room, player)
     adapter = registry.get(room.game, room.mode)
@@ -141,7 +148,11 @@ def _room_page(request: HttpRequest, room: Room, *, error: str | None = None, st
         "adapter": adapter,
         "players": players,
         "error": error,
-        "suggested_nickname": nicknames.generate(language=get_language()),
+        # What the visitor typed stays in the field after a refusal (a taken
+        # nickname), with the free ones offered as buttons beside it.
+        "suggested_nickname": request.POST.get("nickname", "").strip()[:40]
+        or nicknames.generate(language=get_language()),
+        "nickname_suggestions": list(suggestions),
     }
     return render(request, "rooms/room.html", context, status=status)
 
@@ -171,7 +182,10 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                 nickname=request.POST.get("nickname", ""),
             )
         except AccountsError as error:
-            return _room_page(request, room, error=error.message, status=400)
+            suggestions = error.extra.get("suggestions", []) if error.extra else []
+            return _room_page(
+                request, room, error=error.message, status=400, suggestions=suggestions
+            )
         limits.count(limits.profile_creations(), _creation_client(request, room))
         request.player = player
     try:

@@ -47,6 +47,17 @@ for (const form of document.querySelectorAll("form[data-confirm]")) {
   });
 }
 
+// A taken nickname comes back with free ones as buttons: a tap puts one in the field.
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element ? event.target.closest("[data-use-nickname]") : null;
+  if (!button) return;
+  const target = document.querySelector(button.dataset.target);
+  if (!target) return;
+  target.value = button.dataset.useNickname;
+  target.setCustomValidity("");
+  target.focus();
+});
+
 for (const button of document.querySelectorAll("[data-suggest-nickname]")) {
   button.addEventListener("click", async () => {
     const target = document.querySelector(button.dataset.target);
