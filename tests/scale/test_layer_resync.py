@@ -10,6 +10,7 @@ the room is sent a fresh ``sync`` snapshot unasked once Redis is back.
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import Iterator
 
 import pytest
@@ -32,6 +33,7 @@ def redis_server() -> Iterator[RedisServer]:
     redis.start()
     yield redis
     redis.stop()
+    shutil.rmtree(redis.data_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +42,9 @@ def own_redis_server(django_db_setup, django_db_blocker, redis_server) -> Iterat
     with django_db_blocker.unblock():
         env = _server_env()
     env.update(
-        REDIS_URL=redis_server.url,
-        CHANNELS_REDIS_URL=redis_server.url,
-        CACHE_REDIS_URL=redis_server.url,
+        REDIS_URL=redis_server.url(),
+        CHANNELS_REDIS_URL=redis_server.url(),
+        CACHE_REDIS_URL=redis_server.url(),
     )
     process, url = _start_server(env)
     _wait_up(process, url)
@@ -62,7 +64,7 @@ def test_the_layer_tells_its_channels_after_redis_came_back(redis_server):
     group messages flow again afterwards."""
 
     async def scenario() -> list[dict]:
-        layer = ResyncingPubSubChannelLayer(hosts=[{"address": redis_server.url}])
+        layer = ResyncingPubSubChannelLayer(hosts=[{"address": redis_server.url()}])
         channel = await layer.new_channel()
         await layer.group_add("room.1", channel)
         layer.resync_on_reconnect(channel)
