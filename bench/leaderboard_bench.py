@@ -1,6 +1,6 @@
 """Leaderboard speed with a million ranked results (docs/leaderboards.md).
 
-One command starts a throwaway PostgreSQL (tools/devservices.py), migrates,
+One command starts a throwaway PostgreSQL (tools/services.py), migrates,
 and fills it with ``--results`` finished ranked games of ``--players`` players
 spread over the last ``--days`` days (SQL ``generate_series``: fast). The
 maintained table ``poker_leaderboardentry`` is then filled from them with the

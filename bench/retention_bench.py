@@ -1,6 +1,6 @@
 """Retention at scale: deleting many ended rooms with their seats and logs in batches.
 
-One command starts a throwaway PostgreSQL and Redis (tools/devservices.py),
+One command starts a throwaway PostgreSQL and Redis (tools/services.py),
 migrates, fills ``--rooms`` finished rooms (2 seats and ``--events`` log
 entries each) and as many old idempotency answers with SQL ``generate_series``,
 then runs the real ``accounts.retention`` functions and reports the total

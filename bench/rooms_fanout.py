@@ -1,6 +1,6 @@
 """Fan-out benchmark of the rooms runtime over real WebSockets on loopback.
 
-One command starts throwaway PostgreSQL and Redis (tools/devservices.py),
+One command starts throwaway PostgreSQL and Redis (tools/services.py),
 migrates, starts uvicorn (the project's app plus the test-only game from
 tests/rooms/testgame.py) and opens R rooms x P player sockets:
 

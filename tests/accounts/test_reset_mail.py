@@ -33,7 +33,7 @@ from django.core import mail
 from accounts import tasks
 from accounts.models import User
 from tests.conftest import BASE_DIR, _server_env, _stop, start_uvicorn, wait_up
-from tools.devservices import free_port
+from tools.services import free_port
 
 pytestmark = [pytest.mark.live]
 

@@ -1,6 +1,6 @@
 """The pieces operators put in front of Matika, started for a test: PgBouncer (from
 Debian, transaction pooling) and Redis with a replica and three Sentinels (the same
-``redis-server`` binary that tools/devservices.py runs, with ``--sentinel``).
+``redis-server`` binary that tools/services.py runs, with ``--sentinel``).
 
 Used by tests/scale/test_failover.py and bench/scale_bench.py.
 """
@@ -53,7 +53,7 @@ class PgBouncer:
     """PgBouncer in transaction mode in front of the PostgreSQL on ``pg_port``.
 
     PgBouncer refuses to run as root: as root it runs as the system user that
-    tools/devservices.py made for PostgreSQL."""
+    tools/services.py made for PostgreSQL."""
 
     def __init__(self, pg_port: int, *, pool_size: int = 20) -> None:
         self.pg_port, self.pool_size = pg_port, pool_size
