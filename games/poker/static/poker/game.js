@@ -89,7 +89,11 @@ export class PokerGame {
 
   // --- construction and storage ---------------------------------------------
 
-  /** Start a game; with `deck` it deals itself, its first card at `now`. */
+  /**
+   * Start a game; with `deck` it deals itself, its first card at `now`.
+   * @param {{ table?: string, mode?: string, secondsPerCard?: number | null, deck?: number[] | null, now?: number }} [options]
+   * @returns {PokerGame}
+   */
   static create({ table = DEFAULT_TABLE, mode = EASY, secondsPerCard = null, deck = null, now } = {}) {
     getTable(table);
     if (!MODES.includes(mode)) throw new RangeError(`mode must be one of ${MODES}`);

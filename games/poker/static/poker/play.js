@@ -1,3 +1,4 @@
+// @ts-check
 // Solo games. Easy and hard: the server leads when it can (it holds the deck and
 // records the result); when saving is off, there is no nickname, or the server
 // cannot be reached, the same page plays the game wholly in the browser with
@@ -26,6 +27,7 @@ import {
   PREVIEW_KEY,
   ROBOT,
   csrfToken,
+  dialogById,
   homeworkSettings,
   readCurrent,
   root,
@@ -218,7 +220,7 @@ class PokerPlay {
       }
     }
     this.pending = livePending(this.pending, this.view, JOKER);
-    const jokerDialog = $("poker-joker-dialog");
+    const jokerDialog = dialogById("poker-joker-dialog");
     const stale = this.jokerSource === "hand" ? this.view.hand !== JOKER : this.view.kept_jokers === 0;
     if (jokerDialog.open && (this.view.over || stale)) closeDialog(jokerDialog);
     this.render();

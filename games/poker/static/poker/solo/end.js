@@ -1,10 +1,11 @@
+// @ts-check
 // The end of a solo game: the score, what happened to it (recorded, published,
 // not recorded and why), the daily place, the robot's result, sharing, review.
 
 import { gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
 import { openDialog } from "../common.js";
 import { NOT_RECORDED } from "./local.js";
-import { $, ROBOT, root } from "./page.js";
+import { $, ROBOT, dialogById, root } from "./page.js";
 import { ROBOT_LEVELS } from "./render.js";
 import { ServerDriver } from "./server.js";
 
@@ -23,7 +24,7 @@ function shareText(result) {
 /** Put the share text on the clipboard (or show it to copy by hand). */
 export async function share(result) {
   const text = shareText(result);
-  const box = $("poker-share-text");
+  const box = /** @type {HTMLTextAreaElement} */ ($("poker-share-text"));
   box.value = text;
   let copied = false;
   try {
@@ -35,7 +36,7 @@ export async function share(result) {
     copied = false;
   }
   box.hidden = false;
-  if (!$("poker-end-dialog").open) {
+  if (!dialogById("poker-end-dialog").open) {
     const intro = $("poker-share-intro");
     if (intro) {
       intro.after(box);
@@ -116,7 +117,7 @@ export function showEnd(view, driver, daily) {
   }
   $("poker-again").textContent =
     view.kind === "daily" ? gettext("Replay the numbers") : gettext("Play again");
-  const settingsLink = $("poker-end-dialog").querySelector("a.button");
+  const settingsLink = /** @type {HTMLAnchorElement | null} */ ($("poker-end-dialog").querySelector("a.button"));
   if (settingsLink) {
     settingsLink.hidden = view.kind === "daily";
     if (view.kind === "ranked" || ROBOT) settingsLink.href = window.location.pathname;
@@ -135,8 +136,10 @@ export function showEnd(view, driver, daily) {
   // A game the server led can be reviewed with the coach (a shareable page).
   const reviewable = driver instanceof ServerDriver && Boolean(view.id);
   $("poker-review-box").hidden = !reviewable;
-  if (reviewable) $("poker-review-link").href = root.dataset.reviewUrl.replace("GAME", view.id);
-  const dialog = $("poker-end-dialog");
+  if (reviewable) {
+    /** @type {HTMLAnchorElement} */ ($("poker-review-link")).href = root.dataset.reviewUrl.replace("GAME", view.id);
+  }
+  const dialog = dialogById("poker-end-dialog");
   openDialog(dialog);
   $("poker-again").focus();
 }

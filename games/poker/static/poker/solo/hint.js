@@ -1,3 +1,4 @@
+// @ts-check
 // The coach's hint for the card in hand (easy games only; the server refuses
 // it elsewhere). The coach lives on the server, also for a browser-led game.
 

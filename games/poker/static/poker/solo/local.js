@@ -1,3 +1,4 @@
+// @ts-check
 // The offline fallback: the browser leads with the JS twin of the engine and
 // says plainly that the game is not recorded.
 

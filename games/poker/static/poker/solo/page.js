@@ -1,8 +1,14 @@
+// @ts-check
 // The solo page's own facts: which game it plays (root data-kind), its
 // elements, the status line and what this tab remembers across a reload.
 
 export const root = document.getElementById("poker-play");
+/** @type {(id: string) => HTMLElement} */
 export const $ = (id) => document.getElementById(id);
+/** The page's <dialog> with this id. */
+export const dialogById = (id) => /** @type {HTMLDialogElement} */ ($(id));
+/** The page's <input> (or other form field with a value) with this id. */
+export const inputById = (id) => /** @type {HTMLInputElement} */ ($(id));
 // "free" (easy/hard with fallback), "ranked" or "daily".
 export const KIND = root ? root.dataset.kind || "free" : "free";
 // Class homework (root data-assignment): the server deals the class's numbers, nothing in the browser.

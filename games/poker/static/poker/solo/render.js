@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing the solo game: the hand, the reserve, the board with its preview and
 // hint, the robot's board, the info line and the countdown.
 
@@ -13,7 +14,18 @@ export const ROBOT_LEVELS = {
   coach: () => gettext("coach"),
 };
 
-/** What one picture of the game is drawn from (the play controller holds it). */
+/**
+ * What one picture of the game is drawn from (the play controller holds it).
+ * @typedef {object} Scene
+ * @property {Record<string, any> | null} view the player's view of the game
+ * @property {{ source: string, value: number } | null} pending a joker with its chosen value
+ * @property {{ cell?: number, reason?: string } | null} [hint] the coach's hint on show
+ * @property {boolean} showPreview
+ * @property {import("../board.js").Board} board
+ * @property {import("../board.js").Board} [robotBoard]
+ */
+
+/** @param {Scene} scene */
 export function render(scene) {
   const view = scene.view;
   if (!view) return;
@@ -28,14 +40,14 @@ export function render(scene) {
     inHand === null ? gettext("No number in hand") : inHand === JOKER ? gettext("Joker in hand") : interpolate(gettext("In hand: %(value)s"), { value: inHand }),
   );
   $("poker-kept-count").textContent = String(view.kept_jokers);
-  $("poker-kept").disabled = view.kept_jokers === 0 || view.over;
+  /** @type {HTMLButtonElement} */ ($("poker-kept")).disabled = view.kept_jokers === 0 || view.over;
   $("poker-kept").classList.toggle("is-active", Boolean(scene.pending && scene.pending.source === "kept"));
   // The button shows only when it can act: no number in hand, the game still on.
   $("poker-draw").hidden = view.over || inHand !== null;
   $("poker-total").textContent = String(view.score);
   $("poker-new").hidden = !view.over;
   $("poker-table-name").textContent = tableLabel(view.table);
-  for (const table of document.querySelectorAll("#poker-table-in-use [data-table]")) {
+  for (const table of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#poker-table-in-use [data-table]"))) {
     table.hidden = table.dataset.table !== view.table;
   }
 

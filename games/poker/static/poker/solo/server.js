@@ -1,3 +1,4 @@
+// @ts-check
 // The server leads a solo game: every action is one POST to the game's API.
 
 import { gettext } from "../../js/kit/i18n.js";

@@ -1,8 +1,9 @@
+// @ts-check
 // Before a game: the settings form (kept between visits) and the publication
 // question asked once before the first public write.
 
 import { closeDialog, openDialog, readStorage } from "../common.js";
-import { $, SETTINGS_KEY, csrfToken, root, setStatus } from "./page.js";
+import { $, SETTINGS_KEY, csrfToken, dialogById, inputById, root, setStatus } from "./page.js";
 
 /** The form as the link (?mode=&seconds=&table=) or the last visit left it. */
 export function restoreSettings() {
@@ -10,28 +11,33 @@ export function restoreSettings() {
   const saved = readStorage(SETTINGS_KEY, {});
   const mode = params.get("mode") || saved.mode || "easy";
   const form = $("poker-setup");
-  const radio = form.querySelector(`input[name=mode][value="${mode === "hard" ? "hard" : "easy"}"]`);
+  const radio = /** @type {HTMLInputElement} */ (form.querySelector(`input[name=mode][value="${mode === "hard" ? "hard" : "easy"}"]`));
   radio.checked = true;
-  if (params.get("seconds") || saved.seconds) $("poker-seconds").value = params.get("seconds") || saved.seconds;
+  if (params.get("seconds") || saved.seconds) inputById("poker-seconds").value = params.get("seconds") || saved.seconds;
   const table = params.get("table") || saved.table;
-  if (table && [...$("poker-table-select").options].some((o) => o.value === table)) {
-    $("poker-table-select").value = table;
+  const tables = /** @type {HTMLSelectElement} */ ($("poker-table-select"));
+  if (table && [...tables.options].some((o) => o.value === table)) {
+    tables.value = table;
   }
   syncSetup();
 }
 
 /** The seconds field belongs to the hard game only. */
 export function syncSetup() {
-  const hard = $("poker-setup").querySelector("input[name=mode]:checked").value === "hard";
+  const hard = checkedMode() === "hard";
   $("poker-seconds-field").hidden = !hard;
-  $("poker-seconds").disabled = !hard;
+  inputById("poker-seconds").disabled = !hard;
+}
+
+/** The game chosen in the setup form ("easy" or "hard"). */
+function checkedMode() {
+  return /** @type {HTMLInputElement} */ ($("poker-setup").querySelector("input[name=mode]:checked")).value;
 }
 
 export function readSettings() {
-  const form = $("poker-setup");
-  const mode = form.querySelector("input[name=mode]:checked").value;
-  const seconds = Number.parseInt($("poker-seconds").value, 10);
-  return { mode, seconds, table: $("poker-table-select").value };
+  const mode = checkedMode();
+  const seconds = Number.parseInt(inputById("poker-seconds").value, 10);
+  return { mode, seconds, table: /** @type {HTMLSelectElement} */ ($("poker-table-select")).value };
 }
 
 /** Ask the publication question (the exact stored text) once, before the first
@@ -39,10 +45,10 @@ export function readSettings() {
  * published, and the question comes again next time. */
 export function askConsent() {
   if (root.dataset.consent !== "unknown") return Promise.resolve();
-  const dialog = $("poker-consent-dialog");
+  const dialog = dialogById("poker-consent-dialog");
   // A yes needs the age sentence ticked (GDPR Art. 8: old enough or a parent agreed).
-  const age = $("poker-consent-age");
-  const yes = $("poker-consent-yes");
+  const age = inputById("poker-consent-age");
+  const yes = /** @type {HTMLButtonElement} */ ($("poker-consent-yes"));
   yes.disabled = !age.checked;
   age.onchange = () => {
     yes.disabled = !age.checked;
