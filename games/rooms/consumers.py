@@ -12,6 +12,8 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -64,6 +66,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     # Set when the session ended: nothing more is sent to or handled for this socket.
     session_over = False
     admission: asyncio.Task | None = None  # retrying admission while services are away
+    idle_watch: asyncio.Task | None = None  # closes the socket nobody speaks on
 
     async def connect(self) -> None:
         # Accept first so a refusal can say why (a rejected handshake cannot).
@@ -79,7 +82,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.admission = None
         self.idle_watch = None
         self.last_heard = time.monotonic()
-        self.held_sockets = []
+        self.held_sockets: list[str] = []
         address = limits.address_of((self.scope.get("client") or [None])[0])
         if not await self._hold(sockets.address_key(address), settings.ROOM_SOCKETS_PER_ADDRESS):
             with translation.override(self.language):
@@ -219,7 +222,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.held_sockets.append(key)
         return held is not False
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(
+        self,
+        scope: dict[str, Any],
+        receive: Callable[[], Awaitable[dict[str, Any]]],
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> None:
         """Run the socket; whatever ends it lets go of what it holds.
 
         A client whose connection is reset (tab killed, Wi-Fi lost: no close
@@ -253,13 +261,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 if not unavailable(exc):
                     raise
 
-    async def _db(self, function, *args, **kwargs):
+    async def _db(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a read in a worker thread (see ``_db_write``)."""
         result, outbox = await self._db_write(function, *args, **kwargs)
         await self._deliver(outbox)
         return result
 
-    async def _db_write(self, function, *args, **kwargs) -> tuple:
+    async def _db_write(
+        self, function: Callable[..., Any], *args: Any, **kwargs: Any
+    ) -> tuple[Any, list]:
         """Run a service in a worker thread; return its result and what it committed.
 
         Not thread-sensitive: the threads of ``DB_THREADS`` (each with its own
@@ -293,13 +303,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except OSError as exc:  # the connection is gone (uvicorn's ClientDisconnected)
             raise ClientGone from exc
 
-    async def _error(self, message_id, code: str, text: str) -> None:
-        error = {"type": "error", "id": message_id, "code": code, "message": text}
+    async def _error(self, message_id: str | None, code: str, text: str) -> None:
+        error: dict[str, Any] = {"type": "error", "id": message_id, "code": code, "message": text}
         if code == "unavailable":
             error["retry"] = True  # nothing happened; send the same message again later
         await self._send(error)
 
-    async def _unavailable_error(self, message_id) -> None:
+    async def _unavailable_error(self, message_id: str | None) -> None:
         await self._error(message_id, "unavailable", unavailable_text())
 
     def _allowed(self) -> bool:
@@ -356,7 +366,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         elif self._allowed():
             await self._unavailable_error(peek_id(text_data))
 
-    async def _check(self, text_data, bytes_data) -> tuple | None:
+    async def _check(self, text_data: str | None, bytes_data: bytes | None) -> tuple | None:
         """Handle one frame; return (id, code, message) when it is refused."""
         if not self._allowed():
             # Name the refused message when it is readable, so the client can resend it.
@@ -386,7 +396,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         # A socket acting by a teacher's session (never a pupil's: no extra query
         # for their frames) acts only while the session lives; ticks are anyone's.
         if self.by_session is not None and kind != "tick":
-            if await self._session_ended(message_id):
+            if await self._session_ended(message_id, self.by_session):
                 return None
         if kind == "sync":
             try:
@@ -430,11 +440,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close()
         return None
 
-    async def _session_ended(self, message_id) -> bool:
+    async def _session_ended(self, message_id: str, by_session: tuple[str | None, int]) -> bool:
         """False while the socket's teacher session lives (the action counts as the
         teacher's activity: ``accounts.sessions.session_alive``); otherwise answer
         ``session_ended``, stop handling this socket and close it (True)."""
-        session_key, user_id = self.by_session
+        session_key, user_id = by_session
         try:
             alive = await self._db(account_sessions.session_alive, session_key, user_id)
         except Exception as exc:

@@ -18,7 +18,7 @@ import threading
 import time
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ RESYNC_MESSAGE = {"type": "room.resync"}
 _RESYNCING: set[str] = set()
 
 
-async def resync_when_back(layer, groups: list[str]) -> None:
+async def resync_when_back(layer: BaseChannelLayer, groups: list[str]) -> None:
     """Send ``room.resync`` to each of ``groups`` once Redis accepts it (with backoff)."""
     waiting = [group for group in groups if group not in _RESYNCING]
     _RESYNCING.update(waiting)
@@ -122,9 +122,9 @@ async def resync_when_back(layer, groups: list[str]) -> None:
         _RESYNCING.difference_update(waiting)
 
 
-def resync_later(layer, groups: list[str]) -> asyncio.Task | None:
+def resync_later(layer: BaseChannelLayer | None, groups: list[str]) -> asyncio.Task | None:
     """From the event loop: ``resync_when_back`` for the rooms of ``groups``, in the background."""
-    rooms = sorted({room_of_group(group) for group in groups} - {None})
+    rooms = sorted({room for group in groups if (room := room_of_group(group)) is not None})
     if not rooms or layer is None:
         return None
     task = asyncio.get_running_loop().create_task(resync_when_back(layer, rooms))

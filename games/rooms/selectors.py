@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts import selectors as accounts_selectors
@@ -21,14 +23,14 @@ def live_rooms() -> QuerySet[Room]:
     return Room.objects.filter(status__in=Room.LIVE_STATUSES, expires_at__gt=timezone.now())
 
 
-def live_rooms_for_classroom(classroom) -> QuerySet[Room]:
+def live_rooms_for_classroom(classroom: Model) -> QuerySet[Room]:
     return live_rooms().filter(classroom=classroom).select_related("host").order_by("-created_at")
 
 
 def room_by_code(code: str) -> Room | None:
     """The live room with this code, else the most recent room that had it."""
     code = normalise_code(code)
-    room = live_rooms().filter(code=code).first()
+    room: Room | None = live_rooms().filter(code=code).first()
     if room is None:
         room = Room.objects.filter(code=code).order_by("-created_at").first()
     return room
@@ -37,7 +39,8 @@ def room_by_code(code: str) -> Room | None:
 def seat_for(room: Room, player: PlayerProfile | None) -> Seat | None:
     if player is None:
         return None
-    return Seat.objects.filter(room=room, player=player).first()
+    seat: Seat | None = Seat.objects.filter(room=room, player=player).first()
+    return seat
 
 
 def _teaches_nowhere(classroom_id: int, player: PlayerProfile) -> bool:
@@ -96,7 +99,7 @@ def acting_player(
     return cookie_player
 
 
-def request_player(request, room: Room) -> PlayerProfile | None:
+def request_player(request: HttpRequest, room: Room) -> PlayerProfile | None:
     """``acting_player`` for a page request (session user and identity cookie)."""
     return acting_player(
         room,
@@ -154,7 +157,8 @@ def snapshot(*, room_id: int, player: PlayerProfile) -> dict:
     """
     room = Room.objects.get(pk=room_id)
     seat = Seat.objects.filter(room=room, player=player).first()
-    role = seat.role if seat else Seat.Role.SPECTATOR
+    # A TextChoices member is a str (mypy, without Django's plugin, sees its tuple).
+    role = seat.role if seat else cast(str, Seat.Role.SPECTATOR)
     view = {}
     if room.status != Room.Status.LOBBY:
         adapter = registry.get(room.game, room.mode)
@@ -208,10 +212,10 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
                 rng=steps.rng(replay, f"move{event.seq}"),
             ).state
         elif event.kind == "tick":
-            outcome = adapter.tick(
+            ticked = adapter.tick(
                 state, now=event.created_at, rng=steps.rng(replay, f"tick{event.seq}")
             )
-            state = outcome.state if outcome else state
+            state = ticked.state if ticked else state
         elif event.kind == "seat":
             seat_states[event.actor_id] = adapter.apply_seat(
                 state,
@@ -229,13 +233,13 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
                 seat_states[pid] = adapter.initial_seat_state(state, pid)
         elif event.kind in ("leave", "kick") and "player_id" in event.action:
             # Logged with the player's id only while the game ran: the game heard of it.
-            outcome = adapter.player_removed(
+            removed = adapter.player_removed(
                 state,
                 player_id=event.action["player_id"],
                 now=event.created_at,
                 rng=steps.rng(replay, f"{event.kind}{event.seq}"),
             )
-            state = outcome.state if outcome else state
+            state = removed.state if removed else state
         elif event.kind == "end" and room.started_at is not None:
             state = adapter.end(state, now=event.created_at)
     return state, seat_states

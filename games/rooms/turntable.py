@@ -155,10 +155,12 @@ class TurnTable(RoomGame):
         return True
 
     def engine_settings(self, state: dict) -> dict:
-        return state["settings"]
+        settings: dict = state["settings"]
+        return settings
 
     def robot_delay_ms(self, state: dict) -> int:
-        return state["settings"]["robot_delay_ms"]
+        delay: int = state["settings"]["robot_delay_ms"]
+        return delay
 
     def action(self, state: dict, seat: Seat, message: dict, now: datetime) -> Action:
         """The engine action a player's message asks for (refuse malformed ones)."""
@@ -311,7 +313,7 @@ class TurnTable(RoomGame):
         seat = self.engine.to_act(game)
         robot = state["seats"][seat]["robot"] if seat is not None else None
         due = state.get("robot_due")
-        if robot and due is not None and now >= datetime.fromisoformat(due):
+        if robot and seat is not None and due is not None and now >= datetime.fromisoformat(due):
             action = self.engine.robot_action(game, seat, robot, rng, now=stamp(now))
         elif not robot and (deadline := self.engine.deadline(game)) is not None:
             if stamp(now) < deadline:
