@@ -1,8 +1,11 @@
 """Abandoned solo games: time decides what ended; what did not is deleted."""
 
+from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from ..models import SoloGame
 from ..rules import PokerGame
@@ -14,14 +17,14 @@ ABANDONED_AFTER = timedelta(hours=24)
 CLEANUP_BATCH = 500
 
 
-def _ids_in_batches(queryset):
+def _ids_in_batches(queryset: QuerySet[SoloGame]) -> Iterator[Any]:
     """Primary keys in ascending batches of ``CLEANUP_BATCH``, each one short query.
 
     Not ``.iterator()``: outside a transaction that keeps a server-side cursor
     open across statements, which PgBouncer in transaction mode may run on
     different server connections (``portal "_django_curs_..." does not exist``).
     """
-    last = 0
+    last: Any = 0
     while True:
         batch = list(
             queryset.filter(pk__gt=last).order_by("pk").values_list("pk", flat=True)[:CLEANUP_BATCH]

@@ -52,8 +52,9 @@ def ensure_review(*, game: SoloGame) -> dict[str, Any]:
     """The finished game's review: computed once (the first time it is asked
     for) and stored on the game row; two requests at once may both compute it,
     the result is the same (the coach is deterministic)."""
-    if game.review is not None and game.review.get("version") == coach_review.REVIEW_VERSION:
-        return game.review
+    stored: dict[str, Any] | None = game.review
+    if stored is not None and stored.get("version") == coach_review.REVIEW_VERSION:
+        return stored
     review = coach_review.build_review(moves=game.moves, state=game.state, table=game.table)
     SoloGame.objects.filter(pk=game.pk).update(review=review)
     game.review = review

@@ -19,7 +19,8 @@ from .clock import moment
 def daily_secret() -> str:
     """The server secret of the daily deck (never in the repository): the
     ``POKER_DAILY_SECRET`` setting, or ``SECRET_KEY`` when that is not set."""
-    return settings.POKER_DAILY_SECRET or settings.SECRET_KEY
+    secret: str = settings.POKER_DAILY_SECRET or settings.SECRET_KEY
+    return secret
 
 
 def start_daily(
@@ -104,6 +105,7 @@ def _daily_used(*, player: PlayerProfile, day: date) -> PokerError:
 def publish_daily_challenge(*, day: date, now: float) -> DailyChallenge:
     """Make ``day``'s challenge available (idempotent). Celery beat does it at
     midnight; a start that comes before the beat (it was down) does it too."""
+    challenge: DailyChallenge
     challenge, _created = DailyChallenge.objects.get_or_create(
         day=day, defaults={"table": DEFAULT_TABLE, "published_at": moment(now)}
     )

@@ -19,6 +19,7 @@ def record(*, game: SoloGame, engine: PokerGame) -> GameResult:
     """Write the finished game where profile stats and class reports read
     (``details`` conventions: docs/decisions.md and docs/poker-api.md)."""
     started = engine.started_at if engine.started_at is not None else engine.finished_at
+    assert started is not None  # a game that is over has a finish (and so a start)
     record = GameRecord.objects.create(
         game="poker",
         mode=game.mode,
@@ -48,7 +49,7 @@ def record(*, game: SoloGame, engine: PokerGame) -> GameResult:
             robot_score=robot,
             outcome="win" if mine > robot else "loss" if mine < robot else "draw",
         )
-    return GameResult.objects.create(
+    result: GameResult = GameResult.objects.create(
         record=record,
         player=game.player,
         score=engine.score().total,
@@ -56,3 +57,4 @@ def record(*, game: SoloGame, engine: PokerGame) -> GameResult:
         finished_at=game.finished_at,
         details=details,
     )
+    return result

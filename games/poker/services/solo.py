@@ -111,7 +111,7 @@ def start_solo_game(
     engine = PokerGame.new(
         table=table, mode=difficulty, seconds_per_card=seconds, deck=deck, now=now
     )
-    return SoloGame.objects.create(
+    game: SoloGame = SoloGame.objects.create(
         player=player,
         mode=kind,
         difficulty=difficulty,
@@ -122,6 +122,7 @@ def start_solo_game(
         created_at=started,
         updated_at=started,
     )
+    return game
 
 
 def act_in_solo_game(
@@ -180,7 +181,8 @@ def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
         raise not_found
     try:
         key = uuid.UUID(str(game_id))
-        return SoloGame.objects.select_for_update().get(pk=key, player=player)
+        game: SoloGame = SoloGame.objects.select_for_update().get(pk=key, player=player)
+        return game
     except (SoloGame.DoesNotExist, ValueError):
         raise not_found from None
 
