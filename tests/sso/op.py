@@ -32,8 +32,7 @@ from urllib.parse import urlsplit
 
 from jwcrypto import jwk
 from jwcrypto import jwt as jwcrypto_jwt
-from oauthlib.openid import RequestValidator
-from oauthlib.openid import Server
+from oauthlib.openid import RequestValidator, Server
 
 # oauthlib refuses plain http unless told that this is a local test.
 os.environ.setdefault("OAUTHLIB_INSECURE_TRANSPORT", "1")

@@ -51,6 +51,24 @@ def nothing_created(before_users: int) -> None:
     assert SocialAccount.objects.count() == 0
 
 
+def assert_refused(server, session, response, *, status, code, users_before) -> None:
+    """A readable refusal with its code; no account, no link, nobody signed in."""
+    assert response.status_code == status
+    assert refusal_code(response.text) == code
+    nothing_created(users_before)
+    assert not logged_in(session, server)
+
+
+def log_out(session, server) -> None:
+    page = session.get(f"{server}/classes/", timeout=60).text
+    session.post(
+        f"{server}/accounts/logout/",
+        data={"csrfmiddlewaretoken": csrf_token(page)},
+        headers={"Referer": f"{server}/classes/"},
+        timeout=60,
+    )
+
+
 def test_new_teacher_with_the_school_domain_signs_in_and_logout_ends_the_session(
     sso_server, op_reset
 ):
@@ -80,13 +98,7 @@ def test_new_teacher_with_the_school_domain_signs_in_and_logout_ends_the_session
 
     # A shared computer: logging out ends the session on the server too.
     session_key = session.cookies.get("sessionid")
-    page = session.get(f"{sso_server}/classes/", timeout=60).text
-    session.post(
-        f"{sso_server}/accounts/logout/",
-        data={"csrfmiddlewaretoken": csrf_token(page)},
-        headers={"Referer": f"{sso_server}/classes/"},
-        timeout=60,
-    )
+    log_out(session, sso_server)
     assert not Session.objects.filter(session_key=session_key).exists()
     assert not logged_in(session, sso_server)
 
@@ -101,11 +113,10 @@ def test_a_wrong_hosted_domain_is_refused_with_nothing_created(sso_server, op_re
     before = User.objects.count()
     google_teacher(op_reset, email="teacher@other-school.example", hd="other-school.example")
     session, response = sign_in(sso_server, "google")
-    assert response.status_code == 403
-    assert refusal_code(response.text) == "sso_wrong_school"
     assert "does not belong to a school" in response.text
-    nothing_created(before)
-    assert not logged_in(session, sso_server)
+    assert_refused(
+        sso_server, session, response, status=403, code="sso_wrong_school", users_before=before
+    )
 
 
 def test_a_missing_hosted_domain_is_refused_when_an_allowlist_is_set(sso_server, op_reset):
@@ -257,11 +268,10 @@ def test_a_bad_id_token_is_refused_with_nothing_created(sso_server, op_reset, ta
     google_teacher(op_reset)
     op_reset.state.tamper = dict(tamper)
     session, response = sign_in(sso_server, "google")
-    assert response.status_code == 400
-    assert refusal_code(response.text) == "sso_failed"
     assert "Nothing was changed" in response.text
-    nothing_created(before)
-    assert not logged_in(session, sso_server)
+    assert_refused(
+        sso_server, session, response, status=400, code="sso_failed", users_before=before
+    )
 
 
 def test_a_replayed_callback_is_refused(sso_server, op_reset):
@@ -279,13 +289,7 @@ def test_a_replayed_callback_is_refused(sso_server, op_reset):
     assert stolen.status_code == 400
     assert not logged_in(attacker, sso_server)
 
-    page = session.get(f"{sso_server}/classes/", timeout=60).text
-    session.post(
-        f"{sso_server}/accounts/logout/",
-        data={"csrfmiddlewaretoken": csrf_token(page)},
-        headers={"Referer": f"{sso_server}/classes/"},
-        timeout=60,
-    )
+    log_out(session, sso_server)
     replayed = session.get(callback, timeout=60)
     assert replayed.status_code == 400
     assert refusal_code(replayed.text) == "sso_failed"
@@ -322,3 +326,48 @@ def test_an_unknown_provider_is_a_404(sso_server):
     assert session.get(f"{sso_server}/accounts/sso/github/login/", timeout=60).status_code == 404
     callback = f"{sso_server}/accounts/sso/github/login/callback/?code=x&state=y"
     assert session.get(callback, timeout=60).status_code == 404
+
+
+def link_directly(user, op, provider="google"):
+    """The identity ``op`` signs in as next, linked to ``user`` beforehand."""
+    SocialAccount.objects.create(user=user, provider=provider, uid=op.state.identity["sub"])
+
+
+def test_staff_with_two_factor_still_give_their_code_for_the_admin(sso_server, op_reset):
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    staff = User.objects.create_user(
+        email=f"admin@{SCHOOL_DOMAIN}", password="a-long-Password-1", is_staff=True
+    )
+    staff.is_superuser = True
+    staff.save()
+    TOTPDevice.objects.create(user=staff, name="phone", confirmed=True)
+    google_teacher(op_reset, email=staff.email)
+    link_directly(staff, op_reset)
+    session, response = sign_in(sso_server, "google")
+    assert logged_in(session, sso_server)
+    admin = session.get(f"{sso_server}/admin/", allow_redirects=False, timeout=60)
+    assert admin.status_code == 302
+    assert "/admin/login/" in admin.headers["Location"]
+
+
+def test_a_switched_off_account_is_not_signed_in(sso_server, op_reset):
+    teacher = User.objects.create_user(email=f"off@{SCHOOL_DOMAIN}", is_active=False)
+    google_teacher(op_reset, email=teacher.email)
+    link_directly(teacher, op_reset)
+    session, response = sign_in(sso_server, "google")
+    assert response.status_code == 403
+    assert refusal_code(response.text) == "sso_account_inactive"
+    assert not logged_in(session, sso_server)
+
+
+def test_a_school_account_never_becomes_a_player(sso_server, op_reset):
+    """Pupils stay nickname-first: school sign-in makes teacher accounts only."""
+    from accounts.models import PlayerProfile
+
+    profiles = PlayerProfile.objects.count()
+    google_teacher(op_reset, email=f"new@{SCHOOL_DOMAIN}")
+    sign_in(sso_server, "google")
+    user = User.objects.get(email=f"new@{SCHOOL_DOMAIN}")
+    assert user.player_id is None
+    assert PlayerProfile.objects.count() == profiles
