@@ -1516,12 +1516,30 @@ class LMS:
             response = session.post(
                 login_uri, data=params, headers=headers, allow_redirects=False, timeout=120
             )
-        if not response.is_redirect:
-            return response
-        location = urljoin(response.url, response.headers["Location"])
-        if location.split("?")[0] != self.authorization_endpoint:
-            return response
-        auth = session.get(location, allow_redirects=False, timeout=120)
+        if response.is_redirect:
+            location = urljoin(response.url, response.headers["Location"])
+            if location.split("?")[0] != self.authorization_endpoint:
+                return response
+            auth = session.get(location, allow_redirects=False, timeout=120)
+        else:
+            # A tool may answer its login with a self-submitting form to the LMS instead.
+            onward = [
+                form
+                for form in (parse_forms(response.text) if response.ok else [])
+                if urljoin(response.url, form["action"]).split("?")[0]
+                == self.authorization_endpoint
+            ]
+            if not onward:
+                return response
+            action = urljoin(response.url, onward[0]["action"])
+            if onward[0]["method"] == "post":
+                auth = session.post(
+                    action, data=onward[0]["fields"], allow_redirects=False, timeout=120
+                )
+            else:
+                auth = session.get(
+                    action, params=onward[0]["fields"], allow_redirects=False, timeout=120
+                )
         if auth.status_code != 200:
             return auth
         form = parse_forms(auth.text)[0]

@@ -67,6 +67,7 @@ class MiniTool:
         self.config_overrides: dict = {}
         self.auth_overrides: dict = {}
         self.login_cookie = "state_cookie=abc; Path=/; SameSite=None; Secure"
+        self.login_by_form = False
         self.states: dict[str, str] = {}
         self.launches: list[dict] = []
         self.refusals: list[str] = []
@@ -187,6 +188,12 @@ class MiniTool:
         query.update(self.auth_overrides)
         query = {k: v for k, v in query.items() if v is not None}
         location = self.platform["authorization_endpoint"] + "?" + urlencode(query)
+        if self.login_by_form:
+            inputs = "".join(
+                f"<input type='hidden' name='{k}' value='{v}'>" for k, v in query.items()
+            )
+            page = f"<form method='post' action='{self.platform['authorization_endpoint']}'>{inputs}</form>"
+            return 200, page.encode(), "text/html", [("Set-Cookie", self.login_cookie)]
         return 302, b"", "text/html", [("Location", location), ("Set-Cookie", self.login_cookie)]
 
     def do_launch(self, params):
@@ -992,3 +999,10 @@ def test_a_platform_that_does_not_require_services_takes_a_plain_tool(make_lms):
         assert claims[AGS_CLAIM]["scope"] == [SCOPE_SCORE] and NRPS_CLAIM not in claims
     finally:
         tool.stop()
+
+
+def test_a_tool_that_answers_its_login_with_a_form_to_the_lms_is_followed(lms, tool, registered):
+    tool.login_by_form = True
+    course, teacher, (pupil,) = _people(lms, learners=1)
+    response = lms.launch(requests.Session(), pupil, course)
+    assert response.status_code == 200 and tool.launches[-1]["sub"] == pupil.sub
