@@ -204,6 +204,11 @@ class SentinelRedis:
         return None
 
     def stop(self) -> None:
+        # All asked to stop at once, then waited for one by one.
+        nodes = [node for node in (self.replica, self.master) if node is not None]
+        for process in [s.process for s in self.sentinels] + [n.process for n in nodes]:
+            if process is not None and process.poll() is None:
+                process.terminate()
         for sentinel in self.sentinels:
             sentinel.stop()
         for node in (self.replica, self.master):
