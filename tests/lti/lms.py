@@ -26,6 +26,8 @@ Platform
 Helpers: ``parse_forms(html)`` → [{"action", "method", "fields"}]; ``add_query(url, **params)``.
 ``lms.base_url == lms.issuer``   e.g. ``http://127.0.0.1:41234`` (no trailing slash).
 ``lms.stop()``
+``lms.rotate_key(keep_old=True)`` → new kid: id_tokens signed with a new key from now on, the
+    old public key kept in the JWKS (``keep_old=False``: only the new key is left).
 ``lms.jwks_uri``, ``lms.token_endpoint``, ``lms.authorization_endpoint``,
 ``lms.registration_endpoint``, ``lms.openid_configuration_url``
 ``GET /.well-known/openid-configuration``  issuer, authorization_endpoint,
@@ -125,7 +127,9 @@ Options for both: ``tool=`` (a ToolRegistration; default ``lms.tool``), ``deploy
     ``drop_claims=[…]`` (full claim URIs, top-level names like "sub"/"exp", or short LTI
     names: "deployment_id", "message_type", "version", "roles", "context",
     "resource_link", "target_link_uri", "custom", "ags", "nrps", "deep_linking_settings"),
-    ``claims={…}`` (added/overriding claims), ``no_email``, ``no_name``.
+    ``claims={…}`` (added/overriding claims), ``no_email``, ``no_name``; and not an attack:
+    ``aud_as_list`` (aud = [client_id, "another-audience"], azp = client_id: valid per
+    OIDC, some platforms do it).
 ``lms.submit_form(session, response, data=None, index=0)``  submit a form of an HTML
     response (hidden inputs + ``data``) to its action; e.g. the tool's deep-linking
     picker, then its auto-posting form back to the LMS.
@@ -671,6 +675,7 @@ class LMS:
         self.private_key = _new_rsa_pem()
         self.public_key = _public_pem(self.private_key)
         self.kid = Registration.get_jwk(self.public_key)["kid"]
+        self._retired_public_keys: list[str] = []
         self.other_private_key = _new_rsa_pem()  # the attacker's key
 
         self.tools: dict[str, ToolRegistration] = {}
@@ -872,7 +877,32 @@ class LMS:
         }
 
     def jwks(self) -> dict[str, Any]:
-        return {"keys": [Registration.get_jwk(self.public_key)]}
+        public_keys = [self.public_key, *self._retired_public_keys]
+        return {"keys": [Registration.get_jwk(public) for public in public_keys]}
+
+    def rotate_key(self, keep_old: bool = True) -> str:
+        """Sign with a new key (new kid) from now on; the old public key stays in the
+        JWKS (and its access tokens stay good); ``keep_old=False`` leaves only the new key.
+        Returns the new kid."""
+        with self._lock:
+            if keep_old:
+                self._retired_public_keys.insert(0, self.public_key)
+            else:
+                self._retired_public_keys = []
+            self.private_key = _new_rsa_pem()
+            self.public_key = _public_pem(self.private_key)
+            self.kid = Registration.get_jwk(self.public_key)["kid"]
+        return self.kid
+
+    def _decode_own(self, token: str, **options: Any) -> tuple[dict[str, Any], str]:
+        """Claims of a JWT this LMS signed (with its current or a kept old key), and that key."""
+        failure: jwt.PyJWTError = jwt.InvalidSignatureError("no key")
+        for public in (self.public_key, *self._retired_public_keys):
+            try:
+                return jwt.decode(token, public, algorithms=["RS256"], **options), public
+            except jwt.InvalidSignatureError as exc:
+                failure = exc
+        raise failure
 
     def _h_discovery(self, req: _Req):
         return self._json(self.openid_configuration())
@@ -1020,7 +1050,7 @@ class LMS:
         auth = req.headers.get("Authorization") or ""
         token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
         try:
-            jwt.decode(token, self.public_key, algorithms=["RS256"], issuer=self.issuer)
+            self._decode_own(token, issuer=self.issuer)
         except jwt.PyJWTError as exc:
             raise LMSError(401, "invalid_token", "registration token missing or invalid") from exc
         config = req.json()
@@ -1367,6 +1397,8 @@ class LMS:
                 claims.pop(key, None)
         if attack.get("expired"):
             claims["iat"], claims["exp"] = now - 7200, now - 3600
+        if attack.get("aud_as_list"):
+            claims["aud"] = [claims["aud"], "another-audience"]
         if attack.get("wrong_aud"):
             claims["aud"] = claims["azp"] = "some-other-client"
         if attack.get("wrong_iss"):
@@ -1832,13 +1864,13 @@ class LMS:
         auth = (req.headers.get("Authorization") or "").split()
         if len(auth) != 2 or auth[0].lower() != "bearer":
             raise LMSError(401, "invalid_token", "bearer token missing")
-        conf = _PlatformConf(
-            registration=self._lib_registration(ToolRegistration(None, None, None))
-        )
-        conf.get_registration()
         try:
+            claims, public = self._decode_own(auth[1])
+            lib = self._lib_registration(ToolRegistration(None, None, None))
+            lib.set_platform_public_key(public)
+            conf = _PlatformConf(registration=lib)
+            conf.get_registration()
             ok = conf.validate_token(auth[1], scopes)
-            claims = jwt.decode(auth[1], self.public_key, algorithms=["RS256"])
         except (LtiException, jwt.PyJWTError) as exc:
             raise LMSError(401, "invalid_token", f"bearer token not valid: {exc}") from exc
         if not ok:

@@ -1006,3 +1006,28 @@ def test_a_tool_that_answers_its_login_with_a_form_to_the_lms_is_followed(lms, t
     course, teacher, (pupil,) = _people(lms, learners=1)
     response = lms.launch(requests.Session(), pupil, course)
     assert response.status_code == 200 and tool.launches[-1]["sub"] == pupil.sub
+
+
+def test_key_rotation_keeps_the_old_key_in_the_jwks_and_its_tokens_good(lms, tool, registered):
+    course, teacher, (pupil,) = _people(lms, learners=1)
+    old_kid, headers = lms.kid, _bearer(lms, tool)
+    new_kid = lms.rotate_key()
+    assert new_kid != old_kid
+    kids = [k["kid"] for k in requests.get(lms.jwks_uri, timeout=30).json()["keys"]]
+    assert kids == [new_kid, old_kid]
+    lms.launch(requests.Session(), pupil, course)
+    assert jwt.get_unverified_header(lms.last_launch["id_token"])["kid"] == new_kid
+    assert tool.launches[-1]["sub"] == pupil.sub
+    url = lms.memberships_url(course, registered)
+    assert requests.get(url, headers=headers, timeout=30).status_code == 200
+    lms.rotate_key(keep_old=False)
+    assert len(requests.get(lms.jwks_uri, timeout=30).json()["keys"]) == 1
+    assert requests.get(url, headers=headers, timeout=30).status_code == 401
+
+
+def test_aud_as_a_list_with_azp(lms, tool, registered):
+    course, teacher, (pupil,) = _people(lms, learners=1)
+    assert lms.launch(requests.Session(), pupil, course, aud_as_list=True).status_code == 200
+    claims = tool.launches[-1]
+    assert claims["aud"] == [registered.client_id, "another-audience"]
+    assert claims["azp"] == registered.client_id
