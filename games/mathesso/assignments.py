@@ -15,27 +15,22 @@ at least as many turns as there are pairs (``homework_score``) -- 100 for a
 game without a wasted turn, less for every turn that found nothing, and a game
 ended early scores only the pairs it found.
 
-The homework app sits above the games: this module reaches it only through
-``games.registry.assignments()``.
+The homework app sits above the games: this module reaches it only through the
+rooms runtime's ``games/rooms/homework.py`` (the gate, ``games.registry.assignments()``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any
 
-from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import PlayerProfile
-from games import registry
-from games.rooms import lifecycle
-from games.rooms.models import Room, Seat
+from games.rooms import homework
+from games.rooms.models import Room
 
 from .adapter import DEFAULT_VARIANT
 from .adapter import clean_settings as clean_room_settings
@@ -43,7 +38,6 @@ from .rules import VARIANT_NAMES, build_tiles
 
 GAME = "mathesso"
 MODE = "solo"
-_PREFIX = b"mathesso-assignment:"
 
 
 def clean_settings(settings: Any) -> dict[str, Any]:
@@ -78,45 +72,15 @@ def homework_score(result: Any) -> int | None:
     return round(100 * pairs / max(turns, total // 2, 1))
 
 
-def assignment_seed(key: str) -> int:
-    """HMAC-SHA256(server secret, key), 62 bits like every room's seed."""
-    digest = hmac.new(
-        django_settings.SECRET_KEY.encode(), _PREFIX + key.encode(), hashlib.sha256
-    ).digest()
-    return int.from_bytes(digest[:8], "big") >> 2
-
-
 def start_assignment_room(*, player: PlayerProfile | None, assignment: object) -> tuple[Room, bool]:
-    """The pupil's game of ``assignment``: a new solo room (True), or their
-    unfinished one continued (False) -- from any device of the same profile."""
-    if player is None:
-        raise registry.AssignmentRefused(
-            "no_profile", _("Choose a nickname first so your games can be recorded."), 403
-        )
-    gate = registry.assignments()
-    with transaction.atomic():
-        ticket = gate.begin(game=GAME, assignment_id=assignment, player=player)
-        if ticket.resume is not None:
-            room = Room.objects.filter(
-                pk=int(ticket.resume), game=GAME, status=Room.Status.RUNNING
-            ).first()
-            if (
-                room is not None
-                and room.seats.filter(player=player, status=Seat.Status.JOINED).exists()
-            ):
-                return room, False
-        room = lifecycle.create_room(
-            game=GAME,
-            mode=MODE,
-            host=player,
-            settings=clean_room_settings({"variant": ticket.settings.get("variant")}),
-        )
-        Room.objects.filter(pk=room.pk).update(rng_seed=assignment_seed(ticket.key))
-        room.refresh_from_db()
-        lifecycle.start_room(room=room, actor=player)
-        room.refresh_from_db()
-        gate.attach(attempt_id=ticket.attempt_id, ref=str(room.pk))
-    return room, True
+    """The pupil's solo room of ``assignment``, new (True) or continued (False)."""
+    return homework.start_assignment_room(
+        game=GAME,
+        mode=MODE,
+        player=player,
+        assignment=assignment,
+        room_settings=lambda settings: clean_room_settings({"variant": settings.get("variant")}),
+    )
 
 
 def play_url(assignment_id: int) -> str:
