@@ -2,8 +2,9 @@
 
 The engine (``rules``) keeps its names in English only; this module adds the
 translations and draws a tile's coloured side as SVG (presentation attributes,
-no ``style=``, so the strict CSP holds). The board's JavaScript draws the same
-picture from the same ``look`` data (games/mathesso/static/mathesso/tiles.js).
+no ``style=``, so the strict CSP holds). That drawing is the only one: the
+board's JavaScript adopts the pictures the catalogue carries (:func:`with_pictures`,
+games/mathesso/static/mathesso/tiles.js).
 """
 
 from __future__ import annotations
@@ -136,6 +137,20 @@ def _ink(hex_colour: str) -> str:
     """The ink class of a digit colour: its ruler number, white (on black) or plain."""
     lower = hex_colour.lower()
     return _RULER_BY_HEX.get(lower) or ("white" if lower == "#ffffff" else "plain")
+
+
+# The id prefix of the pictures the board adopts (``with_pictures``): its tiles.js
+# renames it per drawing, so two copies of one face never share a gradient id.
+BOARD_UID = "mtf"
+
+
+def with_pictures(data: dict[str, Any]) -> dict[str, Any]:
+    """The catalogue with each look's picture drawn (``svg``): the board adopts
+    these, so a tile is drawn by :func:`face_svg` alone, here and on the rules page."""
+    for face in data["faces"].values():
+        for look in face["tiles"]:
+            look["svg"] = str(face_svg(look, BOARD_UID))
+    return data
 
 
 def face_svg(look: dict, uid: str, *, label: str = "") -> SafeString:

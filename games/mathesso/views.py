@@ -23,6 +23,7 @@ from games.mathesso.presentation import (
     GROUP_TITLES,
     face_svg,
     localised_catalogue,
+    with_pictures,
 )
 from games.mathesso.rules import VARIANT_NAMES, data, score_pairs
 from games.mathesso.rules.tiles import EXTENSION_BY_NAME
@@ -106,7 +107,7 @@ def change_settings(request: HttpRequest, code: str) -> HttpResponse:
 
 def catalogue_json(request: HttpRequest) -> JsonResponse:
     """The whole digital box with names in the page's language (public: no positions)."""
-    response = JsonResponse(localised_catalogue())
+    response = JsonResponse(with_pictures(localised_catalogue()))
     response["Cache-Control"] = "public, max-age=3600"
     response["Vary"] = "Accept-Language, Cookie"
     return response

@@ -136,9 +136,10 @@ if (root && live) {
       tileKeys[tile.id] = key;
       button.replaceChildren();
       if (tile.face && (tile.up || leaving.has(tile.id))) {
-        // The server sends what a face-up tile shows (its picture); a tile just
-        // taken keeps fading out with the catalogue's picture of its face.
-        const look = tile.picture || lookOf(catalogue, tile.face, tile.bw);
+        // The catalogue's picture of the face and side (drawn by the server,
+        // the same as the tile's own `picture` says); a tile just taken keeps
+        // fading out with it.
+        const look = lookOf(catalogue, tile.face, tile.bw) || tile.picture;
         button.append(faceSvg(look, tileLabel(tile)));
         button.dataset.face = tile.face;
       } else {
@@ -326,7 +327,7 @@ if (root && live) {
       against = upTiles.reverse().find((t) => ["mult", "square"].includes(t.group)) || null;
     }
     if (against && ["mult", "square"].includes(against.group)) {
-      const look = against.picture || lookOf(catalogue, against.face, against.bw);
+      const look = lookOf(catalogue, against.face, against.bw) || against.picture;
       for (const digit of look ? look.digits : []) {
         for (const colour of digit.colours) colours.add(colour.toLowerCase());
       }
