@@ -39,6 +39,7 @@ sys.path.insert(0, str(BASE_DIR))
 from bench import rooms_fanout as fanout  # noqa: E402
 
 CSRF = "b" * 32
+RETRIES = 6
 JOKER = 0
 
 
@@ -97,12 +98,35 @@ async def play(pupils: list[Pupil], assignment_id: int, moves: int, seed: int, r
     await asyncio.gather(*(pupil.connect() for pupil in pupils))
     go = asyncio.Event()
 
+    retried: list[str] = []
+
+    async def send(pupil: Pupil, path: str, body: dict) -> tuple[int, dict]:
+        """As the pages do: a 503 identity_unavailable is tried again after
+        its Retry-After (5 s), at most ``RETRIES`` times."""
+        status, answer = 0, {"code": "no_answer"}
+        for _attempt in range(RETRIES):
+            try:
+                status, answer = await pupil.post(path, body)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                # the server closed the idle keep-alive connection: a new one
+                retried.append("reconnect")
+                pupil.close()
+                await pupil.connect()
+                continue
+            if status != 503:
+                return status, answer
+            retried.append(answer.get("code", ""))
+            await asyncio.sleep(5)
+            pupil.close()  # uvicorn closes keep-alive connections idle 5 s
+            await pupil.connect()
+        return status, answer
+
     async def one(pupil: Pupil, rng: random.Random) -> None:
         await go.wait()
         await asyncio.sleep(rng.random() * ramp)  # pupils press Start within ``ramp`` seconds
         began = time.monotonic()
-        status, body = await pupil.post(
-            "/poker/api/games/", {"mode": "assignment", "assignment": assignment_id}
+        status, body = await send(
+            pupil, "/poker/api/games/", {"mode": "assignment", "assignment": assignment_id}
         )
         starts.append(time.monotonic() - began)
         if status not in (200, 201):
@@ -120,7 +144,7 @@ async def play(pupils: list[Pupil], assignment_id: int, moves: int, seed: int, r
                 else {"type": "place", "cell": cell}
             )
             began = time.monotonic()
-            status, body = await pupil.post(f"/poker/api/games/{game['id']}/actions/", action)
+            status, body = await send(pupil, f"/poker/api/games/{game['id']}/actions/", action)
             placements.append(time.monotonic() - began)
             if status != 200:
                 refused.append((status, body.get("code", "")))
@@ -137,7 +161,13 @@ async def play(pupils: list[Pupil], assignment_id: int, moves: int, seed: int, r
     wall = time.monotonic() - began
     for pupil in pupils:
         pupil.close()
-    return {"wall_s": wall, "starts": starts, "placements": placements, "refused": refused}
+    return {
+        "wall_s": wall,
+        "starts": starts,
+        "placements": placements,
+        "refused": refused,
+        "retried": retried,
+    }
 
 
 def make_class(pupils: int, *, tag: str, assignments: int = 1, finished: bool = False):
@@ -202,7 +232,7 @@ def make_class(pupils: int, *, tag: str, assignments: int = 1, finished: bool = 
     return teacher, classroom, made, cookies
 
 
-def render_times(teacher, classroom, assignment, renders: int) -> dict:
+def render_times(teacher, classroom, assignment, renders: int, profile: bool = False) -> dict:
     from django.test import Client
 
     client = Client(headers={"accept-language": "cs"}, HTTP_HOST="localhost")
@@ -213,6 +243,9 @@ def render_times(teacher, classroom, assignment, renders: int) -> dict:
         "results.xlsx": f"/api/assignments/{assignment.pk}/results.xlsx",
         "results JSON": f"/api/assignments/{assignment.pk}/results/",
     }
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     found = {}
     for name, url in urls.items():
         times = []
@@ -222,11 +255,26 @@ def render_times(teacher, classroom, assignment, renders: int) -> dict:
             times.append((time.perf_counter() - began) * 1000)
             assert response.status_code == 200, (url, response.status_code)
         times = times[2:]  # the first two warm caches and connections
+        with CaptureQueriesContext(connection) as queries:
+            client.get(url)
         found[name] = {
             "median_ms": round(statistics.median(times), 1),
             "p95_ms": round(percentile(times, 0.95), 1),
             "max_ms": round(max(times), 1),
+            "queries": len(queries),
         }
+        if profile and name == "class page":
+            import cProfile
+            import pstats
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+            for _ in range(5):
+                client.get(url)
+            profiler.disable()
+            stats = pstats.Stats(profiler, stream=sys.stderr)
+            stats.sort_stats("cumulative").print_stats(r"/work/main/(?!\.venv)", 60)
+            stats.sort_stats("tottime").print_stats(30)
     found["homework card of the class page (alone)"] = card_times(teacher, classroom, renders)
     return found
 
@@ -261,6 +309,12 @@ def main() -> int:
     parser.add_argument("--renders", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ramp", type=float, default=5.0, help="seconds over which pupils start")
+    parser.add_argument(
+        "--pages-only", action="store_true", help="only the teacher's pages (no pupils playing)"
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile of the class page on stderr"
+    )
     args = parser.parse_args()
     load_before = f"{os.getloadavg()[0]:.1f}"
     with fanout.bench_services("matika-homework-bench-") as (_workdir, env, servers):
@@ -269,16 +323,31 @@ def main() -> int:
 
         django.setup()
         began = time.monotonic()
+        if args.pages_only:
+            args.pupils = 0
         _teacher, _classroom, assignments, cookies = make_class(args.pupils, tag="A")
         setup_s = time.monotonic() - began
-        servers += fanout.start_servers(env, 1)
-        address = servers[0][1]
-        pupils = [Pupil(address, cookie) for cookie in cookies]
-        played = asyncio.run(play(pupils, assignments[0].pk, args.moves, args.seed, args.ramp))
+        if args.pages_only:
+            played = {"wall_s": 1.0, "starts": [], "placements": [], "refused": [], "retried": []}
+        else:
+            servers += fanout.start_servers(env, 1)
+            address = servers[0][1]
+            pupils = [Pupil(address, cookie) for cookie in cookies]
+            played = asyncio.run(play(pupils, assignments[0].pk, args.moves, args.seed, args.ramp))
+        summary = {
+            "wall_s": round(played["wall_s"], 1),
+            "placements": len(played["placements"]),
+            "placement_p99_ms": round(percentile(played["placements"], 0.99) * 1000, 1),
+            "refused": dict(Counter(code for _status, code in played["refused"])),
+            "retried": dict(Counter(played["retried"])),
+        }
+        print("played:", json.dumps(summary), file=sys.stderr, flush=True)
         teacher, classroom, table_assignments, _c = make_class(
             args.table_pupils, tag="B", assignments=args.assignments, finished=True
         )
-        pages = render_times(teacher, classroom, table_assignments[0], args.renders)
+        pages = render_times(
+            teacher, classroom, table_assignments[0], args.renders, profile=args.profile
+        )
         placements = played["placements"]
         result = {
             "command": " ".join(["bench/homework_bench.py", *sys.argv[1:]]),
@@ -299,6 +368,8 @@ def main() -> int:
             },
             "refused_codes": dict(Counter(code for _status, code in played["refused"])),
             "refused_count": len(played["refused"]),
+            "retried": dict(Counter(played["retried"])),
+            "db_pool_max_size": os.environ.get("DB_POOL_MAX_SIZE", "16 (default)"),
             "class_table": {
                 "pupils": args.table_pupils,
                 "assignments": args.assignments,
