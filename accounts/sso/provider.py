@@ -32,6 +32,21 @@ from allauth.socialaccount.providers.openid_connect.views import OpenIDConnectOA
 
 from accounts.sso import policy
 
+RESERVED = frozenset(
+    {
+        "client_id",
+        "redirect_uri",
+        "response_type",
+        "response_mode",
+        "scope",
+        "state",
+        "nonce",
+        "code_challenge",
+        "code_challenge_method",
+        "request",
+        "request_uri",
+    }
+)
 ALGORITHMS = frozenset({"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384"})
 
 
@@ -86,7 +101,9 @@ class SchoolOIDCProvider(OpenIDConnectProvider):
         auth_params = kwargs.pop("auth_params", None)
         if auth_params is None:
             auth_params = self.get_auth_params()
-        auth_params = dict(auth_params)
+        # ``?auth_params=`` of the login URL may add hints (prompt, login_hint),
+        # never replace what binds the flow to this browser and this client.
+        auth_params = {k: v for k, v in dict(auth_params).items() if k not in RESERVED}
         auth_params["nonce"] = nonce
         settings = self.app.settings
         allowed = settings.get("school_values") or []

@@ -8,6 +8,8 @@ the provider's discovery and JWKS.
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 from allauth.socialaccount.models import SocialAccount
 from django.contrib.sessions.models import Session
@@ -371,3 +373,20 @@ def test_a_school_account_never_becomes_a_player(sso_server, op_reset):
     user = User.objects.get(email=f"new@{SCHOOL_DOMAIN}")
     assert user.player_id is None
     assert PlayerProfile.objects.count() == profiles
+
+
+def test_the_login_url_cannot_replace_the_redirect_uri_or_the_nonce(sso_server):
+    """``?auth_params=`` may add hints; what binds the flow stays Matika's own."""
+    session = browser_session()
+    response = session.get(
+        f"{sso_server}/accounts/sso/google/login/",
+        params={"auth_params": "redirect_uri=https://evil.example/cb&nonce=fixed&prompt=login"},
+        allow_redirects=False,
+        timeout=60,
+    )
+    assert response.status_code == 302
+    query = parse_qs(urlsplit(response.headers["Location"]).query)
+    assert query["redirect_uri"] == [f"{sso_server}/accounts/sso/google/login/callback/"]
+    assert query["nonce"] != ["fixed"] and len(query["nonce"][0]) >= 32
+    assert query["prompt"] == ["login"]
+    assert query["code_challenge_method"] == ["S256"]
