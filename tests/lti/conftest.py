@@ -1,4 +1,8 @@
-"""Fixtures of the LTI tests: a local LTI 1.3 platform (tests/lti/lms.py) per test."""
+"""Fixtures of the LTI tests: a local LTI 1.3 platform (tests/lti/lms.py) per test.
+
+Each test gets its own platform (its own server, port, issuer and state); only the
+RSA keys are reused from earlier tests (``lms.KEYS``), never by two platforms alive
+at the same time: generating them was most of the cost of a platform."""
 
 from collections.abc import Callable, Iterator
 
@@ -13,6 +17,7 @@ def lms() -> Iterator[LMS]:
     platform = LMS()
     yield platform
     platform.stop()
+    platform.release_keys()
 
 
 @pytest.fixture
@@ -29,3 +34,5 @@ def make_lms() -> Iterator[Callable[..., LMS]]:
     yield make
     for platform in started:
         platform.stop()
+    for platform in started:
+        platform.release_keys()

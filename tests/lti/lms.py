@@ -25,7 +25,9 @@ Platform
     accepts a registration without deep linking, AGS or NRPS.
 Helpers: ``parse_forms(html)`` → [{"action", "method", "fields"}]; ``add_query(url, **params)``.
 ``lms.base_url == lms.issuer``   e.g. ``http://127.0.0.1:41234`` (no trailing slash).
-``lms.stop()``
+``lms.stop()``; ``lms.release_keys()`` gives its RSA keys back to ``KEYS`` (the fixtures do
+    it after the test): a key is reused by later platforms, never by two alive at once,
+    never across kinds (platform/attacker/tool); rotated-in keys are always new.
 ``lms.rotate_key(keep_old=True)`` → new kid: id_tokens signed with a new key from now on, the
     old public key kept in the JWKS (``keep_old=False``: only the new key is left).
 ``lms.jwks_uri``, ``lms.token_endpoint``, ``lms.authorization_endpoint``,
@@ -459,6 +461,17 @@ class _PlatformConf(LTI1P3PlatformConfAbstract):
         return self._lib_registration
 
 
+class _Registration(Registration):
+    """The library's registration holding the loaded private key (``private_key_object``),
+    not its PEM: the library signs access tokens through PyJWT, which takes either; only
+    its ``get_kid`` reads the PEM, so the kid comes from the public key (the same RFC 7638
+    thumbprint)."""
+
+    def get_kid(self) -> str | None:
+        public = self.get_platform_public_key()
+        return Registration.get_jwk(public)["kid"] if public else None
+
+
 class _LibRequest(Request):
     def build_metadata(self, request: Any) -> Any:
         return {
@@ -637,19 +650,68 @@ class _Handler(BaseHTTPRequestHandler):
         self._handle("DELETE")
 
 
+_KEY_OBJECTS: dict[str, rsa.RSAPrivateKey] = {}
+
+
 def _new_rsa_pem() -> str:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(
+    pem = key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     ).decode()
+    _KEY_OBJECTS[pem] = key
+    return pem
+
+
+def private_key_object(private_pem: str) -> rsa.RSAPrivateKey:
+    """The loaded key of a PEM, loaded once: signing with the PEM string makes PyJWT load
+    it again each time, and loading an RSA private key checks it (0.1-0.6 s on a busy
+    machine) — per launch, access token and registration. The signature is the same."""
+    key = _KEY_OBJECTS.get(private_pem)
+    if key is None:
+        loaded = serialization.load_pem_private_key(private_pem.encode(), password=None)
+        assert isinstance(loaded, rsa.RSAPrivateKey)
+        key = _KEY_OBJECTS.setdefault(private_pem, loaded)
+    return key
+
+
+class _KeyPool:
+    """RSA keys lent to platforms, so a test does not wait for new ones.
+
+    A 2048-bit key takes 0.1-0.7 s to generate on a busy machine and every platform
+    needs two (its own and the attacker's), so making them afresh per test cost
+    minutes per run. A key taken from the pool is held by one platform (or one test's
+    tool) until it is given back, so platforms alive at the same time never share a
+    key; each kind has its own keys (an attacker's key is never any platform's key,
+    in this test or an earlier one); ``rotate_key`` always makes a new key that is
+    never lent again, so a rotated-in kid is one nobody has seen before."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._free: dict[str, list[str]] = {}
+
+    def take(self, kind: str) -> str:
+        with self._lock:
+            free = self._free.setdefault(kind, [])
+            if free:
+                return free.pop()
+        return _new_rsa_pem()
+
+    def give_back(self, kind: str, private_pem: str) -> None:
+        with self._lock:
+            free = self._free.setdefault(kind, [])
+            if private_pem not in free:
+                free.append(private_pem)
+
+
+KEYS = _KeyPool()
 
 
 def _public_pem(private_pem: str) -> str:
-    key = serialization.load_pem_private_key(private_pem.encode(), password=None)
     return (
-        key.public_key()
+        private_key_object(private_pem)
+        .public_key()
         .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
         .decode()
     )
@@ -672,11 +734,12 @@ class LMS:
         self.page_size = page_size
         self.require_services = require_services
         self._lock = threading.RLock()
-        self.private_key = _new_rsa_pem()
+        self.private_key = KEYS.take("platform")
         self.public_key = _public_pem(self.private_key)
         self.kid = Registration.get_jwk(self.public_key)["kid"]
         self._retired_public_keys: list[str] = []
-        self.other_private_key = _new_rsa_pem()  # the attacker's key
+        self.other_private_key = KEYS.take("attacker")  # the attacker's key
+        self._lent_keys = [("platform", self.private_key), ("attacker", self.other_private_key)]
 
         self.tools: dict[str, ToolRegistration] = {}
         self.tool: ToolRegistration | None = None
@@ -711,7 +774,10 @@ class LMS:
         self.port = self._server.server_address[1]
         self.base_url = f"http://{host}:{self.port}"
         self.issuer = self.base_url
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # stop() waits for the serving loop to notice: a short poll makes that 0.05 s, not 0.5
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
 
         self._routes: list[tuple[str, re.Pattern[str], Any]] = [
@@ -801,6 +867,14 @@ class LMS:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=10)
+
+    def release_keys(self) -> None:
+        """Give the keys this platform was made with back to the pool (the fixtures do it
+        after the test, not ``stop()``: a test that stops its LMS early might start
+        another one, which must not get the same key)."""
+        for kind, private_pem in self._lent_keys:
+            KEYS.give_back(kind, private_pem)
+        self._lent_keys = []
 
     # -- dispatch
 
@@ -925,7 +999,7 @@ class LMS:
                 "exp": now + 3600,
                 "jti": jti,
             },
-            self.private_key,
+            private_key_object(self.private_key),
             algorithm="RS256",
             headers={"kid": self.kid},
         )
@@ -1278,11 +1352,11 @@ class LMS:
     # -- launches: building the id_token
 
     def _lib_registration(self, tool: ToolRegistration, deployment_id: str | None = None):
-        lib = Registration()
+        lib = _Registration()
         lib.set_iss(self.issuer)
         lib.set_client_id(tool.client_id or "")
         lib.set_deployment_id(deployment_id or tool.deployment_id or "")
-        lib.set_platform_private_key(self.private_key)
+        lib.set_platform_private_key(private_key_object(self.private_key))  # type: ignore[arg-type]
         lib.set_platform_public_key(self.public_key)
         if tool.jwks_uri:
             lib.set_tool_key_set_url(tool.jwks_uri)
@@ -1418,7 +1492,9 @@ class LMS:
         claims.update(attack.get("claims") or {})
 
         key = self.other_private_key if attack.get("sign_with_other_key") else self.private_key
-        return jwt.encode(claims, key, algorithm="RS256", headers={"kid": self.kid})
+        return jwt.encode(
+            claims, private_key_object(key), algorithm="RS256", headers={"kid": self.kid}
+        )
 
     def _h_auth(self, req: _Req):
         params = req.params()

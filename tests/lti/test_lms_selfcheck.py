@@ -9,6 +9,7 @@ that passes against it means something.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import threading
@@ -21,12 +22,12 @@ import jwt
 import pytest
 import requests
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 from lti1p3platform.registration import Registration
 
 from tests.lti.lms import (
     AGS_CLAIM,
     DL,
+    KEYS,
     LTI,
     MEDIA_MEMBERSHIPS,
     MEDIA_SCORE,
@@ -38,16 +39,17 @@ from tests.lti.lms import (
     TOOL_CONFIG,
     add_query,
     parse_forms,
+    private_key_object,
 )
 
 ALL_SCOPES = [SCOPE_LINEITEM, SCOPE_RESULT_READ, SCOPE_SCORE, SCOPE_NRPS]
 
 
+@functools.cache
 def _rsa_pem() -> str:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    ).decode()
+    """A key neither the LMS nor any tool holds (the pool keeps kinds apart), made once:
+    each test needs only that it is trusted by nobody, not that it is new."""
+    return KEYS.take("foreign")
 
 
 class MiniTool:
@@ -58,7 +60,7 @@ class MiniTool:
     ):
         self.claims = list(claims)
         self.scopes = list(scopes)
-        self.private_key = _rsa_pem()
+        self.private_key = KEYS.take("tool")  # given back by stop()
         public = serialization.load_pem_private_key(self.private_key.encode(), None).public_key()
         self.public_pem = public.public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
@@ -118,12 +120,15 @@ class MiniTool:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
 
     def stop(self):
         self.server.shutdown()
         self.server.server_close()
+        KEYS.give_back("tool", self.private_key)
 
     # registration
     def config(self) -> dict:
@@ -227,7 +232,10 @@ class MiniTool:
     # signing as the tool
     def sign(self, claims, key=None, kid=None):
         return jwt.encode(
-            claims, key or self.private_key, algorithm="RS256", headers={"kid": kid or self.kid}
+            claims,
+            private_key_object(key or self.private_key),
+            algorithm="RS256",
+            headers={"kid": kid or self.kid},
         )
 
     def deep_link_response(self, request_claims, items, **changes):
@@ -322,10 +330,12 @@ def test_discovery_document_and_jwks(lms):
     keys = requests.get(config["jwks_uri"], timeout=30).json()["keys"]
     assert len(keys) == 1 and keys[0]["kid"] == lms.kid and keys[0]["alg"] == "RS256"
     assert "d" not in keys[0]  # the public half only
-    token = jwt.encode({"x": 1}, lms.private_key, algorithm="RS256", headers={"kid": lms.kid})
+    token = jwt.encode(
+        {"x": 1}, private_key_object(lms.private_key), algorithm="RS256", headers={"kid": lms.kid}
+    )
     public = jwt.PyJWK(keys[0]).key
     assert jwt.decode(token, public, algorithms=["RS256"]) == {"x": 1}
-    other = jwt.encode({"x": 1}, lms.other_private_key, algorithm="RS256")
+    other = jwt.encode({"x": 1}, private_key_object(lms.other_private_key), algorithm="RS256")
     with pytest.raises(jwt.InvalidSignatureError):
         jwt.decode(other, public, algorithms=["RS256"])
 
@@ -368,7 +378,9 @@ def test_registration_assigns_client_and_deployment_once(lms, tool):
 def test_registration_without_a_valid_token_is_refused(lms, tool, token):
     if token == "SIGNED_BY_ANOTHER_KEY":
         token = jwt.encode(
-            {"iss": lms.issuer, "exp": time.time() + 60}, _rsa_pem(), algorithm="RS256"
+            {"iss": lms.issuer, "exp": time.time() + 60},
+            private_key_object(_rsa_pem()),
+            algorithm="RS256",
         )
     answer = requests.post(
         lms.registration_endpoint,
@@ -795,7 +807,9 @@ def test_services_need_the_right_token_scope_and_url(lms, tool, registered):
     assert no_token.status_code == 401
     forged = {
         "Authorization": "Bearer "
-        + jwt.encode({"sub": registered.client_id}, _rsa_pem(), algorithm="RS256")
+        + jwt.encode(
+            {"sub": registered.client_id}, private_key_object(_rsa_pem()), algorithm="RS256"
+        )
     }
     assert (
         requests.post(
@@ -914,6 +928,16 @@ def test_course_copy_has_a_new_context_and_new_link_ids(lms, tool, registered):
 def test_two_platforms_reuse_subjects_and_context_ids(make_lms, tool):
     first, second = make_lms(), make_lms(product_family_code="canvas")
     assert first.issuer != second.issuer
+    # keys come from a pool (tests/lti/lms.py KEYS): never shared by two live platforms,
+    # and an attacker's key is nobody's platform key
+    assert first.kid != second.kid
+    keys = {
+        first.private_key,
+        second.private_key,
+        first.other_private_key,
+        second.other_private_key,
+    }
+    assert len(keys) == 4
     a, b = first.add_user("Ann Lee"), second.add_user("Bob Ray")
     assert a.sub == b.sub  # like two Moodles: a tool must key people by (iss, sub)
     assert first.add_course("X").context_id == second.add_course("Y").context_id
