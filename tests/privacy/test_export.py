@@ -19,9 +19,14 @@ from tests.privacy.helpers import NICKNAME, leave_every_trace, login_as, make_pl
 
 pytestmark = pytest.mark.django_db
 
-# Relations the fixture does not fill: a player profile of a teacher account, and
-# the homework app's attempts (new; its own tests cover their export).
-NOT_LEFT_BY_THE_FIXTURE = {"accounts.User.player", "homework.Attempt.player"}
+# Relations the fixture does not fill: a player profile of a teacher account, the
+# homework app's attempts and the LTI tool's LMS bindings (new; their own tests
+# cover their export: tests/homework, tests/lti).
+NOT_LEFT_BY_THE_FIXTURE = {
+    "accounts.User.player",
+    "homework.Attempt.player",
+    "lti.Person.player",
+}
 
 
 def _references_to_profiles() -> set[str]:
