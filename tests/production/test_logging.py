@@ -41,7 +41,7 @@ def _python(code: str, **extra) -> subprocess.CompletedProcess:
         env=_env(**extra),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=240,  # patience: at load 20 a django.setup() took over 60 s
     )
 
 
@@ -129,7 +129,9 @@ def test_beat_sends_due_tasks_without_an_info_line_each_time(transactional_db):
         text=True,
     )
     try:
-        deadline = time.monotonic() + 30
+        # Patience for a busy machine (beat imports Django first): it ends as soon
+        # as three ticks are queued.
+        deadline = time.monotonic() + 150
         while queue.llen(queue_name) < 3 and time.monotonic() < deadline:
             time.sleep(0.2)
     finally:
