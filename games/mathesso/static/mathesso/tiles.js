@@ -21,7 +21,7 @@ export function useRuler(ruler) {
 function parse(markup) {
   let svg = parsed.get(markup);
   if (!svg) {
-    // The HTML parser puts <svg> in the SVG namespace (viewBox, linearGradient).
+    // The HTML parser puts <svg> and its children in the SVG namespace.
     const template = document.createElement("template");
     template.innerHTML = markup;
     svg = template.content.firstElementChild;
