@@ -118,7 +118,9 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[subpro
     )
     from config.celery import app
 
-    deadline = time.monotonic() + 60
+    # as patient as the test servers: on a busy 2-core machine importing Django
+    # and the apps took the worker over a minute (a failure, not a check of speed)
+    deadline = time.monotonic() + 180
     while not app.control.ping(timeout=0.5):
         if process.poll() is not None or time.monotonic() > deadline:
             _stop(process)
