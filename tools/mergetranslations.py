@@ -3,8 +3,9 @@
 Parallel work adds strings faster than one person edits ``.po`` files, so each
 area writes ``{"msgid": {"cs": "...", "sk": "..."}}`` next to its change (for a
 plural msgid, a list of the language's forms: ``["1 den", "2 dny", "5 dní"]``); after
-``make translations`` this fills the matching empty entries and reports what is
-still missing. Merged files are removed with ``--remove``.
+``make translations`` this fills the matching entries -- a pending translation
+replaces the catalogue's, so a wording can be corrected the same way -- and
+reports what is still missing. Merged files are removed with ``--remove``.
 """
 
 import json
@@ -58,13 +59,12 @@ def merge(remove: bool = False) -> dict[str, list[str]]:
                 if entry.msgid_plural:
                     # Plural forms come as a list in the catalogue's order
                     # (cs and sk: one, few, many/other).
-                    forms = entry.msgstr_plural
-                    if isinstance(text, list) and text and not any(forms.values()):
+                    if isinstance(text, list) and text:
                         entry.msgstr_plural = dict(enumerate(_fit(text, plurals)))
                     if not all(entry.msgstr_plural.values()):
                         missing.setdefault(f"{language}/{domain}", []).append(entry.msgid)
                     continue
-                if text and not entry.msgstr:
+                if text:
                     entry.msgstr = text
                 if not entry.msgstr:
                     missing.setdefault(f"{language}/{domain}", []).append(entry.msgid)
