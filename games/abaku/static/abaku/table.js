@@ -109,7 +109,10 @@ if (root) {
           score: entry.score,
         });
       case "exchanged":
-        return t(gettext("%(player)s exchanged %(count)s stone(s)."), { player: who, count: entry.count });
+        return t(ngettext("%(player)s exchanged %(count)s stone.", "%(player)s exchanged %(count)s stones.", entry.count), {
+          player: who,
+          count: entry.count,
+        });
       case "skipped":
         return entry.reason === "timeout"
           ? t(gettext("%(player)s ran out of time."), { player: who })
