@@ -18,6 +18,18 @@ from django.utils import timezone
 
 from .models import ToolKey
 
+# Loading a PEM checks the key (about half a second of CPU on a busy machine);
+# a key never changes under its kid, so each process loads it once.
+_LOADED: dict[str, object] = {}
+
+
+def _loaded(key: ToolKey):
+    private = _LOADED.get(key.kid)
+    if private is None:
+        private = serialization.load_pem_private_key(key.private_pem.encode(), password=None)
+        _LOADED[key.kid] = private
+    return private
+
 
 def _new_key() -> ToolKey:
     private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -63,4 +75,4 @@ def sign(claims: dict, *, lifetime: int = 300) -> str:
     key = signing_key()
     now = int(time.time())
     body = {"iat": now, "exp": now + lifetime, "jti": secrets.token_urlsafe(16), **claims}
-    return jwt.encode(body, key.private_pem, algorithm="RS256", headers={"kid": key.kid})
+    return jwt.encode(body, _loaded(key), algorithm="RS256", headers={"kid": key.kid})
