@@ -55,6 +55,7 @@ def merge(remove: bool = False) -> dict[str, list[str]]:
                     if entry.msgid_plural:
                         entry.msgstr_plural = {k: "" for k in entry.msgstr_plural}
                     entry.previous_msgid = entry.previous_msgid_plural = None
+                    entry.previous_msgctxt = None
                 text = pending.get(entry.msgid, {}).get(language)
                 if entry.msgid_plural:
                     # Plural forms come as a list in the catalogue's order
