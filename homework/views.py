@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from classrooms import selectors as class_selectors
 from games import registry
 
-from . import charts, selectors, services
+from . import charts, links, selectors, services
 from .errors import HomeworkError
 from .forms import SESSION_ZONE, AssignmentForm
 from .models import Assignment, Attempt
@@ -161,6 +161,7 @@ def detail(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
         assignment = _assignment(request, pk, assignment_id)
         context = {**_table_context(assignment), "classroom": classroom, "for_teacher": True}
         context["settings_text"] = ", ".join(f"{k}: {v}" for k, v in assignment.settings.items())
+        context["extra_links"] = links.for_teacher(assignment)
         return render(request, "homework/detail.html", context)
     membership = class_selectors.student_membership(request.player, pk)
     if membership.is_pending:

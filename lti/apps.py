@@ -9,11 +9,15 @@ class LtiConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import privacy
+        from homework import links as homework_links
         from homework import signals
 
         from . import ags
         from .privacy import HOOKS
+        from .views import grades_link
 
         # A finished homework game sends its counted score back to the LMS.
         signals.attempt_finished.connect(ags.on_attempt_finished, dispatch_uid="lti-grades")
         privacy.register(HOOKS)
+        # The teacher's homework page links to what reached the LMS gradebook.
+        homework_links.register(grades_link)

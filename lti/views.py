@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -19,7 +20,7 @@ from games import registry
 from homework import selectors as homework_selectors
 
 from . import deep_linking, keys, launch, net, registration, services
-from .models import GradeSend, Platform
+from .models import GradeSend, Platform, ResourceLink
 
 logger = logging.getLogger(__name__)
 
@@ -222,6 +223,14 @@ def grades(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
         "lti/grades.html",
         {"assignment": assignment, "classroom": assignment.classroom, "rows": rows},
     )
+
+
+def grades_link(assignment) -> list[tuple[str, str]]:
+    """The teacher's homework page links here when an LMS links to the assignment."""
+    if not ResourceLink.objects.filter(assignment=assignment).exists():
+        return []
+    url = reverse("lti:grades", args=[assignment.classroom_id, assignment.pk])
+    return [(_("Scores sent to the LMS"), url)]
 
 
 @login_required

@@ -311,12 +311,15 @@ def test_done_when_five_learners_launch_play_and_their_scores_reach_the_gradeboo
     # Nicknames are generated, never the LMS names.
     assert not PlayerProfile.objects.filter(nickname__in=names).exists()
     # The teacher sees per pupil that the score was sent.
+    # The teacher sees per pupil that the score was sent, reached from the
+    # homework page the instructor lands on.
     teacher_session = requests.Session()
-    lms.launch(teacher_session, instructor, course, link=link)
-    page = teacher_session.get(
-        f"{asgi_server}/lti/classes/{assignment.classroom_id}/homework/{assignment.pk}/grades/",
-        timeout=60,
-    )
+    landing = lms.launch(teacher_session, instructor, course, link=link)
+    grades_url = f"/lti/classes/{assignment.classroom_id}/homework/{assignment.pk}/grades/"
+    assert landing.url.endswith(f"/classes/{assignment.classroom_id}/homework/{assignment.pk}/")
+    assert 'data-testid="homework-extra-link"' in landing.text
+    assert f'href="{grades_url}"' in landing.text
+    page = teacher_session.get(f"{asgi_server}{grades_url}", timeout=60)
     assert page.status_code == 200
     assert page.text.count('data-status="sent"') == 5
 
