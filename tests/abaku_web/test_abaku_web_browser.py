@@ -49,7 +49,7 @@ def test_a_whole_game_against_the_robot_in_the_browser(transactional_db, browser
     try:
         page.goto("/abaku/")
         page.fill("#ab-nickname-robot", "Ada Digits")
-        page.select_option("#ab-level-robot", "greedy")
+        page.check("#ab-level-robot-greedy")
         page.click('[data-testid="play-robot"]')
         page.wait_for_url(re.compile(r"/rooms/[A-Z0-9]+/$"))
         table = page.locator("[data-abaku-table]")

@@ -106,7 +106,7 @@ def test_two_people_and_a_robot_play_at_one_table(transactional_db, browser, asg
         guest.click('[data-ab-rack] [data-index="0"]')
         guest.click("[data-ab-exchange]")
         expect(host.locator("[data-ab-log]")).to_contain_text(
-            "Bob Guest exchanged 1 stone(s).", timeout=TIMEOUT
+            "Bob Guest exchanged 1 stone.", timeout=TIMEOUT
         )
         # the robot answers on a tick and the turn comes back to the host
         wait_for_state(room.pk, lambda s: s["game"]["turn"] == 0, timeout=30)
