@@ -242,9 +242,14 @@ def test_nrps_roster_reads_every_page_and_names_stay_roster_names(lms, registere
     lms.launch(requests.Session(), instructor, course)
     mapped = Course.objects.get()
     assert mapped.memberships_url
-    assert nrps.refresh(mapped.pk) == 5
-    roster = set(mapped.classroom.members.values_list("roster_name", flat=True))
-    assert roster == set(names)
+    # The launch queued a refresh too: in a full run the suite's Celery worker may
+    # have applied it first, so the count here is 5 or 0, and the roster is whole
+    # either way; a second refresh changes nothing.
+    assert nrps.refresh(mapped.pk) in (0, 5)
+    roster = list(mapped.classroom.members.values_list("roster_name", flat=True))
+    assert sorted(roster) == sorted(names)
+    assert nrps.refresh(mapped.pk) == 0
+    assert mapped.classroom.members.count() == 5
     assert not PlayerProfile.objects.filter(nickname__in=names).exists()
     assert lms.page_size < 5  # the roster came in several pages
 
