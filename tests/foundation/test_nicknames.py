@@ -62,6 +62,7 @@ def test_any_text_is_either_accepted_within_the_rules_or_refused_with_a_code(tex
             "too_long",
             "bad_characters",
             "no_letters",
+            "mixed_scripts",
             "not_allowed",
         }
     else:
