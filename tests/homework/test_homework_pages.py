@@ -103,3 +103,5 @@ def test_the_class_table_page_lists_every_roster_entry_with_a_chart(
     assert "<svg" in text and "chart-bar" in text
     assert f">{game['score']}<" in text
     assert 'data-confirm="' in text  # close and delete ask first (static/js/base.js)
+    # no LMS links to this homework: no link to scores sent to one
+    assert 'data-testid="homework-extra-link"' not in text
