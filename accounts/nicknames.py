@@ -134,9 +134,13 @@ def skeleton(nickname: str) -> str:
 
 
 def _scripts(nickname: str) -> set[str]:
-    """The scripts of the nickname's letters (digits and separators belong to none)."""
+    """The scripts of the nickname's letters (digits and separators belong to none).
+
+    Compatibility forms count as the letters they stand for (NFKC first): ``ª`` is
+    an ``a`` and a full-width ``Ａ`` an ``A``, so neither makes a Latin name "mixed".
+    """
     scripts = set()
-    for ch in nickname:
+    for ch in unicodedata.normalize("NFKC", nickname):
         if ch.isalpha():
             name = unicodedata.name(ch, "")
             scripts.add(name.split(" ")[0] if name else "UNKNOWN")

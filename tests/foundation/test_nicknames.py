@@ -68,3 +68,16 @@ def test_any_text_is_either_accepted_within_the_rules_or_refused_with_a_code(tex
     else:
         assert 2 <= len(nickname) <= 24
         assert all(ch.isalnum() or ch in " -_." for ch in nickname)
+
+
+@pytest.mark.parametrize("raw", ["Aª", "Paº", "Ｍaruška"])
+def test_compatibility_forms_count_as_the_letters_they_stand_for(raw):
+    # 'ª' (feminine ordinal) and full-width letters are Latin letters in another
+    # form: they do not make a Latin nickname "mixed".
+    nicknames.check_characters(raw)
+
+
+def test_a_real_second_alphabet_is_still_mixed():
+    with pytest.raises(NicknameError) as refused:
+        nicknames.check_characters("Pe\u0442r")
+    assert refused.value.code == "mixed_scripts"
