@@ -1,22 +1,49 @@
-"""Homework benchmark (issue 28): pupils playing assignment games at once against
-one server process, and the teacher's class table.
+"""Homework benchmark (issue 28): a homework evening of pupils playing the poker
+assignment against the production configuration, and the teacher's class table.
 
-One command starts throwaway PostgreSQL and Redis (bench/rooms_fanout.py),
-migrates, makes a class of ``--pupils`` pupils with one poker homework, starts
-one uvicorn process and lets every pupil -- each its own keep-alive HTTP
-connection, all at once -- start the homework game (``POST /poker/api/games/``
-``{"mode": "assignment"}``) and place ``--moves`` numbers through the real
-poker API, services and database:
+Play (the default). One command starts throwaway PostgreSQL and Redis
+(tools/services.py, via bench/rooms_fanout.py), migrates, makes one class of
+``max(--pupils)`` pupils and starts uvicorn the way ``platform/Dockerfile``
+does (``config.asgi``, ``config.settings.prod``, ``--proxy-headers``, the
+shipped log config; ``--workers`` = ``--processes``), optionally behind
+PgBouncer in transaction mode (``--pgbouncer``, tests/scale/topology.py, as
+issue 30 ran several processes). Then, for every pupil count of ``--pupils``,
+a new homework and an evening:
 
-    .venv/bin/python bench/homework_bench.py --pupils 1000 --moves 25
+* pupils arrive spread evenly at random over ``--ramp`` seconds (60: a class
+  opening the homework after dinner; ``--ramp 5`` is the burst variant), each
+  on its own HTTP/1.1 connection with its own identity cookie, behind one of
+  ``pupils / 30`` school addresses (``X-Forwarded-For`` from the trusted
+  proxy, ``X-Forwarded-Proto: https``);
+* each starts the homework game (``POST /poker/api/games/``
+  ``{"mode": "assignment"}``) and places its cards at a human pace: a card
+  every ``--think`` seconds (uniform, 3-10 s), up to ``--moves`` cards (25 = the
+  whole board, so the finishing path -- score, attempt, homework -- runs too);
+  in the hard game (``--seconds-per-card``) the server's clock runs as well;
+* a ``503 identity_unavailable`` is tried again after its ``Retry-After``, as
+  the pages do; a keep-alive connection idle for 4 s is reopened first
+  (uvicorn closes them after 5 s, as phones find).
 
-Measured: placements per second over the whole run (first start sent to last
-answer received), start and placement latency p50/p95/p99, refusals (must be
-0). Then, in this process through the Django test client (server time: the
-view, the selectors and the template, no network), the teacher's pages of a
-class of ``--table-pupils`` pupils with ``--assignments`` homework, every
-pupil having finished each one: the class page (with its homework card), one
-homework's class table, and its .xlsx -- median and p95 over ``--renders``.
+Recorded per evening: placements/s (accepted placements over the span from
+the first to the last answer, and in the busiest 10 s), placement and start
+latency p50/p95/p99 as the pupil waits for it (retries included), answers by
+code, CPU seconds per placement of the servers and PostgreSQL, the load
+average. Then the database is checked: every game the server answered 201 for
+exists once, every accepted (2xx) placement is stored exactly once in its
+game's moves (no placement lost, none doubled), and each started game has
+exactly one attempt.
+
+    nice -n 10 .venv/bin/python bench/homework_bench.py --pupils 250 500 1000
+    nice -n 10 .venv/bin/python bench/homework_bench.py --pupils 1000 --ramp 5
+    nice -n 10 .venv/bin/python bench/homework_bench.py --pupils 1000 --processes 2 --pgbouncer
+
+Teacher's pages (``--pages-only``): in this process through the Django test
+client under the test settings (server time: view, selectors and template, no
+network), a class of ``--table-pupils`` pupils with ``--assignments``
+homework, every pupil having finished each: the class page, one homework's
+class table, its .xlsx and JSON -- median and p95 over ``--renders``. It is a
+separate run so the play never imports the URL tree in this process (a
+half-written module of someone else's once killed a long run there).
 """
 
 from __future__ import annotations
@@ -26,53 +53,82 @@ import asyncio
 import json
 import os
 import random
+import secrets
+import signal
 import statistics
+import subprocess
 import sys
 import time
+import urllib.request
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench import rooms_fanout as fanout  # noqa: E402
+from bench.poker_group_bench import cpu_seconds, postgres_pids  # noqa: E402
+from tools.services import free_port, throwaway  # noqa: E402
 
 CSRF = "b" * 32
 RETRIES = 6
 JOKER = 0
+#: uvicorn closes a keep-alive connection idle for 5 s (--timeout-keep-alive).
+IDLE_REOPEN_S = 4.0
+PUPILS_PER_ADDRESS = 30
+SECRET_KEY = "bench-only-" + secrets.token_urlsafe(48)
 
 
 def percentile(values: list[float], fraction: float) -> float:
     return fanout.percentile(values, fraction) if values else float("nan")
 
 
-class Pupil:
-    """One phone: a keep-alive HTTP/1.1 connection with the pupil's cookies."""
+def ms(values: list[float]) -> dict[str, float]:
+    return {
+        name: round(percentile(values, q) * 1000, 1)
+        for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
+    } | {"max": round(max(values) * 1000, 1) if values else float("nan")}
 
-    def __init__(self, address: str, cookie: str) -> None:
+
+class Pupil:
+    """One phone: a keep-alive HTTP/1.1 connection with the pupil's cookies,
+    behind its school's address."""
+
+    def __init__(self, address: str, cookie: str, school: str) -> None:
         self.host, port = address.split(":")
         self.port = int(port)
         self.cookie = cookie
+        self.school = school
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.last_used = 0.0
 
     async def connect(self) -> None:
+        self.close()
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.last_used = time.monotonic()
 
-    async def post(self, path: str, body: dict) -> tuple[int, dict]:
+    async def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], str]:
+        if self.writer is None or time.monotonic() - self.last_used > IDLE_REOPEN_S:
+            await self.connect()
         data = json.dumps(body).encode()
         head = (
-            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\nX-CSRFToken: {CSRF}\r\n"
-            f"Cookie: csrftoken={CSRF}; {self.cookie}\r\nAccept-Language: en\r\n\r\n"
+            f"Origin: https://localhost\r\nX-Forwarded-Proto: https\r\n"
+            f"X-Forwarded-For: {self.school}\r\n"
+            f"Cookie: csrftoken={CSRF}; {self.cookie}\r\nAccept-Language: cs\r\n\r\n"
         )
         assert self.writer is not None and self.reader is not None
         self.writer.write(head.encode() + data)
         await self.writer.drain()
         status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionResetError("closed before an answer")
         status = int(status_line.split()[1])
-        length = 0
+        length, retry_after = 0, ""
         while True:
             line = await self.reader.readline()
             if line in (b"\r\n", b""):
@@ -80,62 +136,85 @@ class Pupil:
             name, _, value = line.decode().partition(":")
             if name.lower() == "content-length":
                 length = int(value)
+            elif name.lower() == "retry-after":
+                retry_after = value.strip()
         payload = await self.reader.readexactly(length)
+        self.last_used = time.monotonic()
         try:
-            return status, json.loads(payload or b"{}")
+            return status, json.loads(payload or b"{}"), retry_after
         except ValueError:  # an error page, not the API's JSON
-            return status, {"code": f"not_json_{status}"}
+            return status, {"code": f"not_json_{status}"}, retry_after
 
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+        self.writer = self.reader = None
 
 
-async def play(pupils: list[Pupil], assignment_id: int, moves: int, seed: int, ramp: float) -> dict:
-    starts: list[float] = []
-    placements: list[float] = []
-    refused: list[tuple[int, str]] = []
-    await asyncio.gather(*(pupil.connect() for pupil in pupils))
-    go = asyncio.Event()
+class Evening:
+    """What the pupils saw: latencies, answers by code, accepted placements per game."""
 
-    retried: list[str] = []
+    def __init__(self) -> None:
+        self.starts: list[float] = []
+        self.placements: list[float] = []
+        self.answered_at: list[float] = []  # monotonic time of each accepted placement
+        self.answers: Counter[str] = Counter()
+        self.retried: Counter[str] = Counter()
+        self.accepted: dict[str, int] = {}  # game id -> accepted placements
+        self.games: dict[str, int] = {}  # game id -> pupil number (201 answers)
+        self.continued = 0
 
-    async def send(pupil: Pupil, path: str, body: dict) -> tuple[int, dict]:
-        """As the pages do: a 503 identity_unavailable is tried again after
-        its Retry-After (5 s), at most ``RETRIES`` times."""
+    async def send(
+        self, pupil: Pupil, path: str, body: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]]:
+        """As the pages do: a 503 is tried again after its Retry-After, at most
+        ``RETRIES`` times; a connection the server closed before answering is
+        reopened and the request sent again (nothing was applied)."""
         status, answer = 0, {"code": "no_answer"}
         for _attempt in range(RETRIES):
             try:
-                status, answer = await pupil.post(path, body)
-            except (ConnectionError, asyncio.IncompleteReadError):
-                # the server closed the idle keep-alive connection: a new one
-                retried.append("reconnect")
+                status, answer, retry_after = await pupil.post(path, body)
+            except (ConnectionError, asyncio.IncompleteReadError, OSError) as error:
+                self.retried[f"reconnect:{type(error).__name__}"] += 1
                 pupil.close()
-                await pupil.connect()
+                await asyncio.sleep(1)
                 continue
             if status != 503:
                 return status, answer
-            retried.append(answer.get("code", ""))
-            await asyncio.sleep(5)
-            pupil.close()  # uvicorn closes keep-alive connections idle 5 s
-            await pupil.connect()
+            self.retried[f"503:{answer.get('code', '')}"] += 1
+            await asyncio.sleep(float(retry_after or 5))
         return status, answer
 
-    async def one(pupil: Pupil, rng: random.Random) -> None:
-        await go.wait()
-        await asyncio.sleep(rng.random() * ramp)  # pupils press Start within ``ramp`` seconds
+    async def pupil(
+        self,
+        number: int,
+        pupil: Pupil,
+        assignment_id: int,
+        *,
+        arrive: float,
+        think: tuple[float, float],
+        moves: int,
+        rng: random.Random,
+    ) -> None:
+        await asyncio.sleep(arrive)
         began = time.monotonic()
-        status, body = await send(
+        status, body = await self.send(
             pupil, "/poker/api/games/", {"mode": "assignment", "assignment": assignment_id}
         )
-        starts.append(time.monotonic() - began)
+        self.starts.append(time.monotonic() - began)
+        self.answers[f"start {status} {body.get('code', '')}".strip()] += 1
         if status not in (200, 201):
-            refused.append((status, body.get("code", "")))
             return
         game = body["game"]
+        if status == 201:
+            self.games[game["id"]] = number
+        else:
+            self.continued += 1
+        self.accepted.setdefault(game["id"], 0)
         for _ in range(moves):
             if game["over"]:
                 break
+            await asyncio.sleep(rng.uniform(*think))
             free = [i for i, cell in enumerate(game["cells"]) if cell is None]
             cell = rng.choice(free)
             action = (
@@ -144,30 +223,337 @@ async def play(pupils: list[Pupil], assignment_id: int, moves: int, seed: int, r
                 else {"type": "place", "cell": cell}
             )
             began = time.monotonic()
-            status, body = await send(pupil, f"/poker/api/games/{game['id']}/actions/", action)
-            placements.append(time.monotonic() - began)
-            if status != 200:
-                refused.append((status, body.get("code", "")))
-                return
-            game = body["game"]
-
-    tasks = [
-        asyncio.create_task(one(pupil, random.Random(seed * 100_003 + n)))
-        for n, pupil in enumerate(pupils)
-    ]
-    began = time.monotonic()
-    go.set()
-    await asyncio.gather(*tasks)
-    wall = time.monotonic() - began
-    for pupil in pupils:
+            status, body = await self.send(pupil, f"/poker/api/games/{game['id']}/actions/", action)
+            self.placements.append(time.monotonic() - began)
+            self.answers[f"place {status} {body.get('code', '')}".strip()] += 1
+            if status == 200:
+                self.accepted[game["id"]] += 1
+                self.answered_at.append(time.monotonic())
+                game = body["game"]
+            elif status == 409 and "game" in body:  # refused by the rules: the game goes on
+                game = body["game"]
+            else:
+                break
         pupil.close()
-    return {
-        "wall_s": wall,
-        "starts": starts,
-        "placements": placements,
-        "refused": refused,
-        "retried": retried,
+
+
+async def evening(
+    pupils: list[Pupil], assignment_id: int, args: argparse.Namespace, seed: int
+) -> tuple[Evening, float]:
+    seen = Evening()
+    rng = random.Random(seed)
+    arrivals = sorted(rng.uniform(0, args.ramp) for _ in pupils)
+    rng.shuffle(arrivals)
+    began = time.monotonic()
+    await asyncio.gather(
+        *(
+            seen.pupil(
+                n,
+                pupil,
+                assignment_id,
+                arrive=arrivals[n],
+                think=(args.think[0], args.think[1]),
+                moves=args.moves,
+                rng=random.Random(seed * 100_003 + n),
+            )
+            for n, pupil in enumerate(pupils)
+        )
+    )
+    return seen, time.monotonic() - began
+
+
+def new_homework(teacher: Any, classroom: Any, args: argparse.Namespace, title: str) -> Any:
+    from django.utils import timezone
+
+    from homework import services as homework_services
+
+    settings: dict[str, Any] = {"table": "matematico", "difficulty": "easy"}
+    if args.seconds_per_card:
+        settings = {**settings, "difficulty": "hard", "seconds_per_card": args.seconds_per_card}
+    return homework_services.create_assignment(
+        classroom=classroom,
+        user=teacher,
+        game="poker",
+        title=title,
+        settings=settings,
+        opens_at=None,
+        due_at=timezone.now() + timedelta(days=2),
+        attempts="best",
+    )
+
+
+def production_env(services: Any, workdir: Path, database_url: str | None) -> dict[str, str]:
+    """``config.settings.prod`` with throwaway secrets, as tests/production/test_smoke.py."""
+    env = services.env(
+        "config.settings.prod",
+        SECRET_KEY=SECRET_KEY,
+        ALLOWED_HOSTS="localhost",
+        SITE_URL="https://localhost",
+        STATIC_ROOT=str(workdir / "static"),
+        EMAIL_URL=f"smtp://127.0.0.1:{free_port()}",
+    )
+    for name in ("DJANGO_ALLOW_ASYNC_UNSAFE", "FORWARDED_ALLOW_IPS", "SENTRY_DSN", "EMAIL_BACKEND"):
+        env.pop(name, None)
+    if database_url:
+        env.update(DATABASE_URL=database_url, DATABASE_POOLER="pgbouncer")
+    return env
+
+
+def start_uvicorn(env: dict[str, str], processes: int, log: Path) -> tuple[subprocess.Popen, str]:
+    """The Dockerfile's CMD (only --host/--port/--workers changed)."""
+    port = free_port()
+    argv = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--ws",
+        "websockets-sansio",
+        "--ws-max-size",
+        "4096",
+        "--proxy-headers",
+        "--log-config",
+        "platform/uvicorn-logging.json",
+        "--workers",
+        str(processes),
+    ]
+    process = subprocess.Popen(
+        argv, cwd=BASE_DIR, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT
+    )
+    address = f"127.0.0.1:{port}"
+    deadline = time.monotonic() + 300  # a busy shared machine starts Django slowly
+    answered = 0
+    while answered < 4 * processes:  # every worker up, not just the first
+        try:
+            with urllib.request.urlopen(f"http://{address}/livez", timeout=5) as response:
+                answered += response.status == 200
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"uvicorn did not start, see {log}") from None
+            time.sleep(0.5)
+    if processes > 1:
+        time.sleep(5)
+    return process, address
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and its descendants (uvicorn's supervisor and its workers)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def check_database(seen: Evening, assignment: Any) -> dict[str, Any]:
+    """Every 201 game stored once, every accepted placement stored exactly once."""
+    from games.poker.models import SoloGame
+    from homework.models import Attempt
+
+    stored = {
+        str(pk): moves
+        for pk, moves in SoloGame.objects.filter(pk__in=list(seen.accepted)).values_list(
+            "pk", "moves"
+        )
     }
+    attempts = Counter(Attempt.objects.filter(assignment=assignment).values_list("ref", flat=True))
+    missing_games = [gid for gid in seen.accepted if gid not in stored]
+    lost = sum(max(0, n - len(stored.get(gid, []))) for gid, n in seen.accepted.items())
+    extra = sum(max(0, len(stored.get(gid, [])) - n) for gid, n in seen.accepted.items())
+    doubled_cells = sum(
+        len(moves) - len({m["cell"] for m in moves if "cell" in m}) for moves in stored.values()
+    )
+    return {
+        "games_answered_201": len(seen.games),
+        "games_missing_in_db": len(missing_games),
+        "attempts_in_db": sum(attempts.values()),
+        "games_without_exactly_one_attempt": sum(
+            1 for gid in seen.games if attempts.get(gid, 0) != 1
+        ),
+        "accepted_placements": sum(seen.accepted.values()),
+        "stored_placements": sum(len(moves) for moves in stored.values()),
+        "accepted_but_not_stored": lost,
+        "stored_but_not_accepted": extra,
+        "cells_placed_twice": doubled_cells,
+        "ok": not missing_games and lost == 0 and extra == 0 and doubled_cells == 0,
+    }
+
+
+def busiest(times: list[float], window: float = 10.0) -> float:
+    """Accepted placements per second in the busiest ``window`` seconds."""
+    ordered, best, low = sorted(times), 0, 0
+    for high, moment in enumerate(ordered):
+        while moment - ordered[low] > window:
+            low += 1
+        best = max(best, high - low + 1)
+    return best / window
+
+
+def run_evening(
+    teacher: Any,
+    classroom: Any,
+    pupils: list[Pupil],
+    args: argparse.Namespace,
+    server_pids: list[int],
+    workdir: Path,
+    title: str,
+) -> dict[str, Any]:
+    assignment = new_homework(teacher, classroom, args, title)
+    load_before = os.getloadavg()
+    cpu_before = {pid: cpu_seconds(pid) for pid in server_pids}
+    pg_before = {pid: cpu_seconds(pid) for pid in postgres_pids(workdir)}
+    seen, wall = asyncio.run(evening(pupils, assignment.pk, args, seed=args.seed + len(pupils)))
+    load_after = os.getloadavg()
+    server_cpu = sum(cpu_seconds(pid) - cpu_before.get(pid, 0.0) for pid in server_pids)
+    pg_cpu = sum(cpu_seconds(pid) - pg_before.get(pid, 0.0) for pid in postgres_pids(workdir))
+    accepted = sum(seen.accepted.values())
+    span = (max(seen.answered_at) - min(seen.answered_at)) if len(seen.answered_at) > 1 else 1.0
+    requests = len(seen.starts) + len(seen.placements)
+    row = {
+        "pupils": len(pupils),
+        "ramp_s": args.ramp,
+        "think_s": list(args.think),
+        "moves": args.moves,
+        "seconds_per_card": args.seconds_per_card,
+        "wall_s": round(wall, 1),
+        "placements_accepted": accepted,
+        "placements_per_s": round(accepted / span, 1),
+        "placements_per_s_busiest_10s": round(busiest(seen.answered_at), 1),
+        "offered_per_s_steady": round(len(pupils) / (sum(args.think) / 2), 1),
+        "placement_ms": ms(seen.placements),
+        "start_ms": ms(seen.starts),
+        "answers": dict(sorted(seen.answers.items())),
+        "retried": dict(seen.retried),
+        "continued_games": seen.continued,
+        "cpu_ms_per_request": {
+            "servers": round(server_cpu * 1000 / max(requests, 1), 2),
+            "postgres": round(pg_cpu * 1000 / max(requests, 1), 2),
+        },
+        "load_1min_before_after": [round(load_before[0], 1), round(load_after[0], 1)],
+        "load_5min_after": round(load_after[1], 1),
+        "database": check_database(seen, assignment),
+    }
+    print("evening:", json.dumps(row, ensure_ascii=False), file=sys.stderr, flush=True)
+    return row
+
+
+def play(args: argparse.Namespace) -> dict[str, Any]:
+    results: dict[str, Any] = {
+        "command": " ".join(["bench/homework_bench.py", *sys.argv[1:]]),
+        "machine": fanout.machine(f"{os.getloadavg()[0]:.1f}"),
+        "processes": args.processes,
+        "pgbouncer": args.pgbouncer,
+        "evenings": [],
+    }
+    with throwaway("matika-homework-bench-") as services:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            check=True,
+            cwd=BASE_DIR,
+            env=services.env(),
+        )
+        bouncer = None
+        database_url = None
+        if args.pgbouncer:
+            from tests.scale.topology import PgBouncer
+
+            bouncer = PgBouncer(services.postgres.port, pool_size=args.pgbouncer_pool)
+            bouncer.start()
+            database_url = bouncer.url(services.database)
+        env = production_env(services, services.workdir, database_url)
+        # this process writes the class and reads the check straight from PostgreSQL
+        os.environ.update(production_env(services, services.workdir, None))
+        import django
+
+        django.setup()
+        began = time.monotonic()
+        teacher, classroom, cookies = make_pupils(max(args.pupils))
+        results["setup_s"] = round(time.monotonic() - began, 1)
+        results["db_pool_max_size"] = env.get("DB_POOL_MAX_SIZE", "16 (default)")
+        server, address = start_uvicorn(env, args.processes, services.workdir / "uvicorn.log")
+        try:
+            pids = process_tree(server.pid)
+            spy = None
+            if args.py_spy:  # sampling profile of the server's workers (--format raw)
+                spy = subprocess.Popen(
+                    [
+                        args.py_spy,
+                        "record",
+                        "--pid",
+                        str(server.pid),
+                        "--subprocesses",
+                        "--nonblocking",
+                        "--rate",
+                        "50",
+                        "--format",
+                        "raw",
+                        "-o",
+                        args.py_spy_out,
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            for n, count in enumerate(args.pupils):
+                pupils = [
+                    Pupil(address, cookie, f"10.28.{k // PUPILS_PER_ADDRESS}.1")
+                    for k, cookie in enumerate(cookies[:count])
+                ]
+                row = run_evening(
+                    teacher, classroom, pupils, args, pids, services.workdir, f"Večer {n + 1}"
+                )
+                results["evenings"].append(row)
+                if args.out:
+                    Path(args.out).write_text(json.dumps(results, ensure_ascii=False, indent=2))
+            if spy is not None:
+                spy.send_signal(signal.SIGINT)
+                spy.wait(timeout=120)
+        finally:
+            fanout.stop_server(server)
+            if bouncer is not None:
+                bouncer.stop()
+            log = services.workdir / "uvicorn.log"
+            errors = [
+                line for line in log.read_text(errors="replace").splitlines() if "ERROR" in line
+            ]
+            results["server_error_lines"] = len(errors)
+            results["server_error_sample"] = errors[:3]
+    return results
+
+
+def make_pupils(count: int) -> tuple[Any, Any, list[str]]:
+    """A teacher and a class of ``count`` pupils, each with a profile and an
+    identity cookie, made through the services as the pages do."""
+    from django.conf import settings
+    from django.core import signing
+
+    from accounts import services as account_services
+    from accounts.identity import SALT
+    from accounts.models import User
+    from classrooms import services as class_services
+    from classrooms.models import Membership
+
+    teacher = User.objects.create_user(
+        f"bench{time.monotonic_ns()}@skola.cz", "Bench-heslo-123", name="Bench"
+    )
+    classroom = class_services.create_classroom(teacher=teacher, name="Bench", school_year="")
+    cookies = []
+    for n in range(count):
+        profile, token = account_services.create_profile(browser_token=None, nickname=f"Žák{n}")
+        Membership.objects.create(classroom=classroom, player=profile, roster_name=f"Žák {n:04d}")
+        cookies.append(f"{settings.PLAYER_COOKIE_NAME}={signing.dumps(token, salt=SALT)}")
+    return teacher, classroom, cookies
 
 
 def make_class(pupils: int, *, tag: str, assignments: int = 1, finished: bool = False):
@@ -300,83 +686,56 @@ def card_times(teacher, classroom, renders: int) -> dict:
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pupils", type=int, default=1000)
-    parser.add_argument("--moves", type=int, default=25, help="numbers each pupil places")
-    parser.add_argument("--table-pupils", type=int, default=30)
-    parser.add_argument("--assignments", type=int, default=20)
-    parser.add_argument("--renders", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ramp", type=float, default=5.0, help="seconds over which pupils start")
-    parser.add_argument(
-        "--pages-only", action="store_true", help="only the teacher's pages (no pupils playing)"
-    )
-    parser.add_argument(
-        "--profile", action="store_true", help="cProfile of the class page on stderr"
-    )
-    args = parser.parse_args()
+def pages(args: argparse.Namespace) -> dict[str, Any]:
     load_before = f"{os.getloadavg()[0]:.1f}"
-    with fanout.bench_services("matika-homework-bench-") as (_workdir, env, servers):
+    with fanout.bench_services("matika-homework-pages-") as (_workdir, env, _servers):
         os.environ.update(env)
         import django
 
         django.setup()
-        began = time.monotonic()
-        if args.pages_only:
-            args.pupils = 0
-        _teacher, _classroom, assignments, cookies = make_class(args.pupils, tag="A")
-        setup_s = time.monotonic() - began
-        if args.pages_only:
-            played = {"wall_s": 1.0, "starts": [], "placements": [], "refused": [], "retried": []}
-        else:
-            servers += fanout.start_servers(env, 1)
-            address = servers[0][1]
-            pupils = [Pupil(address, cookie) for cookie in cookies]
-            played = asyncio.run(play(pupils, assignments[0].pk, args.moves, args.seed, args.ramp))
-        summary = {
-            "wall_s": round(played["wall_s"], 1),
-            "placements": len(played["placements"]),
-            "placement_p99_ms": round(percentile(played["placements"], 0.99) * 1000, 1),
-            "refused": dict(Counter(code for _status, code in played["refused"])),
-            "retried": dict(Counter(played["retried"])),
-        }
-        print("played:", json.dumps(summary), file=sys.stderr, flush=True)
         teacher, classroom, table_assignments, _c = make_class(
             args.table_pupils, tag="B", assignments=args.assignments, finished=True
         )
-        pages = render_times(
+        found = render_times(
             teacher, classroom, table_assignments[0], args.renders, profile=args.profile
         )
-        placements = played["placements"]
-        result = {
-            "command": " ".join(["bench/homework_bench.py", *sys.argv[1:]]),
-            "machine": fanout.machine(load_before),
-            "setup_s": round(setup_s, 1),
-            "pupils": args.pupils,
-            "wall_s": round(played["wall_s"], 1),
-            "placements": len(placements),
-            "placements_per_s": round(len(placements) / played["wall_s"], 1),
-            "placement_ms": {
-                "p50": round(percentile(placements, 0.5) * 1000, 1),
-                "p95": round(percentile(placements, 0.95) * 1000, 1),
-                "p99": round(percentile(placements, 0.99) * 1000, 1),
-            },
-            "start_ms": {
-                "p50": round(percentile(played["starts"], 0.5) * 1000, 1),
-                "p99": round(percentile(played["starts"], 0.99) * 1000, 1),
-            },
-            "refused_codes": dict(Counter(code for _status, code in played["refused"])),
-            "refused_count": len(played["refused"]),
-            "retried": dict(Counter(played["retried"])),
-            "db_pool_max_size": os.environ.get("DB_POOL_MAX_SIZE", "16 (default)"),
-            "class_table": {
-                "pupils": args.table_pupils,
-                "assignments": args.assignments,
-                "server_ms": pages,
-            },
-        }
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+    return {
+        "command": " ".join(["bench/homework_bench.py", *sys.argv[1:]]),
+        "machine": fanout.machine(load_before),
+        "class_table": {
+            "pupils": args.table_pupils,
+            "assignments": args.assignments,
+            "server_ms": found,
+        },
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pupils", type=int, nargs="+", default=[1000])
+    parser.add_argument("--ramp", type=float, default=60.0, help="seconds over which pupils arrive")
+    parser.add_argument(
+        "--think", type=float, nargs=2, default=[3.0, 10.0], help="seconds between cards"
+    )
+    parser.add_argument("--moves", type=int, default=25, help="cards each pupil places")
+    parser.add_argument(
+        "--seconds-per-card", type=int, default=None, help="the hard game with this clock"
+    )
+    parser.add_argument("--processes", type=int, default=1, help="uvicorn --workers")
+    parser.add_argument("--pgbouncer", action="store_true", help="servers behind PgBouncer")
+    parser.add_argument("--pgbouncer-pool", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--py-spy", help="py-spy binary: profile the server while it plays")
+    parser.add_argument("--py-spy-out", default="homework-server.txt", help="its raw stacks")
+    parser.add_argument("--out", help="write the results here after every evening")
+    parser.add_argument("--pages-only", action="store_true", help="only the teacher's pages")
+    parser.add_argument("--table-pupils", type=int, default=30)
+    parser.add_argument("--assignments", type=int, default=20)
+    parser.add_argument("--renders", type=int, default=20)
+    parser.add_argument("--profile", action="store_true", help="cProfile of the class page")
+    args = parser.parse_args()
+    result = pages(args) if args.pages_only else play(args)
+    print(json.dumps(result, ensure_ascii=False, indent=2))
     return 0
 
 
