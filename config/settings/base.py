@@ -75,6 +75,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
+    # LTI launches inside the LMS's frame (lti/framing.py): that LMS's origins in
+    # frame-ancestors, partitioned cookies; before sessions/CSRF to see their cookies
+    "lti.framing.FramedSessionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
