@@ -8,16 +8,20 @@ class LtiConfig(AppConfig):
     verbose_name = _("LTI (school LMS)")
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+
         from accounts import privacy
         from homework import links as homework_links
         from homework import signals
 
-        from . import ags
+        from . import ags, framing
         from .privacy import HOOKS
         from .views import grades_link
 
         # A finished homework game sends its counted score back to the LMS.
         signals.attempt_finished.connect(ags.on_attempt_finished, dispatch_uid="lti-grades")
         privacy.register(HOOKS)
+        # A teacher's logout ends the frame grants of their LMS launches.
+        user_logged_out.connect(framing.on_logged_out, dispatch_uid="lti-frame-logout")
         # The teacher's homework page links to what reached the LMS gradebook.
         homework_links.register(grades_link)

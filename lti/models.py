@@ -67,6 +67,16 @@ class Platform(models.Model):
     #: when the registration named none (Canvas adds deployments later).
     accept_new_deployments = models.BooleanField(default=False)
     registration = models.JSONField(_("registration answer"), default=dict, blank=True)
+    #: Further origins (one a line) whose pages may show Matika in a frame, besides
+    #: the issuer's own: Canvas' issuer is not the school's Canvas address.
+    frame_origins = models.TextField(
+        _("frame origins"),
+        blank=True,
+        help_text=_(
+            "Addresses of the LMS pages that may show Matika inside a frame, one a line "
+            "(e.g. https://school.instructure.com); the issuer's own address always may."
+        ),
+    )
     is_active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -86,6 +96,19 @@ class Platform(models.Model):
 
         parts = urlsplit(self.issuer)
         return f"{parts.scheme}://{parts.netloc}"
+
+    @property
+    def framing_origins(self) -> list[str]:
+        """Exactly the origins that may frame Matika for this platform's launches:
+        the issuer's, and the ones the admin listed (each checked to be an origin)."""
+        from . import net
+
+        found = [self.origin]
+        for line in self.frame_origins.split():
+            origin = net.origin(line) if net.acceptable_url(line) else ""
+            if origin and origin == line.rstrip("/") and origin not in found:
+                found.append(origin)
+        return found
 
 
 class Deployment(models.Model):
@@ -249,3 +272,22 @@ class GradeSend(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member_id}: {self.status}"
+
+
+class FrameGrant(models.Model):
+    """A launch opened inside the LMS's frame: the LMS's origins may frame the pages
+    this browser reaches (a partitioned cookie names the grant), and a one-time
+    ticket signs the same person in first-party when the browser keeps no cookie in
+    the frame. Ended by logout; kept ``FRAME_GRANT_DAYS`` at most."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    platform = models.ForeignKey(Platform, on_delete=models.CASCADE, related_name="+")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
+    role = models.CharField(max_length=12)
+    destination = models.CharField(max_length=500)
+    created_at = models.DateTimeField(default=timezone.now)
+    ticket_used_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"frame grant {self.pk}"

@@ -9,7 +9,8 @@ entries (teacher-only) and follow that app's rules.
 - Export: the binding (which LMS, which user id) and the grade records.
 - A teacher's account: its binding is in its export and goes with it.
 - Retention: launch states, spent nonces and unused deep-link choices are
-  kept one day; used or expired registration links 30 days.
+  kept one day; used or expired registration links 30 days; frame grants (a
+  launch inside the LMS's frame: which person, where to) 14 days.
 """
 
 from __future__ import annotations
@@ -18,11 +19,21 @@ from datetime import timedelta
 
 from accounts.privacy import Erasure, PrivacyHooks
 
-from .models import DeepLinkRequest, GradeSend, LaunchState, Person, RegistrationLink, SeenNonce
+from .models import (
+    DeepLinkRequest,
+    FrameGrant,
+    GradeSend,
+    LaunchState,
+    Person,
+    RegistrationLink,
+    SeenNonce,
+)
 
 #: How long the technical traces of a launch are kept.
 LAUNCH_TRACE_DAYS = 1
 REGISTRATION_LINK_DAYS = 30
+#: = ``framing.GRANT_DAYS``: a grant is dead after that anyway.
+FRAME_GRANT_DAYS = 14
 
 
 def erase_player(erasure: Erasure) -> None:
@@ -75,6 +86,11 @@ def apply_retention(now) -> dict[str, int]:
         "lti_launch_states": LaunchState.objects.filter(created_at__lt=day).delete()[0],
         "lti_nonces": SeenNonce.objects.filter(seen_at__lt=day).delete()[0],
         "lti_deep_link_choices": DeepLinkRequest.objects.filter(created_at__lt=day).delete()[0],
+        # A frame grant (which LMS user launched inside the LMS's frame) lives as
+        # long as its marker cookie may; it goes with the person's binding too.
+        "lti_frame_grants": FrameGrant.objects.filter(
+            created_at__lt=now - timedelta(days=FRAME_GRANT_DAYS)
+        ).delete()[0],
         "lti_registration_links": RegistrationLink.objects.filter(
             expires_at__lt=now - timedelta(days=REGISTRATION_LINK_DAYS)
         ).delete()[0],
@@ -92,6 +108,7 @@ HOOKS = PrivacyHooks(
         "lti_launch_states",
         "lti_nonces",
         "lti_deep_link_choices",
+        "lti_frame_grants",
         "lti_registration_links",
     ),
     export_account=export_account,

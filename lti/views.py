@@ -19,7 +19,7 @@ from config.security import policy_for
 from games import registry
 from homework import selectors as homework_selectors
 
-from . import deep_linking, keys, launch, net, registration, services
+from . import deep_linking, framing, keys, launch, net, registration, services
 from .models import GradeSend, Platform, ResourceLink
 
 logger = logging.getLogger(__name__)
@@ -147,8 +147,22 @@ def launch_view(request: HttpRequest) -> HttpResponse:
         except Exception as error:  # noqa: BLE001 -- a broker outage must not refuse the launch
             logger.warning("LTI roster refresh not queued: %s", error)
     platform = validated.platform
+    framed = framing.launch_is_framed(
+        request, validated.claims, launch.CLAIM + "launch_presentation"
+    )
+    if not framed:
+        # A launch in a window of its own ends any frame grant this browser still shows.
+        request.lti_frame_ended = True
     if outcome.deep_link is not None:
         login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
+        if framed:
+            framing.grant(
+                request,
+                platform=platform,
+                person=outcome.person,
+                role=outcome.role,
+                destination=reverse("lti:launch"),
+            )
         response = render(
             request,
             "lti/pick.html",
@@ -159,20 +173,92 @@ def launch_view(request: HttpRequest) -> HttpResponse:
                 "days": services.DEFAULT_DAYS,
             },
         )
-        response["Content-Security-Policy"] = _policy(request, frame_origin=platform.origin)
+        response["Content-Security-Policy"] = _policy(
+            request, frame_origin=" ".join(platform.framing_origins)
+        )
         return response
-    response = HttpResponseRedirect(outcome.destination)
+    destination = outcome.destination
+    if framed:
+        # The landing checks that the frame kept its cookies, else offers a new window.
+        _grant, ticket = framing.grant(
+            request,
+            platform=platform,
+            person=outcome.person,
+            role=outcome.role,
+            destination=destination,
+        )
+        destination = reverse("lti:frame", args=[ticket])
+    response = HttpResponseRedirect(destination)
     response.status_code = 303
-    if outcome.role == "instructor":
-        login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
-    else:
-        if request.user.is_authenticated:
-            from django.contrib.auth import logout
-
-            logout(request)
-        token = services.select_player(identity.read_token(request), outcome.player)
-        identity.write_token(response, token)
+    _sign_in(request, response, outcome.role, outcome.user, outcome.player)
     return response
+
+
+def _sign_in(request: HttpRequest, response: HttpResponse, role: str, user, player) -> None:
+    """The LMS user signed in on this browser: a teacher's session, or the pupil's
+    player selected on the browser's identity (any signed-in account signed out)."""
+    if role == "instructor":
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return
+    if request.user.is_authenticated:
+        from django.contrib.auth import logout
+
+        logout(request)
+    token = services.select_player(identity.read_token(request), player)
+    identity.write_token(response, token)
+
+
+@require_GET
+@xframe_options_exempt
+def frame_landing(request: HttpRequest, ticket: str) -> HttpResponse:
+    """A framed launch's first stop: with the frame's cookie back, on to the
+    destination (the ticket is spent); without, a button to open a new window."""
+    found = framing.by_ticket(ticket)
+    if found is None:
+        return _ticket_refused(request)
+    marker = framing.marker_grant(request)
+    if marker is not None and marker.pk == found.pk:
+        framing.take_ticket(ticket)
+        response = HttpResponseRedirect(found.destination)
+        response.status_code = 303
+        return response
+    response = render(
+        request,
+        "lti/framed.html",
+        {"open_url": reverse("lti:frame_open", args=[ticket]), "role": found.role},
+    )
+    response["Content-Security-Policy"] = framing.framed_policy(
+        policy_for(request), found.platform.framing_origins
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def frame_open(request: HttpRequest, ticket: str) -> HttpResponse:
+    """The "open in a new window" ticket: the same person signed in first-party, once."""
+    found = framing.take_ticket(ticket)
+    person = found.person if found is not None else None
+    user = person.user if person is not None else None
+    player = person.player if person is not None else None
+    if found is None or (found.role == "instructor" and user is None):
+        return _ticket_refused(request)
+    if found.role != "instructor" and (player is None or not player.is_active):
+        return _ticket_refused(request)
+    response = HttpResponseRedirect(found.destination)
+    response.status_code = 303
+    _sign_in(request, response, found.role, user, player)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _ticket_refused(request: HttpRequest) -> HttpResponse:
+    return refused(
+        request,
+        "bad_frame_ticket",
+        _("This link was used already or has expired. Open Matika from the LMS again."),
+        403,
+    )
 
 
 @csrf_exempt
@@ -198,7 +284,7 @@ def deep_link_choose(request: HttpRequest) -> HttpResponse:
     response["Content-Security-Policy"] = _policy(
         request,
         form_origin=net.origin(deep_link.return_url),
-        frame_origin=platform.origin,
+        frame_origin=" ".join(platform.framing_origins),
     )
     return response
 
