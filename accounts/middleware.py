@@ -109,11 +109,14 @@ class PlayerIdentityMiddleware:
 
     @staticmethod
     def _identify(request: HttpRequest, token: str) -> None:
-        browser = (
-            Browser.objects.select_related("selected")
-            .filter(token_hash=identity.hash_token(token))
-            .first()
+        # ``token_hash`` is unique: at most one row, so no ``.first()`` (its
+        # ORDER BY is compiled on every request and changes nothing, issue 28).
+        found = list(
+            Browser.objects.select_related("selected").filter(
+                token_hash=identity.hash_token(token)
+            )[:1]
         )
+        browser = found[0] if found else None
         if browser is not None:
             request.browser = browser
             if browser.selected is not None and browser.selected.is_active:
