@@ -20,6 +20,8 @@ a new homework and an evening:
   every ``--think`` seconds (uniform, 3-10 s), up to ``--moves`` cards (25 = the
   whole board, so the finishing path -- score, attempt, homework -- runs too);
   in the hard game (``--seconds-per-card``) the server's clock runs as well;
+  with ``--duration`` no pupil takes a new card after that many seconds (an
+  overloaded evening then ends in minutes, its rate and latencies measured);
 * a ``503 identity_unavailable`` is tried again after its ``Retry-After``, as
   the pages do; a keep-alive connection idle for 4 s is reopened first
   (uvicorn closes them after 5 s, as phones find).
@@ -163,6 +165,7 @@ class Evening:
         self.accepted: dict[str, int] = {}  # game id -> accepted placements
         self.games: dict[str, int] = {}  # game id -> pupil number (201 answers)
         self.continued = 0
+        self.stop_at = float("inf")  # no new card after this (``--duration``)
 
     async def send(
         self, pupil: Pupil, path: str, body: dict[str, Any]
@@ -215,6 +218,8 @@ class Evening:
             if game["over"]:
                 break
             await asyncio.sleep(rng.uniform(*think))
+            if time.monotonic() > self.stop_at:
+                break
             free = [i for i, cell in enumerate(game["cells"]) if cell is None]
             cell = rng.choice(free)
             action = (
@@ -241,6 +246,8 @@ async def evening(
     pupils: list[Pupil], assignment_id: int, args: argparse.Namespace, seed: int
 ) -> tuple[Evening, float]:
     seen = Evening()
+    if args.duration:
+        seen.stop_at = time.monotonic() + args.duration
     rng = random.Random(seed)
     arrivals = sorted(rng.uniform(0, args.ramp) for _ in pupils)
     rng.shuffle(arrivals)
@@ -426,6 +433,7 @@ def run_evening(
         "ramp_s": args.ramp,
         "think_s": list(args.think),
         "moves": args.moves,
+        "duration_s": args.duration,
         "seconds_per_card": args.seconds_per_card,
         "wall_s": round(wall, 1),
         "placements_accepted": accepted,
@@ -718,6 +726,12 @@ def main() -> int:
         "--think", type=float, nargs=2, default=[3.0, 10.0], help="seconds between cards"
     )
     parser.add_argument("--moves", type=int, default=25, help="cards each pupil places")
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=0,
+        help="seconds of the evening measured: no new card after it (0: every pupil plays --moves)",
+    )
     parser.add_argument(
         "--seconds-per-card", type=int, default=None, help="the hard game with this clock"
     )
