@@ -24,6 +24,7 @@ class PlatformAdmin(admin.ModelAdmin):
         "token_endpoint",
         "jwks_uri",
         "token_audience",
+        "frame_origins",
         "accept_new_deployments",
         "is_active",
     )
