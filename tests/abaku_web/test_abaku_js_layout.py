@@ -11,6 +11,12 @@ STATIC = Path(__file__).resolve().parents[2] / "games" / "abaku" / "static" / "a
 TABLE_JS = STATIC / "table.js"
 
 
+def _table_source() -> str:
+    """The table's client: ``table.js`` and the modules it is split into (``table/``)."""
+    files = [TABLE_JS, *sorted((STATIC / "table").glob("*.js"))]
+    return "\n".join(path.read_text(encoding="utf-8") for path in files)
+
+
 def test_the_generated_data_module_is_up_to_date() -> None:
     assert jsdata.JS_FILE == STATIC / "data.js"
     assert jsdata.JS_FILE.read_text(encoding="utf-8") == jsdata.render(), (
@@ -26,14 +32,14 @@ def test_the_data_module_holds_every_layout_of_the_engine() -> None:
 
 
 def test_the_board_client_imports_the_layout_and_keeps_no_copy() -> None:
-    source = TABLE_JS.read_text(encoding="utf-8")
-    assert re.search(r'import \{[^}]*\bLAYOUTS\b[^}]*\} from "\./data\.js"', source)
+    source = _table_source()
+    assert re.search(r'import \{[^}]*\bLAYOUTS\b[^}]*\} from "\.\.?/data\.js"', source)
     assert "const LAYOUTS" not in source
     assert not re.search(r'"[.dtDT*]{15}"', source)
 
 
 def test_js_styles_every_premium_letter() -> None:
-    source = TABLE_JS.read_text(encoding="utf-8")
+    source = _table_source()
     styled = re.search(r"const PREMIUM_CLASS = \{(.*?)\};", source, re.S)
     assert styled
     letters = set(re.findall(r'(?:"(\S)"|\b(\w)): "ab-', styled.group(1)))
@@ -45,7 +51,7 @@ def test_robot_levels_are_named_once_for_every_engine_level() -> None:
     from games.abaku.rules import LEVELS
 
     assert list(ROBOT_LEVEL_NAMES) == list(LEVELS)
-    source = TABLE_JS.read_text(encoding="utf-8")
+    source = _table_source()
     assert "const LEVEL_NAMES = root" in source  # from the page, not a copy
     for level in LEVELS:
         assert f"{level}:" not in source

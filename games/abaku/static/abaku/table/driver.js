@@ -1,0 +1,87 @@
+// The room socket driver: sends the player's moves, asks for the server's tick when
+// a robot or the clock is due, and takes the views and events the server sends
+// into the shared state (`table`, held by table.js).
+import { TickRequester, whenRoomReady } from "../../js/kit/socket.js";
+import { game, root } from "./page.js";
+import { LOGGED } from "./words.js";
+
+// One message at a time; a refusal shows its message under the board.
+export async function send(table, message) {
+  const { parts } = table;
+  if (table.busy) return false;
+  table.busy = true;
+  parts.error.textContent = "";
+  root.dataset.busy = "true";
+  try {
+    await table.socket.send(message);
+    return true;
+  } catch (error) {
+    parts.error.textContent = error.message || error.code;
+    return false;
+  } finally {
+    table.busy = false;
+    root.dataset.busy = "false";
+  }
+}
+
+// Robots act and clocks run out on the server's tick: ask for it when it is due.
+export function tickRequester(table) {
+  return new TickRequester(
+    (message) => table.socket.send(message),
+    () => {
+      const { view } = table;
+      const g = game(table);
+      if (!view || view.phase !== "playing" || !g || g.finished) return null;
+      if (view.seats[g.turn].robot) return (view.settings.robot_delay_ms || 0) + 60;
+      if (g.deadline) return Math.max(0, g.deadline * 1000 - Date.now()) + 200;
+      return null;
+    },
+    400,
+  );
+}
+
+function takeView(table, next) {
+  const boardBefore = table.view && table.view.game ? JSON.stringify(table.view.game.board.stones) : null;
+  table.view = next;
+  const { view } = table;
+  if (view.game && view.game.history) {
+    table.log = view.game.history.filter((entry) => LOGGED.has(entry.type));
+    delete view.game.history;
+  }
+  const boardAfter = view.game ? JSON.stringify(view.game.board.stones) : null;
+  if (boardBefore !== boardAfter) table.pending = [];
+  table.render();
+  if (table.pending.length) table.requestPreview();
+}
+
+/** Follows the room's socket once it is open: snapshots, public events, private views. */
+export function connect(table) {
+  whenRoomReady().then((roomSocket) => {
+    table.socket = roomSocket;
+    const socket = roomSocket;
+    socket.addEventListener("sync", (event) => {
+      const snapshot = event.detail.view;
+      if (snapshot && snapshot.phase) takeView(table, snapshot);
+      else table.render();
+    });
+    socket.addEventListener("event", (event) => {
+      let finished = false;
+      let publicView = null;
+      for (const change of event.detail.events) {
+        if (LOGGED.has(change.type)) table.log = table.log.concat([change]);
+        if (change.type === "view") publicView = change.view;
+        if (change.type === "finished") finished = true;
+      }
+      const { view } = table;
+      // Seated players get their own view privately; spectators follow the public one.
+      if (publicView && (!view || view.you === null || view.you === undefined)) takeView(table, publicView);
+      else if (finished && view && view.phase === "playing" && !(view.game && view.game.finished)) {
+        view.phase = "ended";
+        table.render();
+      } else table.renderLog();
+    });
+    socket.addEventListener("private", (event) => {
+      for (const change of event.detail.events) if (change.type === "view") takeView(table, change.view);
+    });
+  });
+}
