@@ -306,7 +306,8 @@ def endgame_move(
     their_points = _rack_points(theirs)
     outs = [m for m in moves if len(m.placements) == len(rack)]
     best_out = max(outs, key=lambda m: m.score) if outs else None
-    best, best_value = best_out, None
+    best_value: float | None = None
+    best = best_out
     if best_out is not None:
         # going out ends the game: nothing to answer
         best_value = best_out.score + 2 * their_points
@@ -333,7 +334,7 @@ def _answer(board: Board, theirs: list[int], mine: list[int]) -> float:
     replies = sorted(all_moves(board, theirs), key=lambda m: -m.score)
     my_points = _rack_points(mine)
     out_bonus = 2 * my_points
-    best = None
+    best: float | None = None
     if ENDGAME_DEPTH < 2:
         for r in replies:
             value = r.score + (out_bonus if len(r.placements) == len(theirs) else 0)
