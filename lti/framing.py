@@ -105,7 +105,7 @@ def take_ticket(ticket: object) -> FrameGrant | None:
         return None
     with transaction.atomic():
         taken = (
-            FrameGrant.objects.select_for_update()
+            FrameGrant.objects.select_for_update(of=("self",))
             .select_related("platform", "person__user", "person__player")
             .filter(
                 pk=found.pk,
