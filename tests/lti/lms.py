@@ -150,7 +150,8 @@ Browser pages (the LMS's own pages; inline scripts, no CSP)
 ``lms.launch_page_url(course, link, user)`` = ``<lms>/courses/<id>/launch/<link id>?user=<user id>``
 ``lms.deep_link_page_url(course, user)`` = ``<lms>/courses/<id>/deep_link?user=<user id>``
     Auto-submitting third-party-login forms (POST) to the tool; add ``&frame=1`` to get the
-    same launch inside an ``<iframe id="tool">`` on an LMS page. The authorization endpoint's
+    same launch inside an ``<iframe id="tool">`` on an LMS page (``&frame_width=N``: the
+    frame N px wide, 1000 by default). The authorization endpoint's
     answer auto-posts to the tool; the deep-linking return answers an HTML page listing
     what was added (``<li data-link-id="…">``).
 
@@ -1724,9 +1725,12 @@ class LMS:
     def _framed(self, req: _Req, title: str):
         if req.query.get("frame") != "1":
             return None
-        query = {k: v for k, v in req.query.items() if k != "frame"}
+        query = {k: v for k, v in req.query.items() if k not in {"frame", "frame_width"}}
         src = html.escape(f"{req.path}?{urlencode(query)}")
-        body = f"<h1>{html.escape(title)}</h1><iframe id='tool' name='tool' src='{src}' width='1000' height='700' allow='fullscreen'></iframe>"
+        # ``frame_width=N`` (px): a phone-sized frame for the browser tests; 1000 otherwise.
+        width = req.query.get("frame_width", "")
+        width = width if width.isdigit() and 200 <= int(width) <= 4000 else "1000"
+        body = f"<h1>{html.escape(title)}</h1><iframe id='tool' name='tool' src='{src}' width='{width}' height='700' allow='fullscreen'></iframe>"
         return self._html(_page(title, body))
 
     def _h_launch_page(self, req: _Req, course: str, link: str):
