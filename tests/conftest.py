@@ -19,9 +19,15 @@ from pathlib import Path
 
 import pytest
 
+from tests import fast_flush
+
 # Autouse: every room event a database test writes must match its schema.
 from tests.rooms.schema_check import room_events_match_their_schemas  # noqa: F401
 from tools.services import free_port as _free_port
+
+# After each transactional test, back to the freshly flushed state without
+# Django's full flush and post_migrate (tests/fast_flush.py says how and why).
+fast_flush.install()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
