@@ -34,25 +34,49 @@ def _env(**extra) -> dict:
     return env
 
 
-def _python(code: str, **extra) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=BASE_DIR,
-        env=_env(**extra),
-        capture_output=True,
-        text=True,
-        timeout=240,  # patience: at load 20 a django.setup() took over 60 s
-    )
+JSON_LINE = (
+    "import django, logging; django.setup()\n"
+    "from django_guid import set_guid\n"
+    "set_guid('0123456789abcdef0123456789abcdef')\n"
+    "logging.getLogger('matika.test').error('mail to %s failed', 'someone')\n"
+)
+TEXT_LINE = "import django, logging; django.setup(); logging.getLogger('x').warning('hello')"
+# SENTRY_ENABLED is computed when the settings module is imported (no django.setup()).
+SENTRY = "from django.conf import settings; print(settings.SENTRY_ENABLED)"
+# Each run is its own process; all are started at once (two of them import
+# Django, ~4 s of CPU each), so two cores run them side by side.
+RUNS = {
+    "json": (JSON_LINE, {}),
+    "text": (TEXT_LINE, {"LOG_FORMAT": "text"}),
+    "sentry off": (SENTRY, {}),
+    # A DSN of a server that does not exist: init only, nothing is sent here.
+    "sentry on": (SENTRY, {"SENTRY_DSN": "https://public@sentry.invalid/1"}),
+}
 
 
-def test_production_writes_one_json_object_a_line_with_the_request_id():
-    code = (
-        "import django, logging; django.setup()\n"
-        "from django_guid import set_guid\n"
-        "set_guid('0123456789abcdef0123456789abcdef')\n"
-        "logging.getLogger('matika.test').error('mail to %s failed', 'someone')\n"
-    )
-    result = _python(code)
+@pytest.fixture(scope="module")
+def ran() -> dict[str, subprocess.CompletedProcess]:
+    running = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", code],
+            cwd=BASE_DIR,
+            env=_env(**extra),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name, (code, extra) in RUNS.items()
+    }
+    done = {}
+    for name, process in running.items():
+        # patience: at load 20 a django.setup() took over 60 s
+        stdout, stderr = process.communicate(timeout=240)
+        done[name] = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+    return done
+
+
+def test_production_writes_one_json_object_a_line_with_the_request_id(ran):
+    result = ran["json"]
     assert result.returncode == 0, result.stderr
     line = json.loads(result.stderr.strip().splitlines()[-1])
     assert line["level"] == "ERROR" and line["logger"] == "matika.test"
@@ -61,21 +85,17 @@ def test_production_writes_one_json_object_a_line_with_the_request_id():
     assert line["timestamp"].endswith("+00:00")
 
 
-def test_text_lines_for_people_still_carry_time_level_and_request_id():
-    code = "import django, logging; django.setup(); logging.getLogger('x').warning('hello')"
-    result = _python(code, LOG_FORMAT="text")
+def test_text_lines_for_people_still_carry_time_level_and_request_id(ran):
+    result = ran["text"]
     assert result.returncode == 0, result.stderr
     line = result.stderr.strip().splitlines()[-1]
     assert " WARNING [None] x: hello" in line
     assert line[:4].isdigit()  # starts with the date
 
 
-def test_sentry_is_off_without_a_dsn_and_on_with_one():
-    # SENTRY_ENABLED is computed when the settings module is imported (no django.setup()).
-    code = "from django.conf import settings; print(settings.SENTRY_ENABLED)"
-    assert _python(code).stdout.strip() == "False"
-    # A DSN of a server that does not exist: init only, nothing is sent here.
-    with_dsn = _python(code, SENTRY_DSN="https://public@sentry.invalid/1")
+def test_sentry_is_off_without_a_dsn_and_on_with_one(ran):
+    assert ran["sentry off"].stdout.strip() == "False"
+    with_dsn = ran["sentry on"]
     assert with_dsn.returncode == 0, with_dsn.stderr
     assert with_dsn.stdout.strip().splitlines()[-1] == "True"
 
