@@ -13,7 +13,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -147,17 +146,6 @@ def hints_allowed(game: SoloGame) -> bool:
 
 def pupil_may_review(game: SoloGame) -> bool:
     return registry.assignments().pupil_may_review(game=GAME, ref=str(game.pk))
-
-
-def review_response(request: HttpRequest, ref: str) -> HttpResponse:
-    """The coach's review of a pupil's homework game, for a teacher of the class
-    (the homework app checked that before calling)."""
-    from .views import render_review
-
-    game = SoloGame.objects.filter(pk=ref, mode=SoloGame.Mode.HOMEWORK).first()
-    if game is None or game.finished_at is None:
-        raise Http404
-    return render_review(request, game)
 
 
 def play_url(assignment_id: int) -> str:

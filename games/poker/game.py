@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.registry import Assignable, ClassLaunch, GameSpec, ProfileStats
 
-from . import assignments, demo, stats
+from . import assignments, demo, review_page, stats
 from .forms import RoomSettingsForm
 from .room_games import DuelGame, GroupGame
 from .services import leaderboards
@@ -42,7 +42,7 @@ SPEC = GameSpec(
     assignable=Assignable(
         clean_settings=assignments.clean_settings,
         setting_fields=assignments.setting_fields,
-        review_response=assignments.review_response,
+        review_response=review_page.review_response,
         play_url=assignments.play_url,
         pupil_review_url=assignments.pupil_review_url,
     ),

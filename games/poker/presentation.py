@@ -6,9 +6,13 @@ their English labels once more as literals so the translation tools find them.
 
 from typing import Any
 
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from .rules import TABLE_NAMES, get_table
+from accounts import consent
+
+from .rules import DEFAULT_TABLE, TABLE_NAMES, get_table
+from .rules.state import MAX_SECONDS, MIN_SECONDS
 
 #: Every label of ``tables.json`` (tests check the list is complete).
 LABELS = {
@@ -58,3 +62,22 @@ def table_context() -> list[dict[str, Any]]:
             }
         )
     return tables
+
+
+def page_context(request: HttpRequest) -> dict[str, Any]:
+    """What every solo poker page (play, scoresheet, review, ...) shows: the tables,
+    the time limits, the board's shape and the consent question."""
+    return {
+        "server_led": bool(request.storage_enabled and request.player),
+        "min_seconds": MIN_SECONDS,
+        "max_seconds": MAX_SECONDS,
+        "table_names": TABLE_NAMES,
+        "default_table": DEFAULT_TABLE,
+        "tables": table_context(),
+        "board_rows": [list(range(row * 5, row * 5 + 5)) for row in range(5)],
+        "line_columns": [5, 6, 7, 8, 9],
+        "values": list(range(1, 14)),
+        # The play page holds the consent dialog of ranked and daily games too.
+        "consent_question": consent.question(),
+        "consent_age_statement": consent.age_statement(),
+    }

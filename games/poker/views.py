@@ -34,10 +34,10 @@ from . import selectors
 from .errors import PokerError
 from .models import DailyChallenge
 from .periods import PERIODS
-from .presentation import table_context
-from .rules import DEFAULT_TABLE, TABLE_NAMES, daily_date, score_board
-from .rules.state import MAX_SECONDS, MIN_SECONDS
-from .services.coach import ensure_review, hint_for_game
+from .presentation import page_context
+from .review_page import render_review
+from .rules import DEFAULT_TABLE, daily_date
+from .services.coach import hint_for_game
 from .services.daily import daily_secret
 from .services.solo import act_in_solo_game, start_solo_game
 
@@ -58,27 +58,10 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     return data
 
 
-def _page_context(request: HttpRequest) -> dict[str, Any]:
-    return {
-        "server_led": bool(request.storage_enabled and request.player),
-        "min_seconds": MIN_SECONDS,
-        "max_seconds": MAX_SECONDS,
-        "table_names": TABLE_NAMES,
-        "default_table": DEFAULT_TABLE,
-        "tables": table_context(),
-        "board_rows": [list(range(row * 5, row * 5 + 5)) for row in range(5)],
-        "line_columns": [5, 6, 7, 8, 9],
-        "values": list(range(1, 14)),
-        # The play page holds the consent dialog of ranked and daily games too.
-        "consent_question": consent.question(),
-        "consent_age_statement": consent.age_statement(),
-    }
-
-
 @require_GET
 @ensure_csrf_cookie
 def index(request: HttpRequest) -> HttpResponse:
-    context = _page_context(request)
+    context = page_context(request)
     if request.player is not None and request.storage_enabled:
         context["stats"] = selectors.player_stats(player=request.player)
     return render(request, "poker/index.html", context)
@@ -87,7 +70,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_GET
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
-    context = _page_context(request)
+    context = page_context(request)
     assignment = request.GET.get("assignment", "")
     if assignment.isdigit():
         # Class homework: started by the page's button (games/poker/assignments.py).
@@ -98,7 +81,7 @@ def play(request: HttpRequest) -> HttpResponse:
 def _competition_context(request: HttpRequest, kind: str) -> dict[str, Any]:
     """Ranked and daily pages: they need the server, saving and a nickname, and
     ask the publication question (its exact text) before the first public write."""
-    context = _page_context(request)
+    context = page_context(request)
     player = request.player if request.storage_enabled else None
     answer = accounts_selectors.current_consent(player) if player else None
     context.update(
@@ -123,7 +106,7 @@ def ranked(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def robot(request: HttpRequest) -> HttpResponse:
     """A game against the robot (beginner, greedy or the coach) on the same numbers."""
-    context = _page_context(request)
+    context = page_context(request)
     context.update(
         {
             "kind": "robot",
@@ -213,22 +196,22 @@ def daily_table(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def scoresheet(request: HttpRequest) -> HttpResponse:
-    return render(request, "poker/scoresheet.html", _page_context(request))
+    return render(request, "poker/scoresheet.html", page_context(request))
 
 
 @require_GET
 def picker(request: HttpRequest) -> HttpResponse:
-    return render(request, "poker/picker.html", _page_context(request))
+    return render(request, "poker/picker.html", page_context(request))
 
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "poker/rules.html", _page_context(request))
+    return render(request, "poker/rules.html", page_context(request))
 
 
 @require_GET
 def print_board(request: HttpRequest) -> HttpResponse:
-    context = _page_context(request)
+    context = page_context(request)
     chosen = request.GET.get("table", DEFAULT_TABLE)
     context["chosen"] = next(
         (table for table in context["tables"] if table["name"] == chosen), context["tables"][0]
@@ -357,10 +340,10 @@ def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
         response = _error(error)
         if error.status == 409:
             game = selectors.solo_game(game_id=game_id, player=request.player)
-            payload = json.loads(response.content)
-            payload["game"] = selectors.solo_game_view(game, now=now)
-            payload["now"] = now
-            response = JsonResponse(payload, status=409)
+            body = json.loads(response.content)
+            body["game"] = selectors.solo_game_view(game, now=now)
+            body["now"] = now
+            response = JsonResponse(body, status=409)
         return response
     payload: dict[str, Any] = {
         "game": selectors.solo_game_view(game, now=now),
@@ -447,38 +430,3 @@ def review(request: HttpRequest, game_id: str) -> HttpResponse:
         if player is None or player.pk != game.player_id or not pupil_may_review(game):
             raise Http404
     return render_review(request, game)
-
-
-def render_review(request: HttpRequest, game: Any) -> HttpResponse:
-    """The review page of ``game`` for a viewer already allowed to see it."""
-    from .coach_review import step_text
-
-    player = request.player if request.storage_enabled else None
-    data = ensure_review(game=game)
-    steps = [{**step, "text": step_text(step)} for step in data["steps"]]
-    for step in steps:
-        step["lines"] = score_board(step["cells"], data["table"]).lines
-    by_number = {step["number"]: step for step in steps}
-    context = {
-        **_page_context(request),
-        "game": game,
-        "review": data,
-        "steps": steps,
-        "costliest": [by_number[number] for number in data["costliest"]],
-        "replay_steps": [
-            {
-                "cells": step["cells"],
-                "lines": step["lines"],
-                "cell": step["cell"],
-                "coach": step["coach_cell"],
-                "text": step["text"],
-                "cost": step["cost"],
-            }
-            for step in steps
-        ],
-        "own": player is not None and player.pk == game.player_id,
-        "table_label": next(
-            (t["label"] for t in table_context() if t["name"] == game.table), game.table
-        ),
-    }
-    return render(request, "poker/review.html", context)

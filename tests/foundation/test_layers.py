@@ -15,6 +15,10 @@ layer of the importing file must be at or above the layer of what it imports:
 
 A lower app that must act on a higher one's tables calls a hook the higher one
 registers (``accounts.privacy``, ``games.registry``).
+
+Inside one component the modules import one way too: no loop, however long and
+wherever the import sits (a loop hidden in a function is one module reaching up
+to its caller, as a gate rendering a view would).
 """
 
 from __future__ import annotations
@@ -94,6 +98,79 @@ def upward_imports() -> list[str]:
     return offenders
 
 
+def _own_module(name: str, modules: set[str]) -> str | None:
+    """The module of ``modules`` a dotted import name lands in (longest prefix)."""
+    parts = name.split(".")
+    while parts and ".".join(parts) not in modules:
+        parts.pop()
+    return ".".join(parts) or None
+
+
+def import_loops() -> list[list[str]]:
+    """Every set of modules of one component that import each other in a loop
+    (strongly connected, more than one module), imports inside functions included.
+    A module importing its own package (``from . import x`` in ``pkg/y.py``) is
+    the package's business, not a loop."""
+    paths = {_module_name(path): path for path in _files()}
+    modules = set(paths)
+    graph: dict[str, set[str]] = {module: set() for module in modules}
+    for module, path in paths.items():
+        here = _layer(module)
+        if here is None:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            for name in _imported(node, module, path.name == "__init__.py"):
+                target = _own_module(name, modules)
+                if target is None or target == module or module.startswith(f"{target}."):
+                    continue
+                there = _layer(target)
+                if there is not None and there[0] == here[0]:
+                    graph[module].add(target)
+    # Tarjan's strongly connected components, iteratively (no recursion limit).
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    loops = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            advanced = False
+            for target in edges:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                    advanced = True
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    loops.append(sorted(component))
+    return sorted(loops)
+
+
 def test_imports_point_down_only_also_inside_functions():
     assert upward_imports() == []
 
@@ -115,3 +192,23 @@ def test_the_check_sees_imports_inside_functions(tmp_path, monkeypatch):
         "accounts/sneaky.py:2: accounts imports classrooms.models.Membership (classrooms)",
         "games/poker/x.py:1: games.poker imports games.mathesso.rules (games.mathesso)",
     ]
+
+
+def test_no_component_imports_in_a_loop_also_inside_functions():
+    assert import_loops() == []
+
+
+def test_the_loop_check_sees_a_loop_through_a_function(tmp_path, monkeypatch):
+    """The scan itself: a gate that renders a view (imported inside a function)
+    while the view imports the gate is a loop; a module importing its package is not."""
+    game = tmp_path / "games" / "poker"
+    game.mkdir(parents=True)
+    (tmp_path / "games" / "__init__.py").write_text("")
+    (game / "__init__.py").write_text("")
+    (game / "views.py").write_text("from .assignments import gate\n")
+    (game / "assignments.py").write_text(
+        "from . import models\n\ndef gate():\n    from .views import render\n    return render\n"
+    )
+    (game / "models.py").write_text("from games import poker\n")
+    monkeypatch.setattr(__import__(__name__, fromlist=["BASE"]), "BASE", tmp_path)
+    assert import_loops() == [["games.poker.assignments", "games.poker.views"]]
