@@ -1,6 +1,7 @@
 """Admin for rooms: find a room by code, see its seats and its event log (read-only)."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games.rooms.models import Room, RoomEvent, Seat
 
@@ -33,8 +34,8 @@ class RoomEventAdmin(admin.ModelAdmin):
     search_fields = ("room__code",)
     raw_id_fields = ("room", "actor")
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: RoomEvent | None = None) -> bool:
         return False

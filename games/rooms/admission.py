@@ -4,7 +4,10 @@ login session when the acting profile is the teacher's own)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.http.cookie import parse_cookie
 from django.utils import translation
@@ -19,10 +22,11 @@ from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
 
-def scope_cookies(scope: dict) -> dict[str, str]:
+def scope_cookies(scope: dict[str, Any]) -> dict[str, str]:
     for name, value in scope.get("headers", []):
         if name == b"cookie":
-            return parse_cookie(value.decode("latin-1"))
+            cookies: dict[str, str] = parse_cookie(value.decode("latin-1"))
+            return cookies
     return {}
 
 
@@ -37,17 +41,19 @@ def browser_from_cookies(cookies: dict[str, str]) -> Browser | None:
         token = signing.loads(raw, salt=identity.SALT)
     except signing.BadSignature:
         return None
-    return (
+    browser: Browser | None = (
         Browser.objects.select_related("selected")
         .filter(token_hash=identity.hash_token(token))
         .first()
     )
+    return browser
 
 
 def _selected(browser: Browser | None) -> PlayerProfile | None:
     if browser is None or browser.selected is None or not browser.selected.is_active:
         return None
-    return browser.selected
+    selected: PlayerProfile = browser.selected
+    return selected
 
 
 def player_from_cookies(cookies: dict[str, str]) -> PlayerProfile | None:
@@ -55,21 +61,28 @@ def player_from_cookies(cookies: dict[str, str]) -> PlayerProfile | None:
     return _selected(browser_from_cookies(cookies))
 
 
-def scope_language(scope: dict, cookies: dict[str, str]) -> str:
-    supported = {code for code, _name in settings.LANGUAGES}
+def scope_language(scope: dict[str, Any], cookies: dict[str, str]) -> str:
+    supported: set[str] = {code for code, _name in settings.LANGUAGES}
     chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME)
-    if chosen in supported:
+    if chosen is not None and chosen in supported:
         return chosen
     for name, value in scope.get("headers", []):
         if name == b"accept-language":
-            for lang, _q in translation.trans_real.parse_accept_lang_header(value.decode()):
+            accepted: list[tuple[str, float]] = translation.trans_real.parse_accept_lang_header(
+                value.decode()
+            )
+            for lang, _q in accepted:
                 if lang.split("-")[0] in supported:
                     return lang.split("-")[0]
-    return settings.LANGUAGE_CODE
+    default: str = settings.LANGUAGE_CODE
+    return default
 
 
 def admit(
-    code: str, cookies: dict[str, str], user=None, scope: dict | None = None
+    code: str,
+    cookies: dict[str, str],
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    scope: dict[str, Any] | None = None,
 ) -> tuple[Room, PlayerProfile, int | None]:
     """The room, who acts in it and the browser's id (None without an identity
     cookie), or a RoomError.
@@ -90,7 +103,7 @@ def admit(
         ),
     )
     room, player = found.room, found.player
-    if room is None or not lookups.is_member(room, player):
+    if room is None or player is None or not lookups.is_member(room, player):
         if cookie_player is None and account_player is None:
             raise RoomError("no_identity", _("Choose a nickname on the join page first."))
         raise RoomError("not_in_room", _("Join the room on its page first."))
@@ -106,14 +119,17 @@ def admit(
 
 
 def admit_by_session(
-    code: str, cookies: dict[str, str], user=None, scope: dict | None = None
+    code: str,
+    cookies: dict[str, str],
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    scope: dict[str, Any] | None = None,
 ) -> tuple[Room, PlayerProfile, tuple[str | None, int] | None, int | None]:
     """``admit``, and the session the socket acts by: (session key, user id) when
     the acting profile is the logged-in teacher's own (host rights from the
     session), else None (a nickname profile from the identity cookie)."""
     room, player, browser_id = admit(code, cookies, user, scope)
     account = accounts_selectors.account_player(user)
-    if account is None or account.pk != player.pk:
+    if account is None or user is None or account.pk != player.pk:
         return room, player, None, browser_id
     session_key = getattr((scope or {}).get("session"), "session_key", None)
     # The session middleware checked the login, not the idle timeout (page requests do).

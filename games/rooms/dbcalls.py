@@ -5,6 +5,8 @@ one was lost, and what counts as PostgreSQL or Redis being unreachable."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
@@ -12,6 +14,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.rooms import dbthreads, delivery
+
+T = TypeVar("T")
 
 # The consumer's log, as before this module was split from it.
 logger = logging.getLogger("games.rooms.consumers")
@@ -74,7 +78,13 @@ def _after_service() -> None:
         conn.close_if_unusable_or_obsolete()  # closed when it failed and is unusable
 
 
-def _run_service(outbox: list, language: str, function, args: tuple, kwargs: dict):
+def _run_service(
+    outbox: list[Any],
+    language: str,
+    function: Callable[..., T],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> T:
     kept = _before_service()
     delivery.OUTBOX.set(outbox)  # in this call's own copy of the context
     try:
@@ -89,11 +99,18 @@ def _run_service(outbox: list, language: str, function, args: tuple, kwargs: dic
                         "rooms: a kept database connection was lost (%s); reconnecting", exc
                     )
                     connections[DEFAULT_DB_ALIAS].close()
+        raise AssertionError("unreachable: the last attempt returns or raises")
     finally:
         _after_service()
 
 
-async def in_db_thread(outbox: list, language: str, function, args: tuple, kwargs: dict):
+async def in_db_thread(
+    outbox: list[Any],
+    language: str,
+    function: Callable[..., T],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> T:
     """Run a service in a rooms DB thread, in a copy of the caller's context.
 
     Not asgiref's SyncToAsync (thread-sensitive contexts, per-call executors,
@@ -116,4 +133,5 @@ def unavailable(exc: BaseException) -> bool:
 
 
 def unavailable_text() -> str:
-    return _("The game cannot be reached for a moment. Try again.")
+    text: str = _("The game cannot be reached for a moment. Try again.")
+    return text

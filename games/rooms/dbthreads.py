@@ -17,11 +17,15 @@ import contextvars
 import logging
 import queue
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
 
-def _settle(future: asyncio.Future, result, error: BaseException | None) -> None:
+def _settle(future: asyncio.Future[Any], result: object, error: BaseException | None) -> None:
     if future.cancelled():
         return
     if error is not None:
@@ -61,11 +65,11 @@ class DatabaseThreads:
                 logger.debug("rooms db thread: loop closed before the result was taken")
             del loop, future, context, function, args, result, error
 
-    async def run(self, function, *args):
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in one of the threads; its result or its exception."""
         if not self._started:
             self._start()
         loop = asyncio.get_running_loop()
-        future = loop.create_future()
+        future: asyncio.Future[T] = loop.create_future()
         self._work.put((loop, future, contextvars.copy_context(), function, args))
         return await future

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any, NoReturn
 
 from django.utils.translation import gettext as _
 
@@ -29,7 +30,7 @@ class Refused(ValueError):
         self.code, self.message = code, message
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 
@@ -49,7 +50,7 @@ def _safe_int(text: str) -> int:
     return value
 
 
-def _loads(text: str):
+def _loads(text: str) -> Any:
     """Strict JSON: no NaN/Infinity (Python accepts them, PostgreSQL does not), no
     infinite floats, only safe integers; raises ValueError or RecursionError."""
     return json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_safe_int)
@@ -66,7 +67,7 @@ def _bad_text(value: str) -> bool:
     return False
 
 
-def parse_frame(text: str):
+def parse_frame(text: str) -> Any:
     """The message in a text frame, or Refused (``bad_json``, ``bad_message``); never
     raises anything else, whatever the frame holds."""
     try:

@@ -28,6 +28,7 @@ The signal receivers are connected in ``RoomsConfig.ready``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
 from django.utils.crypto import salted_hmac
@@ -41,7 +42,8 @@ _SALT = "games.rooms.hostsessions.session_group"
 
 def session_group(session_key: str) -> str:
     """The group of the sockets acting by ``session_key`` (never the key itself)."""
-    return "session." + salted_hmac(_SALT, session_key, algorithm="sha256").hexdigest()[:40]
+    digest: str = salted_hmac(_SALT, session_key, algorithm="sha256").hexdigest()
+    return "session." + digest[:40]
 
 
 def teacher_group(user_id: int) -> str:
@@ -97,7 +99,9 @@ def class_rights_ended(*, classroom_id: int, player_id: int) -> None:
 # --- signal receivers (connected in RoomsConfig.ready) ------------------------------
 
 
-def on_user_logged_out(sender, request=None, user=None, **kwargs) -> None:
+def on_user_logged_out(
+    sender: object, request: object = None, user: object = None, **kwargs: Any
+) -> None:
     """Logout, also the idle timeout the middleware finds on a page request.
 
     With database sessions the row's deletion right after sends it again; the
@@ -106,7 +110,7 @@ def on_user_logged_out(sender, request=None, user=None, **kwargs) -> None:
     session_ended(getattr(session, "session_key", None))
 
 
-def on_session_deleted(sender, instance=None, **kwargs) -> None:
+def on_session_deleted(sender: object, instance: Any = None, **kwargs: Any) -> None:
     """A session row deleted: logout (flush), a login replacing the session,
     ``cycle_key`` (a password change keeps the browser logged in under a new
     key; a socket holding the old key is closed, a reload opens one with the new
@@ -119,7 +123,9 @@ def on_session_deleted(sender, instance=None, **kwargs) -> None:
     session_ended(instance.session_key)
 
 
-def on_user_saved(sender, instance=None, created=False, **kwargs) -> None:
+def on_user_saved(
+    sender: object, instance: Any = None, created: bool = False, **kwargs: Any
+) -> None:
     """A new password (changed, reset, set by an admin) leaves the account's other
     sessions logged out without deleting them (their stored hash is stale); a
     deactivated account is logged out everywhere. Django keeps the new raw
@@ -130,6 +136,6 @@ def on_user_saved(sender, instance=None, created=False, **kwargs) -> None:
         recheck_teacher(instance.pk)
 
 
-def on_user_deleted(sender, instance=None, **kwargs) -> None:
+def on_user_deleted(sender: object, instance: Any = None, **kwargs: Any) -> None:
     if instance is not None:
         recheck_teacher(instance.pk)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
@@ -39,13 +40,13 @@ RETRY_MAX_S = 2.0
 
 
 class ResyncingShardConnection(RedisSingleShardConnection):
-    def __init__(self, host, channel_layer) -> None:
+    def __init__(self, host: Any, channel_layer: ResyncingLoopLayer) -> None:
         super().__init__(host, channel_layer)
         self.connects = 0
         self.resync_due = False
-        self.watched = None  # the redis connection whose (re)connects are counted
+        self.watched: Any = None  # the redis connection whose (re)connects are counted
 
-    def _on_connect(self, connection) -> None:
+    def _on_connect(self, connection: Any) -> None:
         self.connects += 1
         if self.connects > 1:
             self.resync_due = True
@@ -92,7 +93,7 @@ class ResyncingShardConnection(RedisSingleShardConnection):
 
 
 class ResyncingLoopLayer(RedisPubSubLoopLayer):
-    def __init__(self, hosts=None, **kwargs) -> None:
+    def __init__(self, hosts: list[Any] | None = None, **kwargs: Any) -> None:
         super().__init__(hosts=hosts, **kwargs)
         self._shards = [ResyncingShardConnection(host, self) for host in decode_hosts(hosts)]
         self.resync_channels: set[str] = set()
@@ -119,9 +120,9 @@ class ResyncingLoopLayer(RedisPubSubLoopLayer):
 class ResyncingPubSubChannelLayer(RedisPubSubChannelLayer):
     """``channels_redis.pubsub.RedisPubSubChannelLayer`` plus ``resync_on_reconnect``."""
 
-    def _get_layer(self):
+    def _get_layer(self) -> ResyncingLoopLayer:
         loop = asyncio.get_running_loop()
-        layer = self._layers.get(loop)
+        layer: ResyncingLoopLayer | None = self._layers.get(loop)
         if layer is None:
             layer = ResyncingLoopLayer(*self._args, **self._kwargs, channel_layer=self)
             self._layers[loop] = layer

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings as django_settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -57,7 +58,12 @@ def normalise_code(raw: str) -> str:
 
 @transaction.atomic
 def create_room(
-    *, game: str, mode: str, host: PlayerProfile, settings: dict, classroom=None
+    *,
+    game: str,
+    mode: str,
+    host: PlayerProfile,
+    settings: dict[str, Any],
+    classroom: models.Model | None = None,
 ) -> Room:
     """Open a lobby with a fresh join code; the creator takes the host seat.
 
@@ -81,7 +87,7 @@ def create_room(
     for _attempt in range(20):
         try:
             with transaction.atomic():
-                room = Room.objects.create(
+                room: Room = Room.objects.create(
                     code=_new_code(),
                     game=game,
                     mode=mode,
@@ -113,7 +119,7 @@ def create_room(
 def create_and_start(*, game: str, mode: str, host: PlayerProfile, settings: dict) -> Room:
     """Open a room and start it at once (a solo game): one transaction, so a
     refused start leaves no lobby behind."""
-    room = create_room(game=game, mode=mode, host=host, settings=settings)
+    room: Room = create_room(game=game, mode=mode, host=host, settings=settings)
     start_room(room=room, actor=host)
     room.refresh_from_db()
     return room
@@ -129,7 +135,9 @@ def join_room(*, room: Room, player: PlayerProfile, role: str = "player") -> Sea
     if role not in (Seat.Role.PLAYER, Seat.Role.SPECTATOR):
         raise RoomError("bad_role", _("You can join as a player or as a spectator."))
     now = timezone.now()
-    seat = Seat.objects.select_related("player").filter(room=room, player=player).first()
+    seat: Seat | None = (
+        Seat.objects.select_related("player").filter(room=room, player=player).first()
+    )
     if seat is not None and seat.status == Seat.Status.KICKED:
         raise RoomError("kicked", _("The host removed you from this room."))
     if seat is not None and seat.status == Seat.Status.JOINED:
@@ -208,7 +216,9 @@ def _seat_latecomer(room: Room, adapter: registry.RoomGame, seat: Seat, *, now: 
 
 
 def _seat_of(room: Room, player: PlayerProfile) -> Seat:
-    seat = Seat.objects.select_related("player").filter(room=room, player=player).first()
+    seat: Seat | None = (
+        Seat.objects.select_related("player").filter(room=room, player=player).first()
+    )
     if seat is None or seat.status == Seat.Status.LEFT:
         raise RoomError("not_in_room", _("You are not in this room."))
     if seat.status == Seat.Status.KICKED:
@@ -473,10 +483,10 @@ def rematch(*, room: Room, actor: PlayerProfile) -> Room:
         raise RoomError("not_finished", _("The game is not over yet."))
     earlier = RoomEvent.objects.filter(room=old, kind="rematch").order_by("-seq").first()
     if earlier is not None:
-        following = Room.objects.filter(pk=earlier.action.get("room_id")).first()
+        following: Room | None = Room.objects.filter(pk=earlier.action.get("room_id")).first()
         if following is not None and following.is_live:
             return following
-    fresh = create_room(
+    fresh: Room = create_room(
         game=old.game, mode=old.mode, host=actor, settings=old.settings, classroom=old.classroom
     )
     seated = old.seats.select_related("player").filter(

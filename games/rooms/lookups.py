@@ -13,8 +13,10 @@ visit is never counted and never refused. A wrong key counts as a miss.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -69,11 +71,18 @@ def share_path(room: Room) -> str:
     return f"{path}?{limits.LINK_KEY_PARAM}={link_key(room)}"
 
 
-def share_url(request, room: Room) -> str:
-    return request.build_absolute_uri(share_path(room))
+def share_url(request: HttpRequest, room: Room) -> str:
+    url: str = request.build_absolute_uri(share_path(room))
+    return url
 
 
-def find(code: str, *, client: limits.Client, player_for, key: str | None = None) -> Lookup:
+def find(
+    code: str,
+    *,
+    client: limits.Client,
+    player_for: Callable[[Room], PlayerProfile | None],
+    key: str | None = None,
+) -> Lookup:
     """The room for ``code`` as this visitor may see it.
 
     ``player_for(room)`` names who acts in the room for this visitor (it differs
@@ -100,7 +109,7 @@ def find(code: str, *, client: limits.Client, player_for, key: str | None = None
     return Lookup(room, player)
 
 
-def find_for_request(request, code: str) -> Lookup:
+def find_for_request(request: HttpRequest, code: str) -> Lookup:
     return find(
         code,
         client=limits.client_of(request),

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +25,7 @@ from games.rooms.delivery import announce_later
 from games.rooms.errors import RoomError
 from games.rooms.lifecycle import end_room, kick, leave_room, set_locked, start_room
 from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
-from games.rooms.registry import RoomGame
+from games.rooms.registry import RoomGame, SeatOutcome
 from games.rooms.steps import (
     FINISH_FIELDS,
     MOVE_FIELDS,
@@ -49,7 +51,8 @@ def _seat_checked(room: Room, player: PlayerProfile) -> str:
         raise RoomError("not_in_room", _("You are not in this room."))
     if status == Seat.Status.KICKED:
         raise RoomError("kicked", _("The host removed you from this room."))
-    return room.seat_role
+    role: str = room.seat_role
+    return role
 
 
 class _RefusedAfterTick(Exception):
@@ -94,19 +97,25 @@ def _apply_move(room: Room, player: PlayerProfile, message: dict, now: datetime)
 
 def _room_intent(room: Room, player: PlayerProfile, message: dict, now: datetime) -> int | None:
     kind = message["type"]
+    seq: int | None  # the lifecycle's services lose their types to @transaction.atomic
     if kind == "start":
-        return start_room(room=room, actor=player)
+        seq = start_room(room=room, actor=player)
+        return seq
     if kind in ("lock", "unlock"):
-        return set_locked(room=room, actor=player, locked=kind == "lock")
+        seq = set_locked(room=room, actor=player, locked=kind == "lock")
+        return seq
     if kind == "end":
-        return end_room(room=room, actor=player)
+        seq = end_room(room=room, actor=player)
+        return seq
     if kind == "leave":
-        return leave_room(room=room, player=player)
+        seq = leave_room(room=room, player=player)
+        return seq
     if kind == "kick":
         target = message.get("player_id")
         if not isinstance(target, int) or isinstance(target, bool):
             raise RoomError("bad_message", _("Say which player to remove."))
-        return kick(room=room, actor=player, player_id=target)
+        seq = kick(room=room, actor=player, player_id=target)
+        return seq
     if kind == "tick":
         return tick_if_due(room, registry.get(room.game, room.mode), now) if room.is_live else None
     return _apply_move(room, player, message, now)
@@ -153,12 +162,19 @@ def _lock_for_intent(room_id: int, player: PlayerProfile, client_id: str) -> Roo
     )
     if not rows:
         raise RoomError("unknown_room", _("There is no room with this code."))
-    room = rows[0]
+    room: Room = rows[0]
     room.previous_answer = _json(room.previous_answer)
     return room
 
 
-def submit(*, room_id: int, player: PlayerProfile, client_id: str, message: dict, now=None) -> dict:
+def submit(
+    *,
+    room_id: int,
+    player: PlayerProfile,
+    client_id: str,
+    message: dict[str, Any],
+    now: datetime | None = None,
+) -> dict[str, Any]:
     """Apply one client message exactly once and return the answer for its sender.
 
     A message id seen before is answered with the stored answer and nothing is
@@ -185,8 +201,9 @@ def _submit_room_intent(
 ) -> dict:
     # The row lock also serialises the same id sent twice at the same moment.
     room = _lock_for_intent(room_id, player, client_id)
-    if room.previous_answer is not None:
-        return room.previous_answer
+    previous: dict[str, Any] | None = room.previous_answer
+    if previous is not None:
+        return previous
     deadline_before = room.next_tick_at
     try:
         seq = _room_intent(room, player, message, now)
@@ -222,6 +239,7 @@ def _idle_tick(room_id: int, player: PlayerProfile, client_id: str, now: datetim
     )
     if row is None:
         raise RoomError("unknown_room", _("There is no room with this code."))
+    previous_answer: dict[str, Any] | None
     status, deadline, previous_answer = row
     if previous_answer is not None:
         return previous_answer
@@ -249,9 +267,15 @@ def _idle_tick(room_id: int, player: PlayerProfile, client_id: str, now: datetim
 
 OPTIMISTIC_ATTEMPTS = 3
 
+# (status, state, expired, seq) of the room; (id, status, role, state, earlier answer
+# to this id, row version) of the seat: what the per-seat SQL reads, JSON decoded.
+RoomRow = tuple[str, Any, bool, int]
+SeatRow = tuple[int, str, str, Any, dict[str, Any] | None, str]
 
-def _table(model) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+
+def _table(model: type[models.Model]) -> str:
+    name: str = connection.ops.quote_name(model._meta.db_table)
+    return name
 
 
 _ANSWER_SQL = """(
@@ -286,13 +310,19 @@ FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s
 )
 
 
-def _json(value):
+def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
 def _read_room_and_seat(
-    cursor, room_id: int, player: PlayerProfile, client_id: str, now: datetime, *, lock: bool
-):
+    cursor: CursorWrapper,
+    room_id: int,
+    player: PlayerProfile,
+    client_id: str,
+    now: datetime,
+    *,
+    lock: bool,
+) -> tuple[RoomRow, SeatRow | None]:
     """((room status, state, expired at ``now``, seq), seat row or None): the seat
     row is (id, status, role, state, earlier answer to this id, row version), JSON
     decoded. (Expiry is compared in SQL: loading the timestamp costs more.)"""
@@ -304,9 +334,10 @@ def _read_room_and_seat(
     if room is None:
         raise RoomError("unknown_room", _("There is no room with this code."))
     cursor.nextset()
-    seat = cursor.fetchone()
-    if seat is not None:
-        seat = (seat[0], seat[1], seat[2], _json(seat[3]), _json(seat[4]), seat[5])
+    row = cursor.fetchone()
+    seat: SeatRow | None = None
+    if row is not None:
+        seat = (row[0], row[1], row[2], _json(row[3]), _json(row[4]), row[5])
     return (room[0], _json(room[1]), bool(room[2]), room[3]), seat
 
 
@@ -378,7 +409,14 @@ def _sql(name: str, template: str) -> str:
     return _SQL[name]
 
 
-def _judge_seat_move(adapter: RoomGame, player: PlayerProfile, message: dict, now, room, seat):
+def _judge_seat_move(
+    adapter: RoomGame,
+    player: PlayerProfile,
+    message: dict[str, Any],
+    now: datetime,
+    room: RoomRow,
+    seat: SeatRow | None,
+) -> SeatOutcome | dict[str, Any]:
     """The game's outcome of a per-seat move, or RoomError; or the stored answer
     (a dict) when this message id was applied before."""
     status, state, expired, _seq = room
@@ -400,7 +438,16 @@ def _judge_seat_move(adapter: RoomGame, player: PlayerProfile, message: dict, no
         raise refuse(exc) from exc
 
 
-def _step_params(room_id, player, client_id, message, now, seat, outcome, private) -> dict:
+def _step_params(
+    room_id: int,
+    player: PlayerProfile,
+    client_id: str,
+    message: dict[str, Any],
+    now: datetime,
+    seat: SeatRow,
+    outcome: SeatOutcome,
+    private: dict[int, Any],
+) -> dict[str, Any]:
     return {
         "seat": seat[0],
         "state": Jsonb(outcome.seat_state),
@@ -428,6 +475,7 @@ def _submit_seat_move(
             outcome = _judge_seat_move(adapter, player, message, now, room, seat)
             if isinstance(outcome, dict):
                 return outcome  # answered before
+            assert seat is not None  # _judge_seat_move refused a move without a seat
             if outcome.public:
                 break  # a numbered step: the locked way
             private = {player.pk: outcome.private} if outcome.private else {}
@@ -448,7 +496,7 @@ def _submit_seat_move(
                 continue
             if row is None:
                 continue  # the room or the seat changed since the read: judge again
-            response = _json(row[0])
+            response: dict[str, Any] = _json(row[0])
             announce_later(room_id, None, None, private)
             return response
     with transaction.atomic():
@@ -468,6 +516,7 @@ def _submit_seat_move_locked(
         outcome = _judge_seat_move(adapter, player, message, now, room, seat)
         if isinstance(outcome, dict):
             return outcome
+        assert seat is not None  # _judge_seat_move refused a move without a seat
         private = {player.pk: outcome.private} if outcome.private else {}
         cursor.execute(
             _sql("numbered_step", _NUMBERED_SEAT_STEP_SQL)
@@ -475,6 +524,6 @@ def _submit_seat_move_locked(
             else _sql("unnumbered_step", _UNNUMBERED_SEAT_STEP_SQL),
             _step_params(room_id, player, client_id, message, now, seat, outcome, private),
         )
-        response = _json(cursor.fetchone()[0])
-    announce_later(room_id, response["seq"], outcome.public or None, private)
-    return response
+        answer: dict[str, Any] = _json(cursor.fetchone()[0])
+    announce_later(room_id, answer["seq"], outcome.public or None, private)
+    return answer

@@ -79,7 +79,7 @@ def open_from_request(
             "storage_off",
             _("Saving is switched off in this browser, so you cannot open a room."),
         )
-    return open_room(
+    opened: Opened = open_room(
         game=game,
         mode=mode,
         settings=settings,
@@ -88,6 +88,7 @@ def open_from_request(
         nickname=request.POST.get("nickname", "") if nickname is None else nickname,
         start=start,
     )
+    return opened
 
 
 def to_room(opened: Opened) -> HttpResponse:

@@ -15,9 +15,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts import erasure as accounts_erasure
@@ -89,7 +90,7 @@ def erase_player(erasure: Erasure) -> None:
     _remove_from_live_rooms(player)
     games = dict(Room.objects.filter(pk__in=room_ids).values_list("pk", "game"))
 
-    def where(row) -> object:
+    def where(row: Seat | RoomEvent) -> object:
         return places_of(games[row.room_id])
 
     scrub = accounts_erasure.scrub_rows
@@ -111,7 +112,7 @@ def erase_player(erasure: Erasure) -> None:
 # --- retention --------------------------------------------------------------------------
 
 
-def _ended_before(now: datetime):
+def _ended_before(now: datetime) -> QuerySet:
     cutoff = now - retention.period("ended_room_days")
     return Room.objects.filter(status__in=[Room.Status.FINISHED, Room.Status.EXPIRED]).filter(
         Q(finished_at__lt=cutoff) | Q(finished_at__isnull=True, expires_at__lt=cutoff)
@@ -175,7 +176,7 @@ def apply_retention(now: datetime) -> dict[str, int]:
 # --- export ---------------------------------------------------------------------------
 
 
-def export_player(player: PlayerProfile) -> dict[str, list]:
+def export_player(player: PlayerProfile) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """Room steps someone else took that told this player something privately (a
     dealt hand, a secret): stored by player id inside ``RoomEvent.private``, not
     by a relation; only the player's own entry is exported."""

@@ -23,13 +23,14 @@ import logging
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
 
 logger = logging.getLogger(__name__)
 
 COUNTER_TTL = 3600
 
 
-def _cache():
+def _cache() -> BaseCache:
     return caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
 
 

@@ -37,7 +37,8 @@ def seat_public(seat: Seat) -> dict:
 
 def locked_room(room_id: int) -> Room:
     try:
-        return Room.objects.select_for_update().get(pk=room_id)
+        room: Room = Room.objects.select_for_update().get(pk=room_id)
+        return room
     except Room.DoesNotExist:
         raise RoomError("unknown_room", _("There is no room with this code.")) from None
 
@@ -67,7 +68,8 @@ def require_host(room: Room, player: PlayerProfile) -> None:
 
 def playing_count(room: Room, limits: registry.Limits) -> int:
     roles = [Seat.Role.PLAYER] + ([Seat.Role.HOST] if limits.host_plays else [])
-    return room.seats.filter(status=Seat.Status.JOINED, role__in=roles).count()
+    count: int = room.seats.filter(status=Seat.Status.JOINED, role__in=roles).count()
+    return count
 
 
 def seat_infos(room: Room) -> list[SeatInfo]:
@@ -113,7 +115,8 @@ def append(
         created_at=now,
     )
     announce_later(room.pk, room.seq, public, private, close=close)
-    return room.seq
+    seq: int = room.seq
+    return seq
 
 
 def apply_outcome(

@@ -8,6 +8,7 @@ over the WebSocket (consumers.py).
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from urllib.parse import urlencode
 
 import segno
@@ -62,7 +63,8 @@ def _creation_client(request: HttpRequest, room: Room) -> limits.Client:
 def _profile_limit_refusal(request: HttpRequest, room: Room) -> str | None:
     """Why this browser may not create another profile now, or None."""
     if limits.blocked(limits.profile_creations(), _creation_client(request, room)):
-        return _("Too many new nicknames from here. Wait a while and try again.")
+        refusal: str = _("Too many new nicknames from here. Wait a while and try again.")
+        return refusal
     return None
 
 
@@ -126,9 +128,9 @@ def _room_page(
     room: Room,
     *,
     error: str | None = None,
-    status=200,
-    suggestions=(),
-):
+    status: int = 200,
+    suggestions: Sequence[str] = (),
+) -> HttpResponse:
     player = selectors.request_player(request, room)
     seat = selectors.seat_for(room, player)
     adapter = registry.get(room.game, room.mode)
