@@ -98,15 +98,17 @@ def _delete_admin_log(player: PlayerProfile) -> None:
 def erase_profile(player: PlayerProfile | int) -> bool:
     """Erase one profile and every trace of it; False when it was already gone."""
     player_id = player.pk if isinstance(player, PlayerProfile) else int(player)
-    player = PlayerProfile.objects.select_for_update().filter(pk=player_id).first()
-    if player is None:
+    profile: PlayerProfile | None = (
+        PlayerProfile.objects.select_for_update().filter(pk=player_id).first()
+    )
+    if profile is None:
         return False
-    erasure = Erasure(player_id=player.pk, nickname=player.nickname, names=_names(player))
-    game_registry.withdraw_public_data([player.pk])
+    erasure = Erasure(player_id=profile.pk, nickname=profile.nickname, names=_names(profile))
+    game_registry.withdraw_public_data([profile.pk])
     for hooks in privacy.registered():
         if hooks.erase_player is not None:
             hooks.erase_player(erasure)
-    _scrub_results(player, erasure)
-    _delete_admin_log(player)
-    player.delete()
+    _scrub_results(profile, erasure)
+    _delete_admin_log(profile)
+    profile.delete()
     return True

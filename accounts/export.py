@@ -142,11 +142,11 @@ def export_profile(player: PlayerProfile) -> dict:
     for hooks in privacy.registered():
         if hooks.export_player is None:
             continue
-        for section, rows in hooks.export_player(player).items():
-            if section == "other":
-                other.update(rows)
+        for section, part in hooks.export_player(player).items():
+            if section == "other" and isinstance(part, dict):
+                other.update(part)
             else:
-                data[section] = rows
+                data[section] = part
     return data
 
 

@@ -177,7 +177,9 @@ class PrivacyHooks:
 
     app: str
     erase_player: Callable[[Erasure], None] | None = None
-    export_player: Callable[[PlayerProfile], dict[str, list]] | None = None
+    export_player: (
+        Callable[[PlayerProfile], Mapping[str, list[Any] | dict[str, list[Any]]]] | None
+    ) = None
     exported_relations: Mapping[str, str] = field(default_factory=dict)
     apply_retention: Callable[[datetime], dict[str, int]] | None = None
     retention_kinds: tuple[str, ...] = ()

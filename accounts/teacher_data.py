@@ -19,6 +19,7 @@ the warning.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.apps import apps
 from django.contrib.sessions.models import Session
@@ -65,7 +66,7 @@ def export_account(user: User) -> dict:
             other[export.relation_key(field)] = rows
     for group in user.groups.all():
         other.setdefault("auth.Group", []).append({"name": group.name})
-    data = {"account": row_without_secrets(user)}
+    data: dict[str, Any] = {"account": row_without_secrets(user)}
     for hooks in privacy.registered():
         if hooks.export_account is not None:
             data.update(hooks.export_account(user))
