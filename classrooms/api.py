@@ -5,6 +5,8 @@ classes and those they co-teach; anything else is 404), and the same services
 do every write. Refusals are ``400 {"code": ..., "message": ...}``.
 """
 
+from typing import TYPE_CHECKING
+
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
@@ -25,7 +27,13 @@ class ErrorSerializer(serializers.Serializer):
     fields = serializers.DictField(required=False, help_text="Per-field problems, if any.")
 
 
-class ClassroomErrorMixin:
+if TYPE_CHECKING:  # the mixin's super() is the API view it is mixed into
+    from rest_framework.views import APIView as _ViewBase
+else:
+    _ViewBase = object
+
+
+class ClassroomErrorMixin(_ViewBase):
     """Every refusal as ``{"code", "message"}`` (plus ``fields`` for bad input)."""
 
     def handle_exception(self, exc):

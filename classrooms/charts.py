@@ -7,6 +7,7 @@ that every chart sits next to. Series differ by marker shape and dash as well
 as colour, so no information is carried by colour alone.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import floor, log10
 
@@ -22,7 +23,7 @@ MARKERS = ("circle", "square", "diamond", "triangle")
 @dataclass(frozen=True)
 class Series:
     label: str
-    values: list[float | None]
+    values: Sequence[float | None]
 
 
 def _nice_step(span: float) -> float:

@@ -113,7 +113,7 @@ def live_rooms(
                 room__in=rooms, player_id__in=players, status=Seat.Status.JOINED
             ).values_list("room_id", flat=True)
         )
-    seated = {}
+    seated: dict[int, list[str]] = {}
     for seat in Seat.objects.filter(room__in=rooms, status=Seat.Status.JOINED).select_related(
         "player"
     ):

@@ -23,6 +23,7 @@ import io
 import unicodedata
 import zipfile
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -82,7 +83,7 @@ class OneRoster:
     enrollments: list[tuple[int, str, str]] = field(default_factory=list)
 
 
-def _refuse(code: str, message: str) -> None:
+def _refuse(code: str, message: str) -> NoReturn:
     raise ClassroomError(code, message)
 
 

@@ -441,15 +441,15 @@ def participation(
             entry["last"] = row["finished_at"]
     rows = []
     for member in in_roster_order(roster(classroom).filter(status=Membership.Status.APPROVED)):
-        entry = stats.get(member.pk)
-        scores = entry["scores"] if entry else []
+        found = stats.get(member.pk)
+        scores = found["scores"] if found else []
         rows.append(
             ParticipationRow(
                 member=member,
-                games=len(entry["records"]) if entry else 0,
+                games=len(found["records"]) if found else 0,
                 average=round(sum(scores) / len(scores), 1) if scores else None,
                 best=max(scores) if scores else None,
-                last_played=entry["last"] if entry else None,
+                last_played=found["last"] if found else None,
             )
         )
     return rows

@@ -397,6 +397,14 @@ def class_link_key_valid(classroom: Classroom, key: str) -> bool:
 
 
 @transaction.atomic
+def _joined_a_moment_ago(classroom: Classroom, player: PlayerProfile) -> Membership:
+    """The membership a twin request created: the unique (class, player)
+    constraint is the only one a join can hit."""
+    member = membership_of(classroom=classroom, player=player)
+    assert member is not None, "refused by the unique (class, player) constraint"
+    return member
+
+
 def join_classroom(
     *,
     classroom: Classroom,
@@ -480,7 +488,7 @@ def join_classroom(
                     claim_of=claimed,
                 )
         except IntegrityError:  # a double submit joined this player a moment ago
-            return membership_of(classroom=classroom, player=player), token
+            return _joined_a_moment_ago(classroom, player), token
         if client is not None and not keyed:
             limits.count(limits.class_pending(), limits.for_object(client, "class", classroom.pk))
     else:
@@ -491,7 +499,7 @@ def join_classroom(
             with transaction.atomic():
                 member.save(update_fields=["player", "joined_at"])
         except IntegrityError:  # a double submit joined this player a moment ago
-            return membership_of(classroom=classroom, player=player), token
+            return _joined_a_moment_ago(classroom, player), token
     _forbid_publication(classroom, [player.pk])
     return member, token
 

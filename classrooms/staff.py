@@ -82,7 +82,7 @@ def games_per_day(today, days: int = DAYS) -> tuple[list, dict[str, list[int]]]:
 
 def consent_rate() -> tuple[int, int]:
     """Players whose latest answer grants publication, out of players who answered."""
-    latest = {}
+    latest: dict[int, bool] = {}
     for player_id, granted in PublicationConsent.objects.order_by(
         "player_id", "-created_at", "-pk"
     ).values_list("player_id", "granted"):

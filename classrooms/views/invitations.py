@@ -48,11 +48,11 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     POST, accepts it for this account (the invited, verified address only)."""
     try:
         invite = invitation_services.invitation_for(token)
-    except ClassroomError as error:
+    except ClassroomError as refused:
         return render(
-            request, "classrooms/accept_invitation.html", {"error": error.message}, status=404
+            request, "classrooms/accept_invitation.html", {"error": refused.message}, status=404
         )
-    error = None
+    error: str | None = None
     if request.method == "POST":
         try:
             invitation_services.accept_invitation(token=token, user=request.user)

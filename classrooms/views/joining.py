@@ -154,7 +154,7 @@ def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> Http
         return None
     data = form.cleaned_data
     key = limits.link_key_of(request)
-    keyed = bool(key) and services.class_link_key_valid(classroom, key)
+    keyed = bool(key and services.class_link_key_valid(classroom, key))
     # Through the teacher's keyed link, joins and new profiles count in the
     # class's own budget: a school address used up by others does not stop it.
     client = limits.client_of(request)
