@@ -7,6 +7,8 @@ Refusals are ``{"code", "message"}`` with a stable code; nothing is created or
 changed on bad input.
 """
 
+from typing import TYPE_CHECKING
+
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -25,8 +27,13 @@ from . import exports, selectors, services
 from .errors import HomeworkError
 from .models import Assignment
 
+if TYPE_CHECKING:  # the mixin's super() is the API view it is mixed into
+    from rest_framework.views import APIView as _ViewBase
+else:
+    _ViewBase = object
 
-class HomeworkErrorMixin:
+
+class HomeworkErrorMixin(_ViewBase):
     permission_classes = [IsAuthenticated]
 
     def handle_exception(self, exc):

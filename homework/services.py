@@ -115,7 +115,7 @@ def create_assignment(
     settings: object,
     opens_at: datetime | None,
     due_at: datetime | None,
-    attempts: str = Assignment.Attempts.FIRST,
+    attempts: str = str(Assignment.Attempts.FIRST),
     late: bool = False,
     table_visible: bool = False,
     practice: bool = False,
