@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -38,7 +40,7 @@ class TableSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
 
     def settings(self) -> dict:
-        settings = {"layout": "plain" if self["plain"].value() else "standard"}
+        settings: dict[str, Any] = {"layout": "plain" if self["plain"].value() else "standard"}
         # What was not posted keeps the adapter's default; anything but a listed
         # number or level reaches the adapter as it came, to be refused there.
         if self.add_prefix("turn_seconds") in self.data:

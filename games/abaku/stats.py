@@ -18,12 +18,12 @@ from .rules import OLD_LEVELS
 
 def profile_stats(results: QuerySet, **_kwargs: Any) -> dict:
     rows = results.filter(completed=True, details__robots__gt=0).values_list("details", flat=True)
-    per_level: dict[str, dict[str, int]] = {}
+    per_level: dict[str | None, dict[str, int]] = {}
     for details in rows:
         if not isinstance(details, dict) or details.get("players", 0) - details["robots"] != 1:
             continue  # only games of one person against robots
         level = details.get("robot_level")
-        level = OLD_LEVELS.get(level, level)
+        level = OLD_LEVELS.get(level, level) if level is not None else None
         entry = per_level.setdefault(level, {"games": 0, "wins": 0, "assisted_wins": 0})
         entry["games"] += 1
         if details.get("outcome") == "win":

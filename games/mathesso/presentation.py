@@ -174,7 +174,7 @@ def face_svg(look: dict, uid: str, *, label: str = "") -> SafeString:
             )
         )
     spans = []
-    marks = []
+    marks: list[int] = []
     for index, digit in enumerate(digits):
         inks = [_ink(colour) for colour in digit["colours"]]
         if len(inks) == 2:

@@ -51,12 +51,13 @@ class _Subresources(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        if tag in ("script", "img") and values.get("src"):
-            self.urls.append(values["src"])
-        elif tag == "link" and values.get("href"):
+        src, href = values.get("src"), values.get("href")
+        if tag in ("script", "img") and src:
+            self.urls.append(src)
+        elif tag == "link" and href:
             rels = set((values.get("rel") or "").lower().split())
             if rels & SUBRESOURCE_RELS:
-                self.urls.append(values["href"])
+                self.urls.append(href)
 
 
 def subresources(html: str) -> list[str]:

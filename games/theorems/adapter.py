@@ -140,7 +140,7 @@ class TheoremsTable(TurnTable):
             raise refusal(error) from error
         state = {**state, "seats": [dict(s) for s in state["seats"]]}
         state["seats"][seat].update(
-            deck_name=name.strip(), mathematician=mathematician, deck=list(deck)
+            deck_name=name.strip(), mathematician=mathematician, deck=list(deck or ())
         )
         public = [{"type": "deck_chosen", "seat": seat}]
         self.deal_if_ready(state, public, now)
@@ -158,7 +158,7 @@ class TheoremsTable(TurnTable):
             return outcome
         number = 1 + max((s["robot"] or 0 for s in state["seats"]), default=0)
         state["seats"][seat] = self.robot_seat(number, {}, rng)
-        public = [
+        public: list[dict[str, Any]] = [
             {"type": "seat_left", "seat": seat},
             {"type": "table", "seats": self.public_seats(state)},
         ]

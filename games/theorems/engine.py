@@ -9,6 +9,7 @@ new log entries (``adapter.TheoremsTable.public_events``). There is no turn cloc
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from games.rooms.turntable import Action, Event, Seat, Standing
@@ -22,7 +23,9 @@ class TheoremsEngine:
     """Matematici's rules behind the table's one contract."""
 
     def new_game(self, seats: list[dict], *, settings: dict, seed: int, now: float) -> GameState:
-        players = [{"mathematician": s["mathematician"], "deck": s["deck"]} for s in seats]
+        players: list[Mapping[str, Any]] = [
+            {"mathematician": s["mathematician"], "deck": s["deck"]} for s in seats
+        ]
         return rules.new_game(players, seed, burn=settings["burn"])
 
     def load(self, data: dict) -> GameState:

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from accounts.models import PlayerProfile
 
 from .models import SavedDeck
-from .rules import CATALOGUE, FIELDS
+from .rules import CATALOGUE, FIELDS, Card
 
 KINDS_IN_DECKS = ("theorem", "event", "tool", "definition")
 
@@ -33,6 +33,12 @@ def deck_choices(player: PlayerProfile | None) -> list[dict[str, Any]]:
     ]
 
 
+def _difficulty(card: Card) -> int:
+    """A theorem card's printed difficulty (every theorem has one; other kinds none)."""
+    assert card.difficulty is not None, card.id
+    return card.difficulty
+
+
 def deck_statistics(mathematician: str | None, cards: list[str]) -> dict[str, Any]:
     """Counts by kind and field and the difficulty curve of a (possibly unfinished) deck.
 
@@ -50,9 +56,9 @@ def deck_statistics(mathematician: str | None, cards: list[str]) -> dict[str, An
     kinds = Counter(card.kind for card in known)
     fields = Counter(field for card in known if card.kind == "theorem" for field in card.fields)
     theorems = [card for card in known if card.kind == "theorem"]
-    printed = Counter(card.difficulty for card in theorems)
+    printed = Counter(_difficulty(card) for card in theorems)
     effective = Counter(
-        max(1, card.difficulty - (1 if set(card.fields) & own_fields else 0)) for card in theorems
+        max(1, _difficulty(card) - (1 if set(card.fields) & own_fields else 0)) for card in theorems
     )
     top = max([*printed, 1])
     return {
@@ -67,7 +73,7 @@ def deck_statistics(mathematician: str | None, cards: list[str]) -> dict[str, An
         ],
         "theorems": len(theorems),
         "average_difficulty": (
-            round(sum(card.difficulty for card in theorems) / len(theorems), 2)
+            round(sum(_difficulty(card) for card in theorems) / len(theorems), 2)
             if theorems
             else None
         ),

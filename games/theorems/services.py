@@ -32,7 +32,8 @@ def clean_deck(*, name: object, mathematician: object, cards: object) -> tuple[s
         validate_deck(mathematician, cards)
     except IllegalMove as error:
         raise refusal(error) from error
-    return name, str(mathematician), list(cards)  # type: ignore[arg-type]
+    assert isinstance(cards, list | tuple)  # validate_deck refused anything else
+    return name, str(mathematician), list(cards)
 
 
 @transaction.atomic

@@ -105,7 +105,7 @@ def _builder(
     name: str,
     mathematician: str,
     cards: list[str],
-    error: TheoremsError | None = None,
+    error: DomainError | None = None,
     status: int = 200,
 ) -> HttpResponse:
     chosen = set(cards)
@@ -232,7 +232,8 @@ def check_deck(request: HttpRequest) -> JsonResponse:
         body = None
     if not isinstance(body, dict):
         return JsonResponse({"code": "bad_json", "message": _("This is not a deck.")}, status=400)
-    mathematician = body.get("mathematician") if isinstance(body.get("mathematician"), str) else ""
+    chosen = body.get("mathematician")
+    mathematician = chosen if isinstance(chosen, str) else ""
     cards = body.get("cards")
     cards = [c for c in cards if isinstance(c, str)] if isinstance(cards, list) else []
     error = None

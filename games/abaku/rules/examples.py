@@ -50,9 +50,9 @@ def _feasible_splits(n: int) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], .
     product read backwards. Entry ``[i]`` lists ``(j, ops)``: ``j`` is where the
     third number starts, or 0 for the two-number operations.
     """
-    table = [()]
+    table: list[tuple[tuple[int, tuple[str, ...]], ...]] = [()]
     for la in range(1, n):
-        options = []
+        options: list[tuple[int, tuple[str, ...]]] = []
         lb = n - la
         two = tuple(
             op

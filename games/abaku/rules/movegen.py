@@ -36,7 +36,7 @@ from .board import Board, Placed
 from .data import BOARD_SIZE, CENTRE, JOKER
 from .errors import IllegalMove
 from .examples import SHORT, is_example
-from .moves import COLUMN, ROW, contact_error, counted_stretches, stretch_points
+from .moves import COLUMN, ROW, Stretch, contact_error, counted_stretches, stretch_points
 from .solver import solve, solve_cost
 
 DIGITS = "0123456789"
@@ -53,22 +53,27 @@ class Move(NamedTuple):
     score: int
 
 
+# A legal arrangement of a move's own line: the digits of the new stones, the
+# stretches that then count there, whether one of them holds an old stone.
+_Arrangement = tuple[str, list[Stretch], bool]
+
+
 class _Cross(NamedTuple):
     """What the line across a square gives for each digit placed there.
 
-    ``allowed[d]`` whether the contacts are legal, ``count[d]`` how many examples
+    ``allowed[d]`` whether the contacts are legal, ``examples[d]`` how many examples
     the digit creates there, ``old_sum[d]`` the old stones' value in them; with
     the square's multipliers that is the points for any stone value.
     """
 
     allowed: tuple[bool, ...]
-    count: tuple[int, ...]
+    examples: tuple[int, ...]
     old_sum: tuple[int, ...]
     digit_mult: int
     example_mult: int
 
     def points(self, digit: int, value: int) -> int:
-        count = self.count[digit]
+        count = self.examples[digit]
         if not count:
             return 0
         return (self.old_sum[digit] + count * value * self.digit_mult) * self.example_mult
@@ -222,7 +227,7 @@ class _Search:
         self._jokers: dict[str, list[tuple[bool, ...]]] = {}
         # Lines that look alike (same old digits around the same free squares,
         # the same cross restrictions) have the same legal arrangements.
-        self.legal: dict[tuple[str, tuple[frozenset[str] | None, ...]], list] = {}
+        self.legal: dict[tuple[str, tuple[frozenset[str] | None, ...]], list[_Arrangement]] = {}
 
     def arrangements(self, allowed: tuple[frozenset[str] | None, ...]) -> list[str]:
         found = self._arrangements.get(allowed)
@@ -364,7 +369,7 @@ def _single_stone_moves(
             for d in range(10):
                 if not all(t.allowed[d] for t in tables):
                     continue
-                if not any(t.count[d] for t in tables):
+                if not any(t.examples[d] for t in tables):
                     continue
                 if counts.get(d, 0):
                     score = sum(t.points(d, d) for t in tables)
@@ -429,7 +434,7 @@ def _moves_on(
         if not (
             first_move
             or joins_old
-            or any(t is not None and t.count[d] for t, d in zip(crosses, digits, strict=True))
+            or any(t is not None and t.examples[d] for t, d in zip(crosses, digits, strict=True))
         ):
             continue
         # Score with every stone real; a joker then loses its digit's value
@@ -450,7 +455,7 @@ def _moves_on(
         for k, cross in enumerate(crosses):
             if cross is not None:
                 score += cross.points(digits[k], digits[k])
-                weight[k] += cross.count[digits[k]] * cross.digit_mult * cross.example_mult
+                weight[k] += cross.examples[digits[k]] * cross.digit_mult * cross.example_mult
         for jokers in search.joker_choices(shown):
             placed = tuple(
                 Placed(cell[0], cell[1], d, joker)
@@ -465,12 +470,12 @@ def _legal_arrangements(
     chars: list[str | None],
     new: list[bool],
     allowed: tuple[frozenset[str] | None, ...],
-) -> list[tuple[str, list]]:
+) -> list[_Arrangement]:
     """The digit strings for the new stones that make the move's own line legal,
     with the stretches that then count there and whether one of them holds an
     old stone."""
     template = "".join("{}" if ch is None else ch for ch in chars)
-    legal = []
+    legal: list[_Arrangement] = []
     for shown in search.covering(chars, allowed):
         digits = template.format(*shown)
         counted = counted_stretches(digits, new)

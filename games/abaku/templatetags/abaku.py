@@ -21,7 +21,9 @@ def abaku_hints_used(room) -> int:  # noqa: ANN001 -- a rooms Room
     """Hints given in this game so far (only a game without other people has
     any, so the count is the one person's)."""
     state = getattr(room, "state", None)
-    counts = state.get(HINTS_KEY) if isinstance(state, dict) else None
+    if not isinstance(state, dict):
+        return 0
+    counts = state.get(HINTS_KEY)
     if not isinstance(counts, dict):
         return 0
     return sum(hints_used(state, int(seat)) for seat in counts if str(seat).isdigit())

@@ -315,10 +315,13 @@ def apply_action(state: GameState, action: Action) -> tuple[GameState, list[Even
     elif s.phase == ORDER:
         if kind != "flip":
             raise IllegalMove("wrong_phase", "the order of play is still being decided")
+        assert player is not None and tile is not None  # _parse checked a flip
         _order_flip(s, player, tile, events)
     elif kind == "flip":
+        assert player is not None and tile is not None  # _parse checked a flip
         _play_flip(s, player, tile, events)
     else:
+        assert player is not None  # _parse checked that an end_turn names its player
         _end_turn(s, player, events)
     return s, events
 
@@ -481,6 +484,7 @@ def _end_turn(s: GameState, player: str, events: list[Event]) -> None:
 
 def _finish_turn(s: GameState, events: list[Event]) -> None:
     player = s.player
+    assert player is not None  # a turn ends in the play phase, where someone is on turn
     s.turns[player] += 1
     s.extra = False
     events.append({"type": "turn_ended", "player": player})

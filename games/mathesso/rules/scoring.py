@@ -38,11 +38,11 @@ def score_breakdown(face_ids: Iterable[str], points: bool = True) -> dict[str, A
     flat = [f for f in faces if GROUP_BY_NAME[f.group].flat]
     by_key: dict[int, list[Face]] = defaultdict(list)
     for f in faces:
-        if not GROUP_BY_NAME[f.group].flat:
+        if not GROUP_BY_NAME[f.group].flat and f.key is not None:  # by value: a key each
             by_key[f.key].append(f)
     n_sheldons = sheldons(f.id for f in faces)
     sheldon_bonus = n_sheldons * (data.SHELDON_SCORE - 2 * GROUP_BY_NAME["cjv"].points)
-    keys = [
+    keys: list[dict[str, Any]] = [
         {
             "key": key,
             "faces": [f.id for f in group],

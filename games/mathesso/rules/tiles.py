@@ -236,7 +236,7 @@ def variant_faces(variant: str, extensions: Iterable[str] = ()) -> list[Face]:
             return f.id.removeprefix("zero:") in zeros
         if f.group in whole:
             return True
-        return f.group in v.groups and f.key <= v.max_value
+        return f.group in v.groups and f.key is not None and f.key <= v.max_value
 
     return [f for f in FACES.values() if kept(f)]
 

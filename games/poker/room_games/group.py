@@ -199,11 +199,11 @@ class GroupGame(RoomGame):
         seat_state: dict,
         now: datetime | None = None,
     ) -> dict:
-        now = common.view_time(now)
-        view = {**public_info(state), "server_now": now, "you_play": False, "game": None}
+        at = common.view_time(now)
+        view = {**public_info(state), "server_now": at, "you_play": False, "game": None}
         if player_id is not None and is_player(state, player_id):
             end = state["ended_at"]
-            game = common.board_at(state, seat_state, now if end is None else end)
+            game = common.board_at(state, seat_state, at if end is None else end)
             late = latecomer_entry(state, player_id)
             view.update(you_play=True, game=game.to_dict(), missed=late[1] if late else 0)
         return view

@@ -60,7 +60,7 @@ def new_room(request: HttpRequest, mode: str) -> HttpResponse:
 def group_standings(request: HttpRequest, code: str) -> JsonResponse:
     room = _poker_room(request, code, "group")
     player = room_selectors.request_player(request, room)
-    if not standings.is_seated(room, player):
+    if player is None or not standings.is_seated(room, player):
         return JsonResponse(
             {"code": "not_in_room", "message": _("Join the room on its page first.")}, status=403
         )

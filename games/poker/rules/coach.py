@@ -32,6 +32,7 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Required, TypedDict
 
 from .deck import JOKER
 from .scoring import (
@@ -425,9 +426,17 @@ def choose_cell(cells: Sequence[int | None], card: int, *, table: str, seen: Seq
 JOKER_USE_GAIN = 40.0
 
 
+class JokerChoice(TypedDict, total=False):
+    """``choose_joker``'s answer: ``use`` (with the cell and value) or ``keep``."""
+
+    action: Required[str]
+    cell: int
+    value: int
+
+
 def choose_joker(
     cells: Sequence[int | None], *, table: str, seen: Sequence[int], kept: int
-) -> dict[str, object]:
+) -> JokerChoice:
     """Use a joker now (``{"action": "use", "cell": c, "value": v}``) or keep it
     (``{"action": "keep"}``).
 

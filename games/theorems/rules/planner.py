@@ -84,7 +84,8 @@ def _plan_turns(state: GameState, seat: int) -> float:
     if need <= 0:
         return 0.0
     on_turn = state.current == seat
-    in_play = sorted(
+    # [work left, proved this turn] per theorem in play; unknown ones add floats.
+    in_play: list[list[float | bool]] = sorted(
         [
             max(1, derived.difficulty(state, seat, entry) - entry.progress),
             on_turn and entry.card in state.proved_this_turn,
@@ -92,7 +93,7 @@ def _plan_turns(state: GameState, seat: int) -> float:
         for entry in player.theorems
         if not derived.follows_riemann_rule(entry.card)
     )
-    hand = sorted(
+    hand: list[float] = sorted(
         _difficulty_in_hand(state, seat, card)
         for card in player.hand
         if CATALOGUE[card].kind == "theorem" and player.theorem(card) is None
