@@ -28,6 +28,7 @@ import logging
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import redis
 from celery import shared_task
@@ -152,6 +153,8 @@ async def _in_thread(function, timeout: float):
 async def _run_checks() -> dict:
     started = time.monotonic()
     timeout = check_timeout()
+    database: dict[str, Any] | BaseException
+    rest: dict[str, Any] | BaseException
     database, rest = await asyncio.gather(
         _in_thread(check_database, timeout),
         _in_thread(check_redis_and_celery, timeout),
@@ -166,7 +169,7 @@ async def _run_checks() -> dict:
             "celery": {"ok": False, "error": "redis_down"},
             "beat": {"ok": False, "error": "redis_down"},
         }
-    checks = {"database": database, **rest}
+    checks: dict[str, dict[str, Any]] = {"database": database, **rest}
     required = ["database", "redis", "celery"]
     if getattr(settings, "HEALTH_REQUIRE_BEAT", False):
         required.append("beat")

@@ -55,7 +55,7 @@ def sentinel_url(sentinels: list[tuple[str, int]], master: str, db: int = 0) -> 
 
 
 def is_sentinel(url: str | None) -> bool:
-    return bool(url) and url.startswith(SCHEME + "://")
+    return url is not None and url.startswith(SCHEME + "://")
 
 
 def parse_sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, int]:
