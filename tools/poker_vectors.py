@@ -51,8 +51,8 @@ DAILY = (("2026-11-29", "test-secret"), ("2027-01-01", "another secret"))
 
 #: Lines chosen by hand: every row of every table, the spec's worked checks and
 #: edge cases (empty cells breaking runs, wrap-around straights).
-_ = None
-HAND_LINES = [
+_: None = None
+HAND_LINES: list[list[int | None]] = [
     [7, 7, 7, 7, 7], [1, 1, 1, 1, 1], [9, 3, 3, 3, 3], [3, 3, 3, 3, _], [_, 3, 3, 3, 3],
     [3, 3, _, 3, 3], [3, 3, 3, _, 3], [3, 3, 9, 3, 3], [8, 7, 6, 5, 4], [1, 2, 3, 4, 5],
     [9, 10, 11, 12, 13], [6, 4, 8, 5, 7], [3, 3, 3, 9, 9], [9, 9, 3, 3, 3], [5, 5, 8, 8, 5],
