@@ -1,3 +1,4 @@
+// @ts-check
 // The Abaku table inside a room page: the 15×15 board, the rack, the preview, the log.
 // State comes only from the server: the snapshot's `view` and the `view` events after
 // every step (private ones carry the own rack); the engine's public events feed the log.

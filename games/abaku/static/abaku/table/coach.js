@@ -1,3 +1,4 @@
+// @ts-check
 // Hints and the after-game review (practice and robot games; the server decides
 // whether they are allowed and counts the hints).
 import { el } from "../../js/kit/dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing the table from the shared state (`table`, held by table.js): the board
 // (or, in the after-game review, the board of a chosen turn), the rack, the
 // players' cards, the turn line, the result, the turn clock, the log and the review.

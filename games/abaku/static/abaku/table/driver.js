@@ -1,3 +1,4 @@
+// @ts-check
 // The room socket driver: sends the player's moves, asks for the server's tick when
 // a robot or the clock is due, and takes the views and events the server sends
 // into the shared state (`table`, held by table.js).
@@ -60,14 +61,14 @@ export function connect(table) {
     table.socket = roomSocket;
     const socket = roomSocket;
     socket.addEventListener("sync", (event) => {
-      const snapshot = event.detail.view;
+      const snapshot = /** @type {CustomEvent} */ (event).detail.view;
       if (snapshot && snapshot.phase) takeView(table, snapshot);
       else table.render();
     });
     socket.addEventListener("event", (event) => {
       let finished = false;
       let publicView = null;
-      for (const change of event.detail.events) {
+      for (const change of /** @type {CustomEvent} */ (event).detail.events) {
         if (LOGGED.has(change.type)) table.log = table.log.concat([change]);
         if (change.type === "view") publicView = change.view;
         if (change.type === "finished") finished = true;
@@ -81,7 +82,7 @@ export function connect(table) {
       } else table.renderLog();
     });
     socket.addEventListener("private", (event) => {
-      for (const change of event.detail.events) if (change.type === "view") takeView(table, change.view);
+      for (const change of /** @type {CustomEvent} */ (event).detail.events) if (change.type === "view") takeView(table, change.view);
     });
   });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The move input: stones laid from the rack by tap or drag (a joker asks for its
 // digit), the server's preview of the move's score, and the buttons that play,
 // take back, exchange or skip. Every intent changes the shared state (`table`,

@@ -1,15 +1,19 @@
+// @ts-check
 // The table's own facts: its root element, its parts, the URLs and the robots'
 // names the page carries, and the readings of the state every module shares
 // (whose turn, the own rack, a seat's name, what lies on a square).
 import { gettext, interpolate as t } from "../../js/kit/i18n.js";
 
-export const root = document.querySelector("[data-abaku-table]");
+export const root = /** @type {HTMLElement | null} */ (document.querySelector("[data-abaku-table]"));
 // The robots' names come with the page (games/abaku/presentation.py names them once).
 export const LEVEL_NAMES = root ? JSON.parse(root.dataset.levelNames || "{}") : {};
 
 /** The table's elements, each marked data-ab-<name> in the template. */
 export function findParts() {
+  /** @type {(name: string) => HTMLElement} */
   const $ = (name) => root.querySelector(`[data-ab-${name}]`);
+  /** @type {(name: string) => HTMLButtonElement} */
+  const button = (name) => root.querySelector(`[data-ab-${name}]`);
   return {
     lobby: $("lobby"),
     game: $("game"),
@@ -21,27 +25,27 @@ export function findParts() {
     rack: $("rack"),
     preview: $("preview"),
     error: $("error"),
-    confirm: $("confirm"),
-    recall: $("recall"),
-    exchange: $("exchange"),
-    skip: $("skip"),
+    confirm: button("confirm"),
+    recall: button("recall"),
+    exchange: button("exchange"),
+    skip: button("skip"),
     result: $("result"),
     logArea: $("log-area"),
     log: $("log"),
-    joker: $("joker"),
+    joker: /** @type {HTMLDialogElement} */ ($("joker")),
     jokerDigits: $("joker-digits"),
-    jokerCancel: $("joker-cancel"),
+    jokerCancel: button("joker-cancel"),
     clock: $("clock"),
-    zoom: $("zoom"),
-    hint: $("hint"),
-    reviewOpen: $("review-open"),
+    zoom: button("zoom"),
+    hint: button("hint"),
+    reviewOpen: button("review-open"),
     reviewArea: $("review-area"),
     review: $("review"),
-    boardWrap: root.querySelector(".ab-board-wrap"),
+    boardWrap: /** @type {HTMLElement} */ (root.querySelector(".ab-board-wrap")),
   };
 }
 
-const csrfInput = document.querySelector("input[name=csrfmiddlewaretoken]");
+const csrfInput = /** @type {HTMLInputElement | null} */ (document.querySelector("input[name=csrfmiddlewaretoken]"));
 export const csrfToken = () => (csrfInput ? csrfInput.value : "");
 
 // --- readings of the shared state (`table`, held by table.js) -----------------------

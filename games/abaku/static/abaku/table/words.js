@@ -1,3 +1,4 @@
+// @ts-check
 // The game in words: a line of the log for each public event of the engine, and a
 // line for each turn of the after-game review. `name(seat)` says who sat there.
 import { gettext, interpolate as t, ngettext } from "../../js/kit/i18n.js";
