@@ -1,0 +1,341 @@
+"""Matika inside the LMS's frame, in headless Chromium (issue 29 §2).
+
+The LMS (tests/lti/lms.py) serves its course pages on ``localhost``; Matika runs on
+``127.0.0.1``: a different site, so the tool's frame is truly cross-site. A framed
+launch gets a frame grant (lti/framing.py): the LMS's origin (only) may frame the
+pages that browser reaches, and the frame's cookies are ``SameSite=None; Secure;
+Partitioned``. Without a grant, every page keeps ``frame-ancestors 'none'`` and
+``SameSite=Lax`` cookies.
+"""
+
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urljoin
+
+import pytest
+import requests
+from django.conf import settings
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from homework.models import Assignment
+from lti.framing import MARKER_COOKIE
+from lti.models import FrameGrant, GradeSend
+from tests.homework.test_homework_browser import _play_to_end  # works on a frame too
+from tests.lti.test_lti_tool import _course_with, _deep_link, link_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 360, "height": 740}
+#: The LMS's frame on a phone: its page is 360 px wide, the frame a little less.
+PHONE_FRAME = "&frame=1&frame_width=340"
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def framed_lms(make_lms, asgi_server):
+    """A registered LMS whose pages are on ``localhost`` (cross-site to the tool)."""
+    lms = make_lms(host="localhost")
+    assert lms.register(link_url(asgi_server)).ok
+    return lms
+
+
+@pytest.fixture
+def other_site():
+    """A page on another origin (``localhost`` on another port, same site as the LMS)
+    that frames whatever URL it is given: ``other_site(url)`` → its address."""
+    target = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):  # noqa: N802
+            body = (
+                "<!doctype html><title>Not the LMS</title><h1>Somebody else</h1>"
+                f"<iframe id='tool' name='tool' src='{target['url']}' width='900' height='600'>"
+                "</iframe>"
+            ).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+
+    def serve(url: str) -> str:
+        target["url"] = url
+        return f"http://localhost:{server.server_address[1]}/"
+
+    yield serve
+    server.shutdown()
+    server.server_close()
+
+
+def _tool_frame(page, path_pattern: str):
+    """The ``<iframe id="tool">`` of the LMS page, once it shows ``path_pattern``."""
+    regex = re.compile(path_pattern)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        frame = page.frame(name="tool")
+        if frame is not None and regex.search(frame.url):
+            frame.wait_for_load_state("load")
+            return frame
+        page.wait_for_timeout(200)
+    frame = page.frame(name="tool")
+    raise AssertionError(f"the frame never showed {path_pattern}: {frame.url if frame else None}")
+
+
+def _until(page, condition, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not condition():
+        page.wait_for_timeout(200)
+
+
+def _cookie(context, name: str) -> dict | None:
+    return next((c for c in context.cookies() if c["name"] == name), None)
+
+
+def _framed_instructor(lms, page):
+    """A deep-linked poker homework, its instructor launched inside the LMS's frame at
+    1280 px: the homework page's path and the frame showing it."""
+    course, instructor, _pupils = _course_with(lms)
+    assignment = _deep_link(lms, requests.Session(), instructor, course)
+    link = lms.links[course.id][-1]
+    page.set_viewport_size(DESKTOP)
+    homework = f"/classes/{assignment.classroom_id}/homework/{assignment.pk}/"
+    page.goto(lms.launch_page_url(course, link, instructor) + "&frame=1")
+    return homework, _tool_frame(page, re.escape(homework) + "$")
+
+
+def _csp_refusals(page) -> list[str]:
+    found: list[str] = []
+    page.on(
+        "console",
+        lambda message: found.append(message.text) if "frame-ancestors" in message.text else None,
+    )
+    return found
+
+
+# --- in Chromium -----------------------------------------------------------------------
+
+
+def test_a_framed_learner_plays_in_the_lms_frame_and_the_score_reaches_the_gradebook(
+    framed_lms, asgi_server, page, celery_worker_process
+):
+    lms = framed_lms
+    course, instructor, pupils = _course_with(lms, learners=["Adam Kovář"])
+    assignment = _deep_link(lms, requests.Session(), instructor, course)
+    link = lms.links[course.id][-1]
+    page.set_viewport_size(PHONE)
+    responses = []
+    page.on("response", lambda r: responses.append(r) if "/lti/launch/" in r.url else None)
+    page.goto(lms.launch_page_url(course, link, pupils[0]) + PHONE_FRAME)
+    frame = _tool_frame(page, r"/poker/play/\?assignment=\d+")
+    # The LMS page stays on top; Matika plays inside its frame.
+    assert page.url.startswith(lms.base_url)
+    assert frame.locator(f'[data-assignment="{assignment.pk}"]').count() == 1
+    launch = responses[0]
+    assert launch.request.all_headers().get("sec-fetch-dest") == "iframe"
+    set_cookies = launch.headers_array()
+    player_cookie = [
+        h["value"]
+        for h in set_cookies
+        if h["name"].lower() == "set-cookie"
+        and h["value"].startswith(settings.PLAYER_COOKIE_NAME + "=")
+    ]
+    assert player_cookie and "SameSite=None" in player_cookie[0]
+    assert "Partitioned" in player_cookie[0] and "Secure" in player_cookie[0]
+    # The page itself allows exactly the LMS as its frame parent.
+    csp = frame.evaluate(
+        "async () => (await fetch(location.href, {credentials: 'include'}))"
+        ".headers.get('content-security-policy')"
+    )
+    assert re.search(r"frame-ancestors " + re.escape(lms.base_url) + r"(;|$)", csp), csp
+    frame.locator("[data-testid=start-homework]").click()
+    frame.wait_for_selector("#poker-game:not([hidden])")
+    assert frame.evaluate("document.documentElement.scrollWidth") <= 340
+    _play_to_end(frame)
+    lms.wait_for(lambda: "Adam Kovář" in lms.gradebook(course), what="the framed pupil's score")
+    assert GradeSend.objects.get().status == "sent"
+    grant = FrameGrant.objects.get(role="learner")
+    assert grant.ticket_used_at is not None  # the frame kept its cookie: the ticket is spent
+    # No first-party player cookie was made: only the partitioned one in the LMS's frame.
+    cookie = _cookie(page.context, settings.PLAYER_COOKIE_NAME)
+    assert cookie is not None and cookie["sameSite"] == "None" and cookie["secure"]
+
+
+def test_a_framed_instructor_uses_the_homework_pages_in_the_frame_and_logout_ends_it(
+    framed_lms, asgi_server, page
+):
+    homework, frame = _framed_instructor(framed_lms, page)
+    expect(frame.locator("[data-testid=homework-extra-link]")).to_be_visible()
+    # A class page reached inside the frame works with the framed session.
+    frame.locator("[data-testid=homework-extra-link]").click()
+    frame = _tool_frame(page, r"/grades/$")
+    expect(frame.locator("h1")).to_be_visible()
+    assert _cookie(page.context, MARKER_COOKIE) is not None
+    grant = FrameGrant.objects.get(role="instructor")
+    assert grant.ended_at is None
+    # Logging out inside the frame ends the grant and deletes its cookie.
+    frame.locator("form[action$='/logout/'] button").click()
+    _until(page, lambda: FrameGrant.objects.get(pk=grant.pk).ended_at is not None)
+    assert FrameGrant.objects.get(pk=grant.pk).ended_at is not None
+    # (The browser takes the answer's cookies a moment after the server has written it.)
+    _until(page, lambda: _cookie(page.context, MARKER_COOKIE) is None)
+    assert _cookie(page.context, MARKER_COOKIE) is None
+    assert _cookie(page.context, settings.SESSION_COOKIE_NAME) is None
+    # The homework page in the frame now is an ordinary page: refused as a frame.
+    refusals = _csp_refusals(page)
+    with pytest.raises(PlaywrightError, match="ERR_BLOCKED_BY_RESPONSE"):
+        frame.goto(asgi_server + homework)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not refusals:
+        page.wait_for_timeout(200)
+    assert any("frame-ancestors 'none'" in text for text in refusals), refusals
+
+
+def test_an_origin_other_than_the_registered_lms_cannot_frame_a_framed_session(
+    framed_lms, asgi_server, page, other_site
+):
+    lms = framed_lms
+    homework, _frame = _framed_instructor(lms, page)
+    # Another origin of the same site (the same cookie partition: the framed session's
+    # cookies go along) frames the same page: the browser refuses it by the CSP.
+    refusals = _csp_refusals(page)
+    page.goto(other_site(asgi_server + homework))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not refusals:
+        page.wait_for_timeout(200)
+    assert any(f"frame-ancestors {lms.base_url}" in text for text in refusals), refusals
+    frame = page.frame(name="tool")
+    assert frame is None or frame.locator("[data-testid=homework-extra-link]").count() == 0
+
+
+def test_when_the_frame_keeps_no_cookie_a_one_time_ticket_opens_a_new_window(
+    framed_lms, asgi_server, page
+):
+    """The browser refuses the frame's cookies (Safari, or third-party cookies off):
+    simulated by letting the launch's cookies go before the landing asks for them."""
+    lms = framed_lms
+    course, instructor, pupils = _course_with(lms, learners=["Bára Nová"])
+    assignment = _deep_link(lms, requests.Session(), instructor, course)
+    link = lms.links[course.id][-1]
+    page.set_viewport_size(PHONE)
+    landing = {}
+
+    def refuse_cookies(route):
+        # The launch's answer reaches the frame without its cookies (a browser that
+        # refuses them); the landing it redirects to is opened by hand below.
+        headers = {**route.request.headers, "sec-fetch-dest": "iframe"}
+        answer = route.fetch(headers=headers, max_redirects=0)
+        landing["url"] = answer.headers["location"]
+        route.fulfill(status=200, content_type="text/html", body="<p>held</p>")
+
+    launches = re.compile(r".*/lti/launch/$")
+    page.context.route(launches, refuse_cookies)
+    page.goto(lms.launch_page_url(course, link, pupils[0]) + PHONE_FRAME + "&in_frame=1")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and "url" not in landing:
+        page.wait_for_timeout(200)
+    assert "/lti/frame/" in landing.get("url", "")
+    page.context.unroute(launches)
+    page.context.clear_cookies()
+    frame = page.frame(name="tool")
+    frame.goto(urljoin(asgi_server, landing["url"]))
+    button = frame.locator("[data-testid=lti-open-window]")
+    expect(button).to_be_visible()
+    assert frame.evaluate("document.documentElement.scrollWidth") <= 340
+    with page.context.expect_page() as opened:
+        button.click()
+    window = opened.value
+    window.wait_for_url(re.compile(r".*/poker/play/\?assignment=\d+"), timeout=60_000)
+    assert window.locator(f'[data-assignment="{assignment.pk}"]').count() == 1
+    # Signed in first-party: an ordinary Lax cookie, and the homework can start.
+    cookie = _cookie(page.context, settings.PLAYER_COOKIE_NAME)
+    assert cookie is not None and cookie["sameSite"] == "Lax"
+    window.wait_for_load_state("load")
+    window.locator("[data-testid=start-homework]").click()
+    window.wait_for_selector("#poker-game:not([hidden])")
+    # The ticket worked once: a second use is refused.
+    again = page.context.new_page()
+    answer = again.goto(window.url.split("/poker/")[0] + button.get_attribute("href"))
+    assert answer.status == 403
+    assert again.locator("[data-lti-refused=bad_frame_ticket]").count() == 1
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["360", "1280"])
+def test_the_deep_linking_picker_auto_posts_back_to_the_lms_in_chromium(
+    framed_lms, asgi_server, page, viewport
+):
+    lms = framed_lms
+    course, instructor, _pupils = _course_with(lms)
+    page.set_viewport_size(viewport)
+    width = "&frame_width=340" if viewport is PHONE else ""
+    page.goto(lms.deep_link_page_url(course, instructor) + "&frame=1" + width)
+    frame = _tool_frame(page, r"/lti/launch/$")
+    button = frame.locator("[data-game=poker]")
+    expect(button).to_be_visible()
+    assert frame.evaluate("document.documentElement.scrollWidth") <= min(viewport["width"], 1000)
+    button.click()
+    # The return page's script posts the signed answer to the LMS (no click).
+    frame = _tool_frame(page, r"/mod/lti/contentitem_return\.php")
+    expect(frame.locator("li[data-link-id]")).to_have_count(1)
+    assert not lms.deep_link_errors
+    returned = lms.deep_link_returns[-1]
+    assert len(returned["links"]) == 1 and len(returned["lineitems"]) == 1
+    assignment = Assignment.objects.get()
+    assert assignment.game == "poker"
+    assert lms.links[course.id][-1].custom.get("matika_assignment") == str(assignment.pk)
+
+
+# --- over HTTP ---------------------------------------------------------------------------
+
+
+def test_an_ordinary_launch_keeps_lax_cookies_and_no_framing(framed_lms, asgi_server):
+    lms = framed_lms
+    course, instructor, _pupils = _course_with(lms)
+    session = requests.Session()
+    landing = lms.launch(session, instructor, course)
+    assert landing.status_code == 200
+    assert "frame-ancestors 'none'" in landing.headers["Content-Security-Policy"]
+    launch = landing.history[0]
+    assert "/lti/launch/" in launch.url
+    cookies = launch.raw.headers.getlist("Set-Cookie")
+    assert cookies and all("SameSite=Lax" in c and "Partitioned" not in c for c in cookies)
+    assert not any(c.startswith(MARKER_COOKIE) for c in cookies)
+    assert not FrameGrant.objects.exists()
+
+
+def test_a_framed_launch_of_a_browser_without_fetch_metadata_gets_the_ticket_page(
+    framed_lms, asgi_server
+):
+    """``document_target: iframe`` and no ``Sec-Fetch-Dest``: framed. A client that
+    sends no Secure cookie over http (like a browser refusing the frame's cookie)
+    lands on the "open in a new window" page, framed by the LMS only."""
+    lms = framed_lms
+    course, instructor, _pupils = _course_with(lms)
+    landing = lms.launch(requests.Session(), instructor, course, document_target="iframe")
+    assert landing.status_code == 200
+    assert 'data-testid="lti-open-window"' in landing.text
+    csp = landing.headers["Content-Security-Policy"]
+    assert f"frame-ancestors {lms.base_url};" in csp  # exactly the LMS: no 'self', nobody else
+    cookies = landing.history[0].raw.headers.getlist("Set-Cookie")
+    assert any(c.startswith(MARKER_COOKIE + "=") for c in cookies)
+    assert all("SameSite=None; Partitioned" in c and "Secure" in c for c in cookies)
+    open_url = re.search(r'href="([^"]+/open/)"', landing.text).group(1)
+    window = requests.Session()
+    first = window.get(asgi_server + open_url, timeout=60)
+    assert first.status_code == 200 and re.search(r"/classes/\d+/$", first.url), first.url
+    assert "frame-ancestors 'none'" in first.headers["Content-Security-Policy"]
+    assert window.get(asgi_server + open_url, timeout=60).status_code == 403
+    # A forged marker is dropped and changes nothing.
+    forged = requests.get(asgi_server + "/", cookies={MARKER_COOKIE: "1:forged"}, timeout=60)
+    assert "frame-ancestors 'none'" in forged.headers["Content-Security-Policy"]
