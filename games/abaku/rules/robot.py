@@ -337,7 +337,7 @@ def _answer(board: Board, theirs: list[int], mine: list[int]) -> float:
     best: float | None = None
     if ENDGAME_DEPTH < 2:
         for r in replies:
-            value = r.score + (out_bonus if len(r.placements) == len(theirs) else 0)
+            value: float = r.score + (out_bonus if len(r.placements) == len(theirs) else 0)
             best = value if best is None else max(best, value)
         return max(0.0, best or 0.0)
     outs = [r for r in replies if len(r.placements) == len(theirs)]
