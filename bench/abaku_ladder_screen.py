@@ -6,7 +6,8 @@ Run from the project root:
 
 A player is ``uLOW-HIGH`` (a random percentile of the legal moves by score,
 drawn uniformly from LOW..HIGH each move, as the percentile levels play),
-``pX`` (always percentile X: ``p0.5`` the median player, ``p0.9`` the
+``sLOW-HIGH`` (the move nearest r x the best score, r drawn from LOW..HIGH
+each move, as a ``share`` level plays), ``pX`` (always percentile X: ``p0.5`` the median player, ``p0.9`` the
 90th-percentile one) or a robot level id (``greedy``, ``strong``). Seats
 alternate with the seed; two processes. Prints A's wins (ties half), the win
 rate and both sides' points per game. The runs of issue 31 are recorded in
@@ -25,10 +26,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.abaku.rules import all_moves, apply, new_game, robot_action  # noqa: E402
-from games.abaku.rules.robot import percentile_move  # noqa: E402
+from games.abaku.rules.robot import percentile_move, share_move  # noqa: E402
 
 
 def parse(spec: str) -> tuple:
+    if spec.startswith("s"):
+        low, high = spec[1:].split("-")
+        return ("s", float(low), float(high))
     if spec.startswith("u"):
         low, high = spec[1:].split("-")
         return ("u", float(low), float(high))
@@ -39,11 +43,12 @@ def parse(spec: str) -> tuple:
 
 def act(state, spec: str, rng: random.Random) -> dict:  # noqa: ANN001
     kind = parse(spec)
-    if kind[0] == "u":
+    if kind[0] in ("u", "s"):
         seat = state.turn
         moves = all_moves(state.board, state.players[seat].rack)
         if moves:
-            move = percentile_move(moves, rng.uniform(kind[1], kind[2]), rng)
+            pick = percentile_move if kind[0] == "u" else share_move
+            move = pick(moves, rng.uniform(kind[1], kind[2]), rng)
             return {
                 "type": "place",
                 "player": seat,

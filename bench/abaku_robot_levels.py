@@ -13,6 +13,15 @@ games (issue 31). Seats alternate, every game its own seed. The bench players:
 * ``greedy`` and ``strong`` are the robots of levels 4 and 5 (level 3 is
   measured against greedy, level 4 against strong).
 
+Level candidates can be screened beside them: ``uLOW-HIGH`` (a random
+percentile, as the percentile levels) and ``sLOW-HIGH`` (the move nearest r x
+the best score, as a share level), e.g. ``--pair greedy:s0.92-1.0``.
+
+On the busy shared machine use ``--log FILE``: the pairs are played
+interleaved, seed by seed, every finished game goes to FILE as one JSON line
+(with the load average), a stopped run loses nothing and resumes where it
+stopped; ``--summarize FILE`` prints the table.
+
 Win rates count a tie as half a win and carry a 95 % Wilson interval. Decision
 times are CPU seconds of one robot move (``robot_action``), so a busy shared
 machine stretches them less than wall time. ``--append`` adds a dated section
@@ -22,6 +31,7 @@ to bench/RESULTS-abaku.md.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -43,7 +53,7 @@ from games.abaku.rules import (  # noqa: E402
     new_game,
     robot_action,
 )
-from games.abaku.rules.robot import percentile_move  # noqa: E402
+from games.abaku.rules.robot import percentile_move, share_move  # noqa: E402
 
 # Bench-only players: a fixed percentile of the legal moves by score.
 FIXED = {"median": 0.5, "p90": 0.9}
@@ -52,12 +62,27 @@ PAIRINGS = [(level.beaten_by, level.id) for level in LEVEL_TABLE if level.beaten
 TARGETS = {pair: (0.5, 0.7) for pair in PAIRINGS}
 
 
+def candidate(player: str) -> tuple[str, float, float] | None:
+    """A level candidate being screened: ``uLOW-HIGH`` plays a random percentile
+    (as the percentile levels), ``sLOW-HIGH`` the move nearest r x best (as a
+    share level), r drawn from LOW..HIGH each move; ``None`` for other players."""
+    if player[:1] in ("u", "s") and player[1:2].isdigit():
+        low, high = player[1:].split("-")
+        return player[0], float(low), float(high)
+    return None
+
+
 def action(state, player: str, rng: random.Random) -> dict:  # noqa: ANN001
-    if player in FIXED:
+    screened = candidate(player)
+    if player in FIXED or screened:
         seat = state.turn
         moves = all_moves(state.board, state.players[seat].rack)
-        if moves:
+        if moves and screened:
+            pick = percentile_move if screened[0] == "u" else share_move
+            move = pick(moves, rng.uniform(screened[1], screened[2]), rng)
+        elif moves:
             move = percentile_move(moves, FIXED[player], rng)
+        if moves:
             return {
                 "type": "place",
                 "player": seat,
@@ -134,6 +159,65 @@ def match(a: str, b: str, games: int, procs: int, first_seed: int) -> dict:
     }
 
 
+def stream(
+    pairs: list[tuple[str, str]], games: int, procs: int, first_seed: int, log: Path
+) -> None:
+    """Play the pairs interleaved (seed by seed, so every pair has about as many
+    games whenever the run is stopped) and append each finished game to ``log``
+    as one JSON line; a stopped run loses nothing and ``--summarize`` reads it.
+    Seeds already in the log are not played again, so a run can be resumed."""
+    done = set()
+    if log.exists():
+        for line in log.read_text().splitlines():
+            row = json.loads(line)
+            done.add((row["a"], row["b"], row["seed"]))
+    jobs = [
+        (a, b, first_seed + k)
+        for k in range(games)
+        for a, b in pairs
+        if (a, b, first_seed + k) not in done
+    ]
+    with Pool(procs) as pool, log.open("a") as out:
+        for job, result in zip(jobs, pool.imap(play, jobs), strict=True):
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            row = {"a": job[0], "b": job[1], "seed": job[2], "load": round(load, 1), **result}
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+
+
+def summarize(log: Path) -> tuple[list[dict], tuple[float, float, float]]:
+    """Matches (as :func:`match` returns them) from a ``--log`` file, and the
+    load average over its games (min, mean, max)."""
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    matches = []
+    for a, b in dict.fromkeys((r["a"], r["b"]) for r in rows):
+        results = [r for r in rows if (r["a"], r["b"]) == (a, b)]
+        wins = sum(r["win_a"] for r in results)
+        matches.append(
+            {
+                "a": a,
+                "b": b,
+                "games": len(results),
+                "wins": wins,
+                "ci": wilson(wins, len(results)),
+                "points_a": statistics.mean(r["points"][0] for r in results),
+                "points_b": statistics.mean(r["points"][1] for r in results),
+                "margin_sd": statistics.pstdev(r["points"][0] - r["points"][1] for r in results),
+                "times": {
+                    a: [t for r in results for t in r["times_a"]],
+                    b: [t for r in results for t in r["times_b"]],
+                },
+                "reasons": {
+                    reason: sum(1 for r in results if r["reason"] == reason)
+                    for reason in sorted({r["reason"] for r in results})
+                },
+                "seeds": (min(r["seed"] for r in results), max(r["seed"] for r in results)),
+            }
+        )
+    loads = [r["load"] for r in rows]
+    return matches, (min(loads), statistics.mean(loads), max(loads))
+
+
 def report(matches: list[dict], command: str, wall: float) -> list[str]:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -189,16 +273,27 @@ def report(matches: list[dict], command: str, wall: float) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--procs", type=int, default=2, help="at most 2 on the shared machine")
+    parser.add_argument("--procs", type=int, default=2, help="worker processes")
     parser.add_argument("--seed", type=int, default=5000, help="first game seed")
     parser.add_argument(
         "--pair", action="append", default=[], help="A:B, e.g. strong:greedy (repeatable)"
     )
     parser.add_argument("--append", action="store_true", help="append to RESULTS-abaku.md")
+    parser.add_argument("--log", type=Path, help="play interleaved, one JSON line per game")
+    parser.add_argument("--summarize", type=Path, help="print the table of a --log file")
     args = parser.parse_args()
     pairs = [tuple(p.split(":")) for p in args.pair] or PAIRINGS
+    if args.summarize:
+        matches, (low, mean, high) = summarize(args.summarize)
+        lines = report(matches, f"--summarize {args.summarize}", 0.0)
+        lines.insert(3, f"Load average over the games: {low:.1f}-{high:.1f} (mean {mean:.1f}).")
+        print("\n".join(lines))
+        return
+    if args.log:
+        stream(pairs, args.games, args.procs, args.seed, args.log)
+        return
     start = time.time()
-    matches = [match(a, b, args.games, min(args.procs, 2), args.seed) for a, b in pairs]
+    matches = [match(a, b, args.games, args.procs, args.seed) for a, b in pairs]
     command = "python bench/abaku_robot_levels.py " + " ".join(sys.argv[1:])
     text = "\n".join(report(matches, command.strip(), time.time() - start)) + "\n"
     print(text)

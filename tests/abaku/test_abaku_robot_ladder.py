@@ -25,7 +25,7 @@ from games.abaku.rules import (
     new_game,
     robot_action,
 )
-from games.abaku.rules.robot import LEVEL_BY_ID
+from games.abaku.rules.robot import LEVEL_BY_ID, share_move
 
 from .abaku_helpers import ALL_STONES, random_position
 
@@ -87,14 +87,17 @@ def test_the_level_table_is_the_one_source_of_the_levels() -> None:
     assert DEFAULT_LEVEL == LEVEL_TABLE[0].id == "easy"
     assert LEVELS == ("easy", "medium", "advanced", "greedy", "strong")
     for level in LEVEL_TABLE:
-        assert level.play in ("percentile", "best", "strong")
-        low, high = level.percentiles
-        assert 0 <= low <= high <= 1
+        assert level.play in ("percentile", "share", "best", "strong")
+        for low, high in (level.percentiles, level.shares):
+            assert 0 <= low <= high <= 1
     # every level but the top names the player one step up that the bench pits against it
     assert [level.beaten_by for level in LEVEL_TABLE] == ["median", "p90", "greedy", "strong", ""]
     # the percentile levels climb: each one's range starts above the one below
     ranges = [level.percentiles for level in LEVEL_TABLE if level.play == "percentile"]
     assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(ranges, ranges[1:], strict=False))
+    # level 3 aims at a share of the best score, below the best but close to it
+    low, high = LEVEL_BY_ID["advanced"].shares
+    assert LEVEL_BY_ID["advanced"].play == "share" and 0.5 < low < high <= 1
 
 
 def _rank(moves, move) -> tuple[float, float]:  # noqa: ANN001
@@ -103,21 +106,50 @@ def _rank(moves, move) -> tuple[float, float]:  # noqa: ANN001
     return below, at_most
 
 
-def test_the_advanced_robot_plays_near_the_top_but_not_always_the_best() -> None:
-    low, high = LEVEL_BY_ID["advanced"].percentiles
-    board = random_position(21, 6)
-    rack = [1, 2, 3, 5, 8]
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    position=st.integers(0, 10_000),
+    moves=st.integers(1, 6),
+    rack=racks,
+    share=st.floats(0, 1),
+    seed=st.integers(0, 2**32),
+)
+def test_share_move_plays_the_score_nearest_to_the_share_of_the_best(
+    position: int, moves: int, rack: list[int], share: float, seed: int
+) -> None:
+    board = random_position(position, moves)
+    rack = [k for k in rack if k != JOKER] or [1]
+    legal = all_moves(board, rack)
+    if not legal:
+        return
+    move = share_move(legal, share, random.Random(seed))
+    assert move in legal  # one of the legal moves, scored as the rules score it
+    assert evaluate_move(board, move.placements).score == move.score
+    target = share * max(m.score for m in legal)
+    # no legal move's score is nearer to the target (ties go to the higher score)
+    assert all(abs(m.score - target) >= abs(move.score - target) for m in legal)
+    assert all(
+        m.score <= move.score for m in legal if abs(m.score - target) == abs(move.score - target)
+    )
+    assert share_move(legal, share, random.Random(seed)) == move  # the same for a seed
+    assert share_move(legal, 1.0, random.Random(seed)).score == max(m.score for m in legal)
+
+
+def test_the_advanced_robot_plays_close_to_the_best_score_but_not_always_the_best() -> None:
+    low, high = LEVEL_BY_ID["advanced"].shares
+    board = random_position(4, 5)  # scores close together near the top
+    rack = [2, 3, 4, 6, 7]
     moves = all_moves(board, rack)
     best = max(m.score for m in moves)
-    scores = []
-    for seed in range(30):
-        move = choose_move(board, rack, "advanced", random.Random(seed))
-        below, at_most = _rank(moves, move)
-        assert below <= high and at_most >= low
-        scores.append(move.score)
-    ordered = sorted(m.score for m in moves)
-    assert max(scores) <= best and min(scores) >= ordered[int(low * len(ordered))]
-    assert len(set(scores)) > 1  # not one fixed move: a spread near the top
+    scores = [choose_move(board, rack, "advanced", random.Random(seed)).score for seed in range(30)]
+    assert max(scores) <= best
+    # each pick is the score nearest to some r x best with r in the range
+    distinct = sorted({m.score for m in moves})
+    for score in scores:
+        nearest = [min(distinct, key=lambda s: (abs(s - r * best), -s)) for r in (low, high)]
+        assert nearest[0] <= score <= nearest[1]
+    assert len(set(scores)) > 1  # not one fixed move: a spread just below the best
+    assert min(scores) < best
     medium = [choose_move(board, rack, "medium", random.Random(k)).score for k in range(30)]
     assert sum(scores) > sum(medium)
 

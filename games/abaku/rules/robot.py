@@ -14,8 +14,11 @@ first move.
   than not.
 * ``medium`` (level 2) plays from the upper range: a player who always takes the
   90th-percentile move beats it a little more often than not.
-* ``advanced`` (level 3) plays near the top of the list: the greedy robot (the
-  best move every turn) beats it a little more often than not.
+* ``advanced`` (level 3) aims at a share of the best score (the move nearest
+  to r x the best, r drawn from its ``shares`` range each move): the greedy
+  robot (the best move every turn) beats it a little more often than not. A
+  rank near the top of the move list would not do: the best move is usually
+  far ahead of the 90th-99th percentile ones (issue 31).
 * ``greedy`` (level 4) plays the highest-scoring move (the true best, the move
   list is complete).
 * ``strong`` (level 5) is greedy with judgement. Mid-game it ranks the moves
@@ -52,21 +55,24 @@ from .reply import ReplySearch
 class Level:
     """One robot level: ``id`` (stored in room settings), ``play`` (how it picks
     a move: ``percentile`` -- a random share of the legal moves by score scoring
-    below the move, drawn uniformly from ``percentiles``; ``best`` -- the highest
-    score; ``strong`` -- judgement, below), and ``beaten_by``: the bench player
-    one step up, which should beat this level in 50-70 % of games."""
+    below the move, drawn uniformly from ``percentiles``; ``share`` -- the move
+    whose score is nearest to r x the best score, r drawn uniformly from
+    ``shares`` each move; ``best`` -- the highest score; ``strong`` --
+    judgement, below), and ``beaten_by``: the bench player one step up, which
+    should beat this level in 50-70 % of games."""
 
     id: str
     play: str
     beaten_by: str
     percentiles: tuple[float, float] = (1.0, 1.0)
+    shares: tuple[float, float] = (1.0, 1.0)
 
 
 # The ladder, easiest first (measured in bench/RESULTS-abaku.md, issue 31).
 LEVEL_TABLE: tuple[Level, ...] = (
-    Level("easy", "percentile", "median", (0.3, 0.6)),
+    Level("easy", "percentile", "median", (0.35, 0.6)),
     Level("medium", "percentile", "p90", (0.75, 0.95)),
-    Level("advanced", "percentile", "greedy", (0.9, 1.0)),
+    Level("advanced", "share", "greedy", shares=(0.9, 1.0)),
     Level("greedy", "best", "strong"),
     Level("strong", "strong", ""),
 )
@@ -150,6 +156,8 @@ def choose_move(
     play = LEVEL_BY_ID[level]
     if play.play == "percentile":
         return percentile_move(moves, rng.uniform(*play.percentiles), rng)
+    if play.play == "share":
+        return share_move(moves, rng.uniform(*play.shares), rng)
     if play.play == "best":
         best = max(m.score for m in moves)
         return rng.choice([m for m in moves if m.score == best])
@@ -168,6 +176,19 @@ def percentile_move(moves: Sequence[Move], share: float, rng: random.Random) -> 
     scores = sorted(m.score for m in moves)
     target = scores[min(len(scores) - 1, int(share * len(scores)))]
     return rng.choice([m for m in moves if m.score == target])
+
+
+def share_move(moves: Sequence[Move], share: float, rng: random.Random) -> Move:
+    """A move whose score is nearest to ``share`` x the best score of ``moves``
+    (ties: the higher score), one of the equally scoring ones at random.
+
+    A rank near the top of the list is not a score near the best (the best move
+    of a position is usually far ahead of the rest), so the level just below
+    greedy aims at a share of the best score instead (issue 31)."""
+    best = max(m.score for m in moves)
+    target = share * best
+    score = min({m.score for m in moves}, key=lambda s: (abs(s - target), -s))
+    return rng.choice([m for m in moves if m.score == score])
 
 
 def robot_action(state: GameState, level: str, rng: random.Random) -> dict[str, Any]:
