@@ -69,7 +69,10 @@ def fetch_members(course: Course) -> list[dict]:
 def apply_members(course: Course, members: list[dict]) -> int:
     """Add or rename the course's active learners in the class; returns how many changed."""
     classroom = course.classroom
-    # Launches lock the class row before adding a member: one entry per LMS user.
+    # The course row first, then the class row: the order a launch takes them in
+    # (the other order deadlocked with a launch of the same course). Launches lock
+    # the class row before adding a member: one entry per LMS user.
+    Course.objects.select_for_update().filter(pk=course.pk).first()
     Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
     changed = 0
     for member in members:

@@ -137,8 +137,10 @@ def _course(validated: Validated, deployment, role: str, user: User | None) -> C
         launch.CONTEXT,
         Refused("no_course", gettext_lazy("Open Matika from a course in the LMS."), 400),
     )
+    # Only the course row here (the class row is locked after it, by _membership),
+    # the order the roster refresh takes them in too.
     course = (
-        Course.objects.select_for_update()
+        Course.objects.select_for_update(of=("self",))
         .select_related("classroom")
         .filter(deployment=deployment, context_id=context_id)
         .first()
