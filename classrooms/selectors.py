@@ -18,7 +18,7 @@ removed before the end are listed, marked, and not counted. ``include_unfinished
 (the teacher's "show them") counts both; they are always listed, marked.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from math import isqrt
@@ -101,8 +101,13 @@ def in_roster_order(members: Iterable[Membership]) -> list[Membership]:
 
 def player_names(classroom: Classroom) -> dict[int, Membership]:
     """Each player profile of the class (merged ones included) -> its member."""
+    return names_of(roster(classroom))
+
+
+def names_of(members: Iterable[Membership]) -> dict[int, Membership]:
+    """``player_names`` of a roster the caller read already (``roster``)."""
     names: dict[int, Membership] = {}
-    for member in roster(classroom):
+    for member in members:
         for player in member.other_players.all():
             names[player.pk] = member
         if member.player_id:
@@ -126,13 +131,20 @@ def member_player_ids(member: Membership) -> list[int]:
 
 
 def class_sessions(
-    classroom: Classroom, *, include_unfinished: bool = False
+    classroom: Classroom,
+    *,
+    include_unfinished: bool = False,
+    names: Mapping[int, Membership] | None = None,
 ) -> QuerySet[GameRecord]:
     """The class's sessions, newest first, each with ``player_count`` (class
     members), ``guest_count`` (the others), ``completed_count``, ``unfinished``
     and the ``average_score`` and ``best_score`` of its members' results.
-    Unfinished sessions (stopped early) are left out unless ``include_unfinished``."""
-    members = Q(results__player_id__in=list(player_names(classroom)))
+    Unfinished sessions (stopped early) are left out unless ``include_unfinished``.
+    ``names``: the class's ``player_names`` when the caller built it already
+    (the class page did it twice, issue 28)."""
+    if names is None:
+        names = player_names(classroom)
+    members = Q(results__player_id__in=list(names))
     counted = members
     if not include_unfinished:
         counted &= ~Q(results__pk__in=departed_results(classroom))

@@ -148,6 +148,8 @@ def status(request: HttpRequest, pk: int) -> JsonResponse:
 
 def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
     members = selectors.in_roster_order(selectors.roster(classroom))
+    # the roster read once: the live rooms and the sessions need its player map
+    names = selectors.names_of(members)
     url = join_url(request, classroom)
     games = launch.class_games()
     return render(
@@ -169,13 +171,12 @@ def _teacher_page(request: HttpRequest, classroom: Classroom) -> HttpResponse:
             ),
             "live_rooms": launch.live_rooms(
                 classroom,
-                roster_names={
-                    player_id: member.roster_name
-                    for player_id, member in selectors.player_names(classroom).items()
-                },
+                roster_names={player_id: member.roster_name for player_id, member in names.items()},
             ),
             # every recent game, an unfinished one marked (the reports leave it out)
-            "sessions": selectors.class_sessions(classroom, include_unfinished=True)[:5],
+            "sessions": selectors.class_sessions(classroom, include_unfinished=True, names=names)[
+                :5
+            ],
             "co_teachers": classroom.co_teachers.all(),
             "invite_form": InviteForm(),
             "signature": _teacher_signature(classroom),
