@@ -307,27 +307,19 @@ def production_env(services: Any, workdir: Path, database_url: str | None) -> di
 
 
 def start_uvicorn(env: dict[str, str], processes: int, log: Path) -> tuple[subprocess.Popen, str]:
-    """The Dockerfile's CMD (only --host/--port/--workers changed)."""
+    """The Dockerfile's CMD, read from it (only --host/--port/--workers changed)."""
+    from tests.production import shipped
+
     port = free_port()
-    argv = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "config.asgi:application",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--ws",
-        "websockets-sansio",
-        "--ws-max-size",
-        "4096",
-        "--proxy-headers",
-        "--log-config",
-        "platform/uvicorn-logging.json",
-        "--workers",
-        str(processes),
-    ]
+    argv = shipped.dockerfile_cmd()
+    assert argv[0] == "uvicorn", argv
+    for flag, value in (
+        ("--host", "127.0.0.1"),
+        ("--port", str(port)),
+        ("--workers", str(processes)),
+    ):
+        argv[argv.index(flag) + 1] = value
+    argv = [sys.executable, "-m", *argv]
     process = subprocess.Popen(
         argv, cwd=BASE_DIR, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT
     )
