@@ -396,7 +396,6 @@ def class_link_key_valid(classroom: Classroom, key: str) -> bool:
     return limits.link_key_valid("class", classroom.pk, classroom.join_code, key)
 
 
-@transaction.atomic
 def _joined_a_moment_ago(classroom: Classroom, player: PlayerProfile) -> Membership:
     """The membership a twin request created: the unique (class, player)
     constraint is the only one a join can hit."""
@@ -405,6 +404,7 @@ def _joined_a_moment_ago(classroom: Classroom, player: PlayerProfile) -> Members
     return member
 
 
+@transaction.atomic
 def join_classroom(
     *,
     classroom: Classroom,
