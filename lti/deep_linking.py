@@ -19,7 +19,8 @@ def score_maximum(assignment: Assignment) -> int:
 
     spec = registry.get(assignment.game)
     maximum = getattr(getattr(spec, "assignable", None), "score_maximum", None)
-    return int(maximum or getattr(settings, "LTI_SCORE_MAXIMUM", 100))
+    fallback: int = getattr(settings, "LTI_SCORE_MAXIMUM", 100)
+    return int(maximum or fallback)
 
 
 def content_item(request: HttpRequest, assignment: Assignment) -> dict:

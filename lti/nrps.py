@@ -77,7 +77,8 @@ def apply_members(course: Course, members: list[dict]) -> int:
     changed = 0
     for member in members:
         user_id = member.get("user_id")
-        roles = member.get("roles") if isinstance(member.get("roles"), list) else []
+        listed = member.get("roles")
+        roles = listed if isinstance(listed, list) else []
         if not isinstance(user_id, str) or not user_id or len(user_id) > 250:
             continue
         if not set(roles) & LEARNER_ROLES:

@@ -164,10 +164,10 @@ def _course(validated: Validated, deployment, role: str, user: User | None) -> C
         course = Course.objects.create(
             deployment=deployment,
             context_id=context_id,
-            title=str(context.get("title") or "")[:255],
+            title=str((context or {}).get("title") or "")[:255],
             classroom=classroom,
         )
-    elif role == "instructor":
+    elif role == "instructor" and user is not None:  # an instructor always has one
         classroom = course.classroom
         if classroom.teacher_id != user.pk:
             CoTeacher.objects.get_or_create(
@@ -335,7 +335,7 @@ def accept(validated: Validated, *, language: str = "cs") -> Outcome:
             course=course,
             user=user,
             return_url=return_url,
-            data=str(settings_claim.get("data") or "")[:4000],
+            data=str((settings_claim or {}).get("data") or "")[:4000],
         )
         outcome.deep_link_token = token
     else:
@@ -365,6 +365,7 @@ def select_player(token: str | None, player: PlayerProfile) -> str:
     browser.profiles.add(player)
     browser.selected = player
     browser.save(update_fields=["selected"])
+    assert token is not None  # the cookie's token found the browser, or a new one was made
     return token
 
 
