@@ -138,13 +138,18 @@ def match(a: str, b: str, games: int, procs: int, first_seed: int) -> dict:
             results = pool.map(play, jobs, chunksize=1)
     else:
         results = [play(job) for job in jobs]
+    return tally(a, b, results)
+
+
+def tally(a: str, b: str, results: list[dict]) -> dict:
+    """The match of ``a`` against ``b`` from its games' results."""
     wins = sum(r["win_a"] for r in results)
     return {
         "a": a,
         "b": b,
-        "games": games,
+        "games": len(results),
         "wins": wins,
-        "ci": wilson(wins, games),
+        "ci": wilson(wins, len(results)),
         "points_a": statistics.mean(r["points"][0] for r in results),
         "points_b": statistics.mean(r["points"][1] for r in results),
         "margin_sd": statistics.pstdev(r["points"][0] - r["points"][1] for r in results),
@@ -192,28 +197,7 @@ def summarize(log: Path) -> tuple[list[dict], tuple[float, float, float]]:
     matches = []
     for a, b in dict.fromkeys((r["a"], r["b"]) for r in rows):
         results = [r for r in rows if (r["a"], r["b"]) == (a, b)]
-        wins = sum(r["win_a"] for r in results)
-        matches.append(
-            {
-                "a": a,
-                "b": b,
-                "games": len(results),
-                "wins": wins,
-                "ci": wilson(wins, len(results)),
-                "points_a": statistics.mean(r["points"][0] for r in results),
-                "points_b": statistics.mean(r["points"][1] for r in results),
-                "margin_sd": statistics.pstdev(r["points"][0] - r["points"][1] for r in results),
-                "times": {
-                    a: [t for r in results for t in r["times_a"]],
-                    b: [t for r in results for t in r["times_b"]],
-                },
-                "reasons": {
-                    reason: sum(1 for r in results if r["reason"] == reason)
-                    for reason in sorted({r["reason"] for r in results})
-                },
-                "seeds": (min(r["seed"] for r in results), max(r["seed"] for r in results)),
-            }
-        )
+        matches.append(tally(a, b, results))
     loads = [r["load"] for r in rows]
     return matches, (min(loads), statistics.mean(loads), max(loads))
 
