@@ -2,7 +2,9 @@
 
 Parallel work adds strings faster than one person edits ``.po`` files, so each
 area writes ``{"msgid": {"cs": "...", "sk": "..."}}`` next to its change (for a
-plural msgid, a list of the language's forms: ``["1 den", "2 dny", "5 dní"]``); after
+plural msgid, a list of the language's forms: ``["1 den", "2 dny", "5 dní"]``; for
+an entry with a context, the key is ``"context\\u0004msgid"``, gettext's own joining of
+the two -- a plain msgid never fills an entry that has a context); after
 ``make translations`` this fills the matching entries -- a pending translation
 replaces the catalogue's, so a wording can be corrected the same way -- and
 reports what is still missing. Merged files are removed with ``--remove``.
@@ -56,19 +58,20 @@ def merge(remove: bool = False) -> dict[str, list[str]]:
                         entry.msgstr_plural = {k: "" for k in entry.msgstr_plural}
                     entry.previous_msgid = entry.previous_msgid_plural = None
                     entry.previous_msgctxt = None
-                text = pending.get(entry.msgid, {}).get(language)
+                key = f"{entry.msgctxt}\x04{entry.msgid}" if entry.msgctxt else entry.msgid
+                text = pending.get(key, {}).get(language)
                 if entry.msgid_plural:
                     # Plural forms come as a list in the catalogue's order
                     # (cs and sk: one, few, many/other).
                     if isinstance(text, list) and text:
                         entry.msgstr_plural = dict(enumerate(_fit(text, plurals)))
                     if not all(entry.msgstr_plural.values()):
-                        missing.setdefault(f"{language}/{domain}", []).append(entry.msgid)
+                        missing.setdefault(f"{language}/{domain}", []).append(key)
                     continue
                 if text:
                     entry.msgstr = text
                 if not entry.msgstr:
-                    missing.setdefault(f"{language}/{domain}", []).append(entry.msgid)
+                    missing.setdefault(f"{language}/{domain}", []).append(key)
             catalogue.save(str(po_path))
     if remove:
         for path in files:

@@ -19,11 +19,10 @@ from .rules.coach import choose_cell, choose_joker, evaluate_lines
 #: A gain below this is no gain (the coach's line values are floats).
 GAIN = 1e-9
 
-#: Czech and Slovak put a line in a different case in each sentence ("pomůže
-#: hlavní úhlopříčce", "hlavní úhlopříčka ztratí"), so a sentence never takes
-#: the bare label: each slot has its own translation context.
-HELPED = "coach: the line a move helps"
-WHERE = "coach: the cell a number goes to"
+# Czech and Slovak put a line in a different case in each sentence ("pomůže
+# hlavní úhlopříčce", "hlavní úhlopříčka ztratí"), so a sentence never takes
+# the bare label: each slot has its own translation context. The contexts are
+# written out as literals at each call: the message extractor only sees those.
 
 
 def line_label(index: int) -> str:
@@ -40,12 +39,12 @@ def line_label(index: int) -> str:
 def helped_line(index: int) -> str:
     """The line as the object of "it helps …" (dative in Czech and Slovak)."""
     if index < 5:
-        return pgettext(HELPED, "row %(number)d") % {"number": index + 1}
+        return pgettext("coach: the line a move helps", "row %(number)d") % {"number": index + 1}
     if index < 10:
-        return pgettext(HELPED, "column %(number)d") % {"number": index - 4}
+        return pgettext("coach: the line a move helps", "column %(number)d") % {"number": index - 4}
     if index == 10:
-        return pgettext(HELPED, "the main diagonal")
-    return pgettext(HELPED, "the anti-diagonal")
+        return pgettext("coach: the line a move helps", "the main diagonal")
+    return pgettext("coach: the line a move helps", "the anti-diagonal")
 
 
 def cell_label(cell: int) -> str:
@@ -54,7 +53,7 @@ def cell_label(cell: int) -> str:
 
 def target_cell(cell: int) -> str:
     """The cell as the place a number goes to ("na pole ve 2. řádku a 3. sloupci")."""
-    return pgettext(WHERE, "row %(row)d, column %(column)d") % {
+    return pgettext("coach: the cell a number goes to", "row %(row)d, column %(column)d") % {
         "row": cell // 5 + 1,
         "column": cell % 5 + 1,
     }

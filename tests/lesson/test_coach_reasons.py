@@ -110,8 +110,8 @@ def test_line_names_stand_in_the_case_their_sentence_needs(language):
             helped = coach_advice.helped_line(line)
             with translation.override("en"):
                 english = coach_advice.helped_line(line)
-            if helped != english:  # translated (after the catalogues are merged)
-                assert helped == _expected_helped(language, line)
+            assert helped != english, "the line after 'it helps' is untranslated"
+            assert helped == _expected_helped(language, line)
             assert helped != coach_advice.line_label(line) or helped == english
         cells, hand, seen = next(_positions("contiguous"))
         advice = coach_advice.hint(cells, hand, table="contiguous", seen=seen)
