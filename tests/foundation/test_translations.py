@@ -138,6 +138,18 @@ def test_translations_keep_their_placeholders(language, domain):
         ), msgid
 
 
+@pytest.mark.parametrize("language", ["cs", "sk"])
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_no_wording_splits_a_word_by_gender(language, domain):
+    """'opustil(a)', 'starý(á)': a person is addressed without the slash forms
+    (issue 31) -- a neutral wording (present tense, a noun, 'kdo zadal') instead."""
+    split = re.compile(r"\w\((?:a|á|o|i|é)\)")
+    gendered = sorted(
+        msgid for msgid, msgstr in _catalogue(language, domain).items() if split.search(msgstr)
+    )
+    assert gendered == []
+
+
 # --- counts need plural forms --------------------------------------------------------
 #
 # "1 cells", "1 numbers", "At least 1 players": a number placed before an English
