@@ -5,6 +5,7 @@ process after 100 requests. Required: persistent connections off under ASGI
 and Django's psycopg connection pool (5.1+ OPTIONS["pool"]) sized from settings."
 """
 
+import subprocess
 import threading
 import time
 import urllib.request
@@ -71,7 +72,11 @@ def test_one_server_holds_at_most_the_pool_size_after_a_hundred_concurrent_reque
         stop.set()
         sampler.join()
         process.terminate()
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
         counter.close()
     assert statuses == [200] * 100
     assert max(seen) > 0  # the identity lookups did reach the database
