@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from classrooms import launch
 from games.poker.room_games import services as poker_services
 from games.rooms import services as rooms
+from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 from tests.classrooms import factories
 from tests.poker_web.helpers import player_cookie
@@ -124,7 +125,10 @@ def test_the_projector_is_the_rooms_screen_and_follows_the_new_round(
             )
     room.refresh_from_db()
     if room.status != Room.Status.FINISHED:
-        rooms.end_room(room=room, actor=room.host)
+        try:
+            rooms.end_room(room=room, actor=room.host)
+        except RoomError as error:  # the game's own end got there first (a busy run)
+            assert error.code == "room_finished", error.code
     podium = screen.locator("[data-testid=podium]")
     expect(podium).to_be_visible()
     expect(podium.locator("li")).to_have_count(3)

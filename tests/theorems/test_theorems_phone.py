@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core import signing
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from accounts import identity
 from accounts import services as accounts_services
@@ -204,7 +205,12 @@ def click_something(page) -> bool:
     for selector in PREFERENCES:
         button = page.locator(selector).first
         if button.count() and button.is_visible() and button.is_enabled():
-            button.click()
+            try:
+                button.click(timeout=10_000)
+            except PlaywrightTimeoutError:
+                # The table moved on between the look and the click (a robot's turn
+                # redrew it and the button went): nothing was clicked this time.
+                return False
             if selector.endswith("end_turn]") and page.locator("dialog[open]").count():
                 page.locator("dialog[open] .button.danger").click()
             return True
