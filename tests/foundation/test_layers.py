@@ -79,8 +79,9 @@ def _files() -> list[Path]:
     return files
 
 
-def upward_imports() -> list[str]:
-    offenders = []
+def _layered_imports():
+    """(path, module, its layer, import node, imported name) for every import of
+    every layered module, imports inside functions included."""
     for path in _files():
         module = _module_name(path)
         here = _layer(module)
@@ -89,12 +90,18 @@ def upward_imports() -> list[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             for name in _imported(node, module, path.name == "__init__.py"):
-                there = _layer(name)
-                if there is None or there[0] == here[0]:
-                    continue
-                if there[1] > here[1] or (there[1] == here[1] == RANK["game"]):
-                    where = f"{path.relative_to(BASE)}:{node.lineno}"
-                    offenders.append(f"{where}: {here[0]} imports {name} ({there[0]})")
+                yield path, module, here, node, name
+
+
+def upward_imports() -> list[str]:
+    offenders = []
+    for path, _module, here, node, name in _layered_imports():
+        there = _layer(name)
+        if there is None or there[0] == here[0]:
+            continue
+        if there[1] > here[1] or (there[1] == here[1] == RANK["game"]):
+            where = f"{path.relative_to(BASE)}:{node.lineno}"
+            offenders.append(f"{where}: {here[0]} imports {name} ({there[0]})")
     return offenders
 
 
@@ -111,22 +118,15 @@ def import_loops() -> list[list[str]]:
     (strongly connected, more than one module), imports inside functions included.
     A module importing its own package (``from . import x`` in ``pkg/y.py``) is
     the package's business, not a loop."""
-    paths = {_module_name(path): path for path in _files()}
-    modules = set(paths)
+    modules = {_module_name(path) for path in _files()}
     graph: dict[str, set[str]] = {module: set() for module in modules}
-    for module, path in paths.items():
-        here = _layer(module)
-        if here is None:
+    for _path, module, here, _node, name in _layered_imports():
+        target = _own_module(name, modules)
+        if target is None or target == module or module.startswith(f"{target}."):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
-            for name in _imported(node, module, path.name == "__init__.py"):
-                target = _own_module(name, modules)
-                if target is None or target == module or module.startswith(f"{target}."):
-                    continue
-                there = _layer(target)
-                if there is not None and there[0] == here[0]:
-                    graph[module].add(target)
+        there = _layer(target)
+        if there is not None and there[0] == here[0]:
+            graph[module].add(target)
     # Tarjan's strongly connected components, iteratively (no recursion limit).
     index: dict[str, int] = {}
     low: dict[str, int] = {}
