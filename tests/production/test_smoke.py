@@ -40,7 +40,11 @@ from websockets.sync.client import connect
 from tests.conftest import BASE_DIR, _free_port, _test_database_url
 from tests.production import shipped
 
-pytestmark = [pytest.mark.live]
+# Every test of the module runs with transactional_db: pytest-django runs the
+# transactional tests of the whole suite before the others, so a module whose
+# tests were split between the two groups started its nginx + uvicorn stack
+# twice (11 s of setup more in a busy full run).
+pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
 SECRET_KEY = "smoke-test-only-" + "s3cr3t" * 10
 TEACHER_EMAIL = "teacher@smoke.matika.test"
