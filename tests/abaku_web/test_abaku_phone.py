@@ -180,9 +180,7 @@ def test_abaku_against_a_robot_on_a_phone_hint_review_and_rematch(
     expect(turns.first).to_be_visible(timeout=TIMEOUT)
     assert turns.count() >= 2
     # a first rack with no possible move (rare, random) is reviewed as an empty turn
-    expect(turns.first).to_contain_text(
-        "best move" if best is not None else "no move was possible"
-    )
+    expect(turns.first).to_contain_text("best move" if best is not None else "no move was possible")
     turns.first.click()
     expect(turns.first).to_have_attribute("aria-pressed", "true")
     if best is not None:
