@@ -15,16 +15,9 @@ from django.utils import timezone
 
 from classrooms.models import Membership
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
-
-
-def _log_in(page, teacher) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
 
 
 def _waiting(classroom, names: list[str], start) -> list[Membership]:
@@ -43,7 +36,7 @@ def test_the_teacher_approves_all_waiting_after_confirming(transactional_db, pag
     teacher = factories.make_teacher(f"schvaluje{width}@skola.sk")
     classroom = factories.make_class(teacher, name="Schvalovací třída")
     _waiting(classroom, [f"Žák {n}" for n in range(25)], timezone.now() - timedelta(minutes=5))
-    _log_in(page, teacher)
+    log_in(page, teacher)
     page.goto(f"/classes/{classroom.pk}/")
     button = page.get_by_test_id("approve-pending")
     assert button.is_visible()
@@ -67,7 +60,7 @@ def test_the_teacher_approves_one_wave_and_removes_the_other(transactional_db, p
     start = timezone.now() - timedelta(minutes=30)
     real = _waiting(classroom, [f"Pupil {n}" for n in range(4)], start)
     junk = _waiting(classroom, [f"Junk {n}" for n in range(12)], start + timedelta(minutes=20))
-    _log_in(page, teacher)
+    log_in(page, teacher)
     page.goto(f"/classes/{classroom.pk}/")
     assert page.get_by_test_id("wave").count() == 2
     assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -5,6 +5,7 @@ from playwright.sync_api import expect
 
 from games.rooms.models import Room
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -16,11 +17,7 @@ def test_teacher_picks_hard_poker_on_a_phone_and_starts_the_group_game(transacti
     page.set_viewport_size({"width": 375, "height": 740})
     teacher = factories.make_teacher("nastavenia@skola.sk")
     classroom = factories.make_class(teacher, name="7.B")
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
+    log_in(page, teacher)
     page.goto(f"/classes/{classroom.pk}/")
 
     settings = page.locator("[data-testid=settings-poker]")

@@ -19,6 +19,7 @@ from accounts.models import User
 from classrooms.models import Classroom, Membership
 from games.rooms.models import Room
 from tests.classrooms import factories
+from tests.classrooms.login import log_in, log_in_through_the_form
 from tests.poker_room.live import rig_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -49,11 +50,7 @@ def _signup(page, email="ucitelka@skola.sk"):
     page.wait_for_url("**/accounts/signup/sent/")
     # Sign-up does not log in (no account oracle); the password does, before
     # the address is verified, for the teacher's own classes.
-    page.goto("/accounts/login/")
-    page.fill("#id_username", email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
+    log_in_through_the_form(page, User.objects.get(email=email))
 
 
 def _phone(browser, asgi_server):
@@ -214,11 +211,7 @@ def test_lesson_class_join_poker_game_and_results(transactional_db, page, browse
 def test_deleting_a_class_asks_in_the_dialog(transactional_db, page):
     teacher = factories.make_teacher("mazac@skola.sk")
     classroom = factories.make_class(teacher, name="Na zmazanie")
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
+    log_in(page, teacher)
     page.goto(f"/classes/{classroom.pk}/")
     page.click("text=Delete the class")
     dialog = page.locator("dialog[open]")

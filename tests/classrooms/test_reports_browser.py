@@ -11,19 +11,12 @@ from playwright.sync_api import expect
 
 from games.models import GameRecord
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "reports"
 SIZES = {"phone": (360, 740), "laptop": (1280, 800), "projector": (1920, 1080)}
-
-
-def _login(page, teacher):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
 
 
 @pytest.fixture
@@ -50,7 +43,7 @@ def test_reports_at_every_size(lesson, page, size):
     teacher, classroom, adam = lesson
     width, height = SIZES[size]
     page.set_viewport_size({"width": width, "height": height})
-    _login(page, teacher)
+    log_in(page, teacher)
     SHOTS.mkdir(parents=True, exist_ok=True)
 
     page.goto(f"/classes/{classroom.pk}/members/{adam.pk}/")

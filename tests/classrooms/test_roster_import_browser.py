@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -15,20 +16,12 @@ BAKALARI = (
 ).encode("cp1250")
 
 
-def _log_in(page, teacher) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
-
-
 @pytest.mark.parametrize("width", [360, 1280])
 def test_the_teacher_imports_a_class_list(transactional_db, page, width):
     page.set_viewport_size({"width": width, "height": 800})
     teacher = factories.make_teacher(f"import{width}@skola.cz")
     classroom = factories.make_class(teacher, name="6.A", roster="Adam Kováč")
-    _log_in(page, teacher)
+    log_in(page, teacher)
     page.goto(f"/classes/{classroom.pk}/")
     page.get_by_test_id("import-roster").click()
     page.wait_for_url(f"**/classes/{classroom.pk}/members/import/")

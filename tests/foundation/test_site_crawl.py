@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 import pytest
 from django.conf import settings
 from django.core import signing
-from django.test import Client
 
 from accounts import identity
 from accounts import services as account_services
 from games.rooms import services as rooms
 from tests.classrooms import factories
+from tests.classrooms.login import session_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -191,12 +191,6 @@ def _player_cookie(nickname: str) -> tuple[object, dict[str, str]]:
     return player, {settings.PLAYER_COOKIE_NAME: signing.dumps(token, salt=identity.SALT)}
 
 
-def _session_cookie(user) -> dict[str, str]:
-    client = Client()
-    client.force_login(user)
-    return {settings.SESSION_COOKIE_NAME: client.cookies[settings.SESSION_COOKIE_NAME].value}
-
-
 def _room(game: str, mode: str, host, guests=(), *, started: bool = False, **game_settings):
     room = rooms.create_room(game=game, mode=mode, host=host, settings=game_settings)
     for guest in guests:
@@ -334,7 +328,7 @@ def teacher() -> Visitor:
         f"{base}/sessions/{record.pk}/results.csv",
     ]
     return Visitor(
-        cookies=_session_cookie(user), visits=[Visit(path) for path in pages], downloads=downloads
+        cookies=session_cookie(user), visits=[Visit(path) for path in pages], downloads=downloads
     )
 
 
@@ -367,7 +361,7 @@ def student() -> Visitor:
 def staff() -> Visitor:
     user = factories.make_teacher("spravce@matika.cz", is_staff=True)
     return Visitor(
-        cookies=_session_cookie(user),
+        cookies=session_cookie(user),
         visits=[Visit("/staff/"), Visit("/classes/")],
     )
 

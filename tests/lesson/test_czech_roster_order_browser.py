@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from classrooms import collation, selectors
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -71,11 +72,7 @@ def test_the_students_page_and_the_export_list_names_in_czech(
     context = browser.new_context(base_url=asgi_server, viewport=LAPTOP, locale="cs-CZ")
     context.set_default_timeout(20_000)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, teacher)
 
     page.goto(f"/classes/{classroom.pk}/members/")
     rows = page.locator("tr[data-member] td:first-child a")

@@ -11,6 +11,7 @@ from classrooms import launch
 from games.poker.room_games import standings
 from games.rooms import services as rooms
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 from tests.poker_web.helpers import player_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -39,11 +40,7 @@ def test_the_host_sees_roster_names_and_pupils_do_not(transactional_db, browser,
     )
     context.set_default_timeout(20_000)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, teacher)
     page.goto(f"/rooms/{room.code}/")
     live = page.locator("[data-testid=live-ranking] tbody")
     expect(live).to_contain_text("Tichá Myška (Adam Kováč)")

@@ -29,6 +29,7 @@ from games.rooms import services as room_services
 from games.theorems import presentation
 from games.theorems.rules import CATALOGUE
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 # A busy shared machine (load 20+) needs more than the suite's 300 s for a
 # server, a table with a robot and a played card.
@@ -123,11 +124,7 @@ def test_a_pupil_without_a_profile_is_not_called_unconnected(
     teacher = factories.make_teacher(f"jazyk-{lang}@skola.cz")
     classroom = factories.make_class(teacher, roster="Ema Nová\nAdam Malý")
     _on_phone(page, asgi_server, lang)
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, teacher)
     page.goto(f"/classes/{classroom.pk}/members/")
     rows = page.locator("tr[data-member]")
     expect(rows).to_have_count(2)

@@ -19,6 +19,7 @@ from games.rooms import services as rooms
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 from tests.poker_web.helpers import player_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -69,14 +70,6 @@ def test_a_new_class_game_closes_the_old_lobby_and_takes_its_pupils_along(
     phone.context.close()
 
 
-def _login(page, teacher):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
-
-
 def test_the_projector_is_the_rooms_screen_and_follows_the_new_round(
     transactional_db, browser, asgi_server
 ):
@@ -97,7 +90,7 @@ def test_the_projector_is_the_rooms_screen_and_follows_the_new_round(
     context = browser.new_context(base_url=asgi_server, viewport=PROJECTOR, locale="cs-CZ")
     context.set_default_timeout(20_000)
     screen = context.new_page()
-    _login(screen, teacher)
+    log_in(screen, teacher)
     screen.goto(f"/poker/room/{room.code}/projector/")
     expect(screen.locator("[data-testid=projector-joined-count]")).to_contain_text("4")
     expect(screen.locator("[data-testid=projector-joined-names] li")).to_have_count(4)

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from classrooms import launch
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -23,14 +24,6 @@ FORMAL = {
     "sk": {"home": "Vytvorte triedu", "invite": "Pozvite hráčov", "keys": "Kláves G"},
 }
 ENGLISH = {"home": "Create a class", "invite": "Invite players", "keys": "The G key"}
-
-
-def _login(page, teacher):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
 
 
 def _formal_or_english(text: str, language: str, key: str) -> None:
@@ -50,7 +43,7 @@ def test_a_teacher_reads_vy_on_the_home_page_room_page_and_projector(
     context.set_default_timeout(20_000)
     context.add_cookies([{"name": "matika_lang", "value": language, "url": asgi_server}])
     page = context.new_page()
-    _login(page, teacher)
+    log_in(page, teacher)
 
     page.goto("/")
     home = page.locator(".for-teachers").inner_text()

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from classrooms import launch
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -27,11 +28,7 @@ def test_the_codes_say_where_to_type_them_and_fit_a_laptop(transactional_db, bro
     context = browser.new_context(base_url=asgi_server, viewport=LAPTOP, locale="en-GB")
     context.set_default_timeout(20_000)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, teacher)
 
     page.goto(f"/classes/{classroom.pk}/qr/")
     code = page.locator("[data-testid=class-code]")
