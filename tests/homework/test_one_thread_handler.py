@@ -1,0 +1,223 @@
+"""Issue 28: the ASGI handler (config/handlers.py) runs the middleware chain and
+the view of a request in one thread hop, where Django's own handler crossed
+between the event loop and the request's thread about eleven times for a
+homework placement (async-capable middleware below sync-only ones, each
+``process_request``/``process_response`` through ``sync_to_async``).
+
+Pinned here, through the ASGI application itself (no test client, no
+uvicorn): the site serves HTTP with this handler; a placement crosses into a
+thread at most three times (``request_started``, the chain with its view, the
+response's close), and the identity lookup and the placement's transaction run
+in the same thread, off the event loop; and what a visitor gets is the same as
+from Django's handler -- statuses and the security headers (CSP, frame
+options, private caching, ``Vary``), a refused CSRF token, the placement's
+answer. Times go to bench/RESULTS-homework.md."""
+
+import asyncio
+import json
+import threading
+
+import pytest
+from asgiref.sync import SyncToAsync
+from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
+
+from config.handlers import OneThreadASGIHandler
+from games.poker.rules import JOKER
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CSRF = "h" * 32
+#: request_started, the middleware chain with the view, the response's close
+MOST_HOPS = 3
+SECURITY_HEADERS = (
+    "Content-Security-Policy",
+    "X-Frame-Options",
+    "Cache-Control",
+    "Vary",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+)
+
+
+def call(app, method: str, path: str, *, body=None, cookie: str = "", csrf: bool = True):
+    """One HTTP request to an ASGI app: (status, headers, body bytes)."""
+    data = json.dumps(body).encode() if body is not None else b""
+    cookies = f"csrftoken={CSRF}; {cookie}" if csrf else cookie
+    headers = [
+        (b"host", b"testserver"),
+        (b"accept-language", b"en"),
+        (b"cookie", cookies.encode()),
+        (b"content-length", str(len(data)).encode()),
+    ]
+    if body is not None:
+        headers.append((b"content-type", b"application/json"))
+    if csrf:
+        headers.append((b"x-csrftoken", CSRF.encode()))
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("10.28.0.1", 40000),
+        "server": ("testserver", 80),
+    }
+    answer: dict = {"body": b""}
+
+    async def run():
+        delivered = False
+
+        async def receive():
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": data, "more_body": False}
+            await asyncio.Event().wait()  # no disconnect while answering
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+                answer["headers"] = {
+                    name.decode().lower(): value.decode() for name, value in message["headers"]
+                }
+            elif message["type"] == "http.response.body":
+                answer["body"] += message.get("body", b"")
+
+        await app(scope, receive, send)
+
+    asyncio.run(run())
+    return answer["status"], answer["headers"], answer["body"]
+
+
+def counted_hops(monkeypatch) -> list[int]:
+    """Count every crossing from the event loop into a thread (``sync_to_async``)."""
+    hops = [0]
+    original = SyncToAsync.__call__
+
+    async def counting(self, *args, **kwargs):
+        hops[0] += 1
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counting)
+    return hops
+
+
+def cookie_of(client) -> str:
+    return f"{settings.PLAYER_COOKIE_NAME}={client.cookies[settings.PLAYER_COOKIE_NAME].value}"
+
+
+def next_action(game) -> dict:
+    cell = next(i for i, value in enumerate(game["cells"]) if value is None)
+    if game["hand"] == JOKER:
+        return {"type": "use_joker", "cell": cell, "value": 7}
+    return {"type": "place", "cell": cell}
+
+
+def test_the_site_serves_http_with_the_one_thread_handler():
+    from config.asgi import application
+
+    assert isinstance(application.application_mapping["http"], OneThreadASGIHandler)
+
+
+def test_a_placement_crosses_into_a_thread_at_most_three_times(
+    make_assignment, pupils, monkeypatch
+):
+    from accounts.middleware import PlayerIdentityMiddleware
+    from games.poker.services import solo
+
+    client = pupils[0][0]
+    cookie = cookie_of(client)
+    assignment = make_assignment()
+    ours, django_own = OneThreadASGIHandler(), ASGIHandler()
+    status, _headers, body = call(
+        ours,
+        "POST",
+        "/poker/api/games/",
+        body={"mode": "assignment", "assignment": assignment["id"]},
+        cookie=cookie,
+    )
+    assert status == 201, body
+    game = json.loads(body)["game"]
+
+    threads: dict[str, int] = {}
+    identify, act = PlayerIdentityMiddleware._identify, solo.act_in_solo_game
+
+    def identify_here(request, token):
+        threads["identity"] = threading.get_ident()
+        return identify(request, token)
+
+    def act_here(**kwargs):
+        threads["placement"] = threading.get_ident()
+        return act(**kwargs)
+
+    monkeypatch.setattr(PlayerIdentityMiddleware, "_identify", staticmethod(identify_here))
+    monkeypatch.setattr("games.poker.views.act_in_solo_game", act_here)
+    hops = counted_hops(monkeypatch)
+    status, _headers, body = call(
+        ours,
+        "POST",
+        f"/poker/api/games/{game['id']}/actions/",
+        body=next_action(game),
+        cookie=cookie,
+    )
+    assert status == 200, body
+    game = json.loads(body)["game"]
+    assert sum(cell is not None for cell in game["cells"]) == 1
+    assert 1 <= hops[0] <= MOST_HOPS
+    # the lookup and the placement share the request's thread, never the loop's
+    assert threads["identity"] == threads["placement"] != threading.get_ident()
+
+    # Django's own handler, same stack, same kind of request: the contrast that
+    # shows the count is real (it crosses far more often)
+    ours_hops, hops[0] = hops[0], 0
+    status, _headers, body = call(
+        django_own,
+        "POST",
+        f"/poker/api/games/{game['id']}/actions/",
+        body=next_action(game),
+        cookie=cookie,
+    )
+    assert status == 200, body
+    assert hops[0] > ours_hops + 2
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "with_body", "csrf"),
+    [
+        ("GET", "/", False, True),
+        ("GET", "/livez", False, True),
+        ("GET", "/poker/api/games/00000000-0000-0000-0000-000000000000/", False, True),
+        ("POST", "/poker/api/games/", True, False),  # no CSRF token: refused
+        ("POST", "/poker/api/games/", True, True),
+    ],
+)
+def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, with_body, csrf):
+    from games.poker.models import SoloGame
+
+    cookie = cookie_of(pupils[0][0])
+    body = {"mode": "easy"} if with_body else None
+    answers = []
+    for app in (ASGIHandler(), OneThreadASGIHandler()):
+        before = SoloGame.objects.count()
+        status, headers, content = call(app, method, path, body=body, cookie=cookie, csrf=csrf)
+        created = SoloGame.objects.count() - before
+        answers.append(
+            (status, created, {name: headers.get(name.lower()) for name in SECURITY_HEADERS})
+        )
+    django_answer, our_answer = answers
+    assert our_answer == django_answer
+    status, created, headers = our_answer
+    assert headers["Content-Security-Policy"] and headers["X-Frame-Options"]
+    if method == "POST" and not csrf:
+        assert status == 403 and created == 0
+    if method == "POST" and csrf:
+        assert status == 201 and created == 1
+    if path.startswith("/poker/api/games/0000"):
+        assert status == 404 and "private" in headers["Cache-Control"]
