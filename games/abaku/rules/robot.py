@@ -70,9 +70,9 @@ class Level:
 
 # The ladder, easiest first (measured in bench/RESULTS-abaku.md, issue 31).
 LEVEL_TABLE: tuple[Level, ...] = (
-    Level("easy", "percentile", "median", (0.35, 0.6)),
-    Level("medium", "percentile", "p90", (0.75, 0.95)),
-    Level("advanced", "share", "greedy", shares=(0.9, 1.0)),
+    Level("easy", "percentile", "median", (0.37, 0.6)),
+    Level("medium", "percentile", "p90", (0.8, 0.96)),
+    Level("advanced", "share", "greedy", shares=(0.92, 1.0)),
     Level("greedy", "best", "strong"),
     Level("strong", "strong", ""),
 )
