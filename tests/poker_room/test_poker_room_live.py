@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-import time
 
 import pytest
 
@@ -276,7 +275,8 @@ def test_a_duel_over_websockets_to_a_win(transactional_db, poker_server, make_pl
     assert refused["type"] == "error" and refused["code"] == "already_started"
     for _turn in range(40):
         for socket, player in ((socket_a, anna), (socket_b, boris)):
-            time.sleep(0.25)  # two messages a turn: stay under the socket's rate limit
+            # Two messages a turn: past the socket's burst the server asks to slow
+            # down, and request() resends after a pause, as the page does.
             view = socket.request({"type": "sync"})["view"]
             game = view["game"]
             if view["ended"] or game["finished_at"] is not None:

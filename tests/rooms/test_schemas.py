@@ -221,11 +221,24 @@ def _play(
         assert answer["type"] == "ack", answer
     if _state(room).status == Room.Status.RUNNING:
         assert sockets[host.id].request({"type": "end"})["type"] == "ack"
-    time.sleep(2)  # the flood bucket refills, so the last ping is answered, not refused
     for socket in sockets.values():
-        socket.send({"type": "sync"})
-        socket.send({"type": "ping"})
+        assert _answered(socket, {"type": "sync"})["type"] == "sync"
+        assert _answered(socket, {"type": "ping"})["type"] == "pong"
     return _state(room), list(sockets.values())
+
+
+def _answered(socket, message: dict) -> dict:
+    """The answer to ``message``; sent again while the socket's flood bucket refuses
+    it (it refills at 10 a second), so the wait is for the answer, not a fixed time."""
+    for _attempt in range(50):
+        sent = socket.send(message)
+        answer = socket.recv_until(
+            lambda m, sent=sent: m.get("id") == sent and m["type"] in ("sync", "pong", "error")
+        )
+        if answer.get("code") != "rate_limited":
+            return answer
+        time.sleep(0.2)
+    return answer
 
 
 def _poker_move(game) -> dict:
