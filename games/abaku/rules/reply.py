@@ -14,18 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .board import Board
-from .data import BOARD_SIZE, CENTRE
-from .movegen import (
-    Move,
-    _check_rack,
-    _moves_on,
-    _Position,
-    _Search,
-    _single_stone_moves,
-    _slot_sets,
-    _square,
-)
-from .moves import COLUMN, ROW
+from .data import BOARD_SIZE
+from .movegen import Move, _check_rack, _generate, _Position, _Search
 
 Cell = tuple[int, int]
 
@@ -65,24 +55,9 @@ class ReplySearch:
         return self._moves(board, near_lines(cells))
 
     def _moves(self, board: Board, lines: tuple[set[int], set[int]] | None) -> list[Move]:
-        counts = self.counts
-        moves: list[Move] = []
-        if not counts:
-            return moves
-        pos = _Position(board)
-        full = range(BOARD_SIZE)
-        rows, cols = (set(full), set(full)) if lines is None else lines
-        if not board.is_empty:
-            _single_stone_moves(pos, counts, moves, (rows, cols))
-        max_stones = sum(counts.values())
-        for step, chosen in ((ROW, rows), (COLUMN, cols)):
-            for line in sorted(chosen):
-                if board.is_empty and line != (CENTRE[0] if step == ROW else CENTRE[1]):
-                    continue
-                for slots in _slot_sets(pos, step, line, max_stones):
-                    cells = [_square(step, line, k) for k in slots]
-                    _moves_on(pos, self.search, step, cells, moves)
-        return moves
+        if not self.counts:
+            return []
+        return _generate(_Position(board), self.counts, self.search, lines)
 
 
 def near_moves(board: Board, rack: Sequence[int], cells: Iterable[Cell]) -> list[Move]:

@@ -151,14 +151,16 @@ def solve(
     square limited to ``allowed[k]`` (``None``: any digit)."""
     found: set[str] = set()
     plans, slots = _plans(pattern)
+    if not plans:
+        return found
     rank = {p: k for k, p in enumerate(slots)}
     low, high = _digit_bounds(pattern, allowed, reals, jokers, rank)
+    ranges: dict[tuple[int, int], tuple[int, int]] = {}
+    counts = dict(reals)
     for plan in plans:
-        ops = _ops_in_range(plan, low, high)
+        ops = _ops_in_range(plan, low, high, ranges)
         if ops:
-            _solve_split(
-                pattern, allowed, dict(reals), jokers, plan._replace(ops=ops), slots, rank, found
-            )
+            _solve_split(pattern, allowed, counts, jokers, plan, ops, slots, rank, found)
     return found
 
 
@@ -193,10 +195,24 @@ def _number_range(low: list[int], high: list[int], a: int, b: int) -> tuple[int,
     return lo, hi
 
 
-def _ops_in_range(plan: _Plan, low: list[int], high: list[int]) -> tuple[str, ...]:
+def _ops_in_range(
+    plan: _Plan,
+    low: list[int],
+    high: list[int],
+    ranges: dict[tuple[int, int], tuple[int, int]] | None = None,
+) -> tuple[str, ...]:
     """The plan's operations that the numbers' bounds allow at all: the leading
-    digits of old stones often rule a whole split out before any search."""
-    (alo, ahi), (blo, bhi), *rest = (_number_range(low, high, a, b) for a, b in plan.regions)
+    digits of old stones often rule a whole split out before any search.
+    ``ranges`` remembers the bounds of each region for the other plans."""
+    bounds = []
+    for region in plan.regions:
+        found = None if ranges is None else ranges.get(region)
+        if found is None:
+            found = _number_range(low, high, *region)
+            if ranges is not None:
+                ranges[region] = found
+        bounds.append(found)
+    (alo, ahi), (blo, bhi), *rest = bounds
     clo, chi = rest[0] if rest else (0, 0)
     kept = []
     for op in plan.ops:
@@ -273,6 +289,7 @@ def _solve_split(
     reals: dict[str, int],
     jokers: int,
     plan: _Plan,
+    ops: tuple[str, ...],
     slots: tuple[int, ...],
     rank: dict[int, int],
     found: set[str],
@@ -282,10 +299,11 @@ def _solve_split(
 
     The last squares of the other numbers are filled first: once they are
     known, the target's last digit is too (mod 10), and operations whose last
-    digit cannot be placed there are dropped before going deeper."""
-    ops, regions, target, others, starts, ends, free, first = plan[:8]
+    digit cannot be placed there are dropped before going deeper. ``reals``
+    is used as scratch and left as it came."""
+    regions, target, others, starts, ends, free, first = plan[1:8]
     digits = list(pattern)
-    other_regions = [regions[k] for k in others]
+    other_regions = [(k, regions[k]) for k in others]
     t0, t1 = regions[target]
     width = t1 - t0
     # the target region square by square: the fixed digit, or the allowed digits
@@ -295,9 +313,12 @@ def _solve_split(
     fixed_last, last_options = shape[-1]
     numbers = [0] * len(regions)
     alive = list(ops)
+    units = [_UNITS[op][target] for op in ops]
+    size = len(free)
+    options_at = [allowed[rank[p]] for p in free]
 
     def finish(jokers_left: int) -> None:
-        for k, (a, b) in zip(others, other_regions, strict=True):
+        for k, (a, b) in other_regions:
             numbers[k] = int("".join(digits[a:b]))  # type: ignore[arg-type]
         for op in alive:
             value = _compute(op, target, numbers)
@@ -317,26 +338,30 @@ def _solve_split(
             else:
                 short = 0
                 for ch, n in need.items():
-                    if n > reals.get(ch, 0):
-                        short += n - reals.get(ch, 0)
+                    have = reals.get(ch, 0)
+                    if n > have:
+                        short += n - have
                 if short <= jokers_left:
                     full = list(digits)
                     full[t0:t1] = text
-                    found.add("".join(full[p] for p in slots))  # type: ignore[misc]
+                    found.add("".join([full[p] for p in slots]))  # type: ignore[misc]
 
     def prune(jokers_left: int) -> bool:
         """Keep in ``alive`` the operations whose last digit fits; False if none."""
-        known = tuple(int(digits[p]) for p in ends)  # type: ignore[arg-type]
+        known = tuple([_DIGIT_VALUE[digits[p]] for p in ends])  # type: ignore[index]
         alive.clear()
-        for op in ops:
-            lasts = _UNITS[op][target][known]
+        for op, table in zip(ops, units, strict=True):
+            lasts = table[known]
             if fixed_last is not None:
                 fits = fixed_last in lasts
             else:
-                fits = any(
-                    (last_options is None or d in last_options) and (jokers_left or reals.get(d, 0))
-                    for d in lasts
-                )
+                fits = False
+                for d in lasts:
+                    if (last_options is None or d in last_options) and (
+                        jokers_left or reals.get(d, 0)
+                    ):
+                        fits = True
+                        break
             if fits:
                 alive.append(op)
         return bool(alive)
@@ -344,13 +369,14 @@ def _solve_split(
     def extend(index: int, jokers_left: int) -> None:
         if index == first and not prune(jokers_left):
             return
-        if index == len(free):
+        if index == size:
             finish(jokers_left)
             return
         p = free[index]
-        options = allowed[rank[p]]
+        options = options_at[index]
+        leading = p in starts
         for ch in "0123456789" if jokers_left else [d for d, n in reals.items() if n]:
-            if (options is not None and ch not in options) or (ch == "0" and p in starts):
+            if (options is not None and ch not in options) or (ch == "0" and leading):
                 continue
             digits[p] = ch
             if reals.get(ch, 0):
@@ -362,3 +388,6 @@ def _solve_split(
         digits[p] = None
 
     extend(0, jokers)
+
+
+_DIGIT_VALUE = {str(d): d for d in range(10)}
