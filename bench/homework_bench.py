@@ -46,6 +46,16 @@ homework, every pupil having finished each: the class page, one homework's
 class table, its .xlsx and JSON -- median and p95 over ``--renders``. It is a
 separate run so the play never imports the URL tree in this process (a
 half-written module of someone else's once killed a long run there).
+
+CPU per request of the HTTP handler (``--in-process``, issue 28): Django's own
+``ASGIHandler`` and config/handlers.py's one-thread handler take turns for
+``--rounds`` rounds in this process under ``config.settings.prod``, each round
+a new homework that ``--pupils`` pupils play through the ASGI application
+itself (no network), ``--concurrency`` at once; process CPU per request.
+``--django-handler`` runs the evening itself with Django's handler::
+
+    nice -n 10 .venv/bin/python bench/homework_bench.py --in-process --pupils 32 --rounds 3
+    nice -n 10 .venv/bin/python bench/homework_bench.py --pupils 100 --ramp 5 --think 0.5 1.5 --django-handler
 """
 
 from __future__ import annotations
@@ -306,13 +316,34 @@ def production_env(services: Any, workdir: Path, database_url: str | None) -> di
     return env
 
 
-def start_uvicorn(env: dict[str, str], processes: int, log: Path) -> tuple[subprocess.Popen, str]:
-    """The Dockerfile's CMD, read from it (only --host/--port/--workers changed)."""
+def __getattr__(name: str) -> Any:
+    """``bench.homework_bench:django_handler_app`` (``--django-handler``): the
+    site as shipped but HTTP through Django's own ``ASGIHandler`` instead of
+    config/handlers.py, for before/after measurements of the thread hops."""
+    if name != "django_handler_app":
+        raise AttributeError(name)
+    from channels.routing import ProtocolTypeRouter
+    from django.core.handlers.asgi import ASGIHandler
+
+    import config.asgi
+
+    return ProtocolTypeRouter(
+        {**config.asgi.application.application_mapping, "http": ASGIHandler()}
+    )
+
+
+def start_uvicorn(
+    env: dict[str, str], processes: int, log: Path, *, django_handler: bool = False
+) -> tuple[subprocess.Popen, str]:
+    """The Dockerfile's CMD, read from it (only --host/--port/--workers changed;
+    ``django_handler``: the application above instead of ``config.asgi``'s)."""
     from tests.production import shipped
 
     port = free_port()
     argv = shipped.dockerfile_cmd()
     assert argv[0] == "uvicorn", argv
+    if django_handler:
+        argv[argv.index("config.asgi:application")] = "bench.homework_bench:django_handler_app"
     for flag, value in (
         ("--host", "127.0.0.1"),
         ("--port", str(port)),
@@ -455,6 +486,7 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
         "machine": fanout.machine(f"{os.getloadavg()[0]:.1f}"),
         "processes": args.processes,
         "pgbouncer": args.pgbouncer,
+        "http_handler": "django" if args.django_handler else "config.handlers",
         "evenings": [],
     }
     with throwaway("matika-homework-bench-") as services:
@@ -482,7 +514,12 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
         teacher, classroom, cookies = make_pupils(max(args.pupils))
         results["setup_s"] = round(time.monotonic() - began, 1)
         results["db_pool_max_size"] = env.get("DB_POOL_MAX_SIZE", "16 (default)")
-        server, address = start_uvicorn(env, args.processes, services.workdir / "uvicorn.log")
+        server, address = start_uvicorn(
+            env,
+            args.processes,
+            services.workdir / "uvicorn.log",
+            django_handler=args.django_handler,
+        )
         try:
             pids = process_tree(server.pid)
             spy = None
@@ -710,6 +747,135 @@ def pages(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+async def asgi_post(app: Any, path: str, body: dict[str, Any], cookie: str) -> tuple[int, Any]:
+    """One POST straight to an ASGI application, as uvicorn hands it over."""
+    data = json.dumps(body).encode()
+    headers = [
+        (b"host", b"localhost"),
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(data)).encode()),
+        (b"x-csrftoken", CSRF.encode()),
+        (b"origin", b"https://localhost"),
+        (b"x-forwarded-proto", b"https"),
+        (b"cookie", f"csrftoken={CSRF}; {cookie}".encode()),
+        (b"accept-language", b"cs"),
+    ]
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "https",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("10.28.0.1", 40000),
+        "server": ("localhost", 443),
+    }
+    delivered, answer = False, {"body": b""}
+
+    async def receive() -> dict[str, Any]:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": data, "more_body": False}
+        await asyncio.Event().wait()
+        return {}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            answer["body"] += message.get("body", b"")
+
+    await app(scope, receive, send)
+    return answer["status"], json.loads(answer["body"] or b"{}")
+
+
+async def play_in_process(
+    app: Any, cookies: list[str], assignment_id: int, concurrency: int
+) -> int:
+    """Every pupil plays the whole board back to back, ``concurrency`` at once."""
+    gate, requests = asyncio.Semaphore(concurrency), 0
+
+    async def pupil(number: int, cookie: str) -> None:
+        nonlocal requests
+        rng = random.Random(number)
+        async with gate:
+            body = {"mode": "assignment", "assignment": assignment_id}
+            status, answer = await asgi_post(app, "/poker/api/games/", body, cookie)
+            assert status in (200, 201), (status, answer)
+            game, requests = answer["game"], requests + 1
+            while not game["over"]:
+                cell = rng.choice([i for i, value in enumerate(game["cells"]) if value is None])
+                action = (
+                    {"type": "use_joker", "cell": cell, "value": 7}
+                    if game["hand"] == JOKER
+                    else {"type": "place", "cell": cell}
+                )
+                path = f"/poker/api/games/{game['id']}/actions/"
+                status, answer = await asgi_post(app, path, action, cookie)
+                assert status == 200, (status, answer)
+                game, requests = answer["game"], requests + 1
+
+    await asyncio.gather(*(pupil(n, cookie) for n, cookie in enumerate(cookies)))
+    return requests
+
+
+def in_process(args: argparse.Namespace) -> dict[str, Any]:
+    """CPU per request of the two HTTP handlers, driven in this process through
+    the ASGI application itself (no network, no client process), under
+    ``config.settings.prod``: the handlers take turns, round after round, on
+    the same database and the same load, so the machine's drift falls on both."""
+    rows: list[dict[str, Any]] = []
+    with throwaway("matika-homework-inprocess-") as services:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            check=True,
+            cwd=BASE_DIR,
+            env=services.env(),
+        )
+        os.environ.update(production_env(services, services.workdir, None))
+        import django
+
+        django.setup()
+        import logging
+
+        logging.disable(logging.WARNING)
+        from django.core.handlers.asgi import ASGIHandler
+
+        from config.handlers import OneThreadASGIHandler
+
+        handlers = {"django": ASGIHandler(), "config.handlers": OneThreadASGIHandler()}
+        teacher, classroom, cookies = make_pupils(args.pupils[0])
+        for round_ in range(args.rounds):
+            for name, app in handlers.items():
+                assignment = new_homework(teacher, classroom, args, f"{name} {round_}")
+                load = os.getloadavg()[0]
+                cpu = time.process_time()
+                requests = asyncio.run(
+                    play_in_process(app, cookies, assignment.pk, args.concurrency)
+                )
+                row = {
+                    "handler": name,
+                    "round": round_,
+                    "requests": requests,
+                    "cpu_ms_per_request": round((time.process_time() - cpu) * 1000 / requests, 2),
+                    "load_1min_before_after": [round(load, 1), round(os.getloadavg()[0], 1)],
+                }
+                print("in-process:", json.dumps(row), file=sys.stderr, flush=True)
+                rows.append(row)
+    return {
+        "command": " ".join(["bench/homework_bench.py", *sys.argv[1:]]),
+        "machine": fanout.machine(f"{os.getloadavg()[0]:.1f}"),
+        "pupils": args.pupils[0],
+        "concurrency": args.concurrency,
+        "rows": rows,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pupils", type=int, nargs="+", default=[1000])
@@ -729,18 +895,33 @@ def main() -> int:
     )
     parser.add_argument("--processes", type=int, default=1, help="uvicorn --workers")
     parser.add_argument("--pgbouncer", action="store_true", help="servers behind PgBouncer")
+    parser.add_argument(
+        "--django-handler",
+        action="store_true",
+        help="HTTP through Django's own ASGIHandler (before config/handlers.py)",
+    )
     parser.add_argument("--pgbouncer-pool", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--py-spy", help="py-spy binary: profile the server while it plays")
     parser.add_argument("--py-spy-out", default="homework-server.txt", help="its raw stacks")
     parser.add_argument("--out", help="write the results here after every evening")
     parser.add_argument("--pages-only", action="store_true", help="only the teacher's pages")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="CPU per request of Django's and our ASGI handler, in this process",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="--in-process: rounds")
+    parser.add_argument("--concurrency", type=int, default=16, help="--in-process: at once")
     parser.add_argument("--table-pupils", type=int, default=30)
     parser.add_argument("--assignments", type=int, default=20)
     parser.add_argument("--renders", type=int, default=20)
     parser.add_argument("--profile", action="store_true", help="cProfile of the class page")
     args = parser.parse_args()
-    result = pages(args) if args.pages_only else play(args)
+    if args.in_process:
+        result = in_process(args)
+    else:
+        result = pages(args) if args.pages_only else play(args)
     print(json.dumps(result, ensure_ascii=False, indent=2))
     return 0
 
