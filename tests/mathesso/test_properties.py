@@ -132,8 +132,9 @@ def test_view_never_leaks_a_hidden_face(setup, seats, seed, bot):
     def check(old, action, new, events):
         for who in [None, *new.seats]:
             v = view(new, who)
-            assert json.loads(json.dumps(v)) == v
-            assert_view_keeps_secrets(new, v)
+            text = json.dumps(v)
+            assert json.loads(text) == v
+            assert_view_keeps_secrets(new, v, text)
 
     play_out(state, bot, check)
 
