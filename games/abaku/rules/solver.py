@@ -159,9 +159,67 @@ def solve(
     counts = dict(reals)
     for plan in plans:
         ops = _ops_in_range(plan, low, high, ranges)
-        if ops:
+        if not ops:
+            continue
+        if plan.order:
             _solve_split(pattern, allowed, counts, jokers, plan, ops, slots, rank, found)
+        else:
+            _solve_known(pattern, allowed, counts, jokers, plan, ops, slots, rank, found)
     return found
+
+
+def _solve_known(
+    pattern: Sequence[str | None],
+    allowed: Sequence[frozenset[str] | None],
+    reals: dict[str, int],
+    jokers: int,
+    plan: _Plan,
+    ops: tuple[str, ...],
+    slots: tuple[int, ...],
+    rank: dict[int, int],
+    found: set[str],
+) -> None:
+    """:func:`_solve_split` for a plan whose other numbers are all old digits:
+    the target's number follows from them at once."""
+    regions, target, others = plan.regions, plan.target, plan.others
+    t0, t1 = regions[target]
+    last = pattern[t1 - 1]
+    known = tuple([_DIGIT_VALUE[pattern[regions[k][1] - 1]] for k in others])  # type: ignore[index]
+    numbers = [0] * len(regions)
+    for k in others:
+        a, b = regions[k]
+        numbers[k] = int("".join(pattern[a:b]))  # type: ignore[arg-type]
+    width = t1 - t0
+    for op in ops:
+        lasts = _UNITS[op][target][known]
+        if last is not None and last not in lasts:
+            continue
+        value = _compute(op, target, numbers)
+        if value is None or value < 1:
+            continue
+        text = str(value)
+        if len(text) != width:
+            continue
+        need: dict[str, int] = {}
+        for p, ch in zip(range(t0, t1), text, strict=True):
+            fixed = pattern[p]
+            if fixed is None:
+                options = allowed[rank[p]]
+                if options is not None and ch not in options:
+                    break
+                need[ch] = need.get(ch, 0) + 1
+            elif fixed != ch:
+                break
+        else:
+            short = 0
+            for ch, n in need.items():
+                have = reals.get(ch, 0)
+                if n > have:
+                    short += n - have
+            if short <= jokers:
+                full = list(pattern)
+                full[t0:t1] = text
+                found.add("".join([full[p] for p in slots]))  # type: ignore[misc]
 
 
 def _digit_bounds(
