@@ -39,6 +39,7 @@ Cell = tuple[int, int]
 
 # ---- solver.py ----------------------------------------------------------
 
+
 def _exact_root(value: int, power: int) -> int | None:
     if value < 0:
         return None
@@ -828,7 +829,6 @@ def _legal_arrangements(
 
 
 # ---- reply.py (ReplySearch) ----------------------------------------------
-
 
 
 def near_lines(cells: Iterable[Cell]) -> tuple[set[int], set[int]]:
