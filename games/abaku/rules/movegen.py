@@ -366,10 +366,10 @@ class _Search:
                             if shown not in found and fmt(*shown) in matches:
                                 found.add(shown)
                 elif (
-                    solve_cost(pattern := chars[i : j + 1], self.stones, self.jokers)
+                    solve_cost(stretch := chars[i : j + 1], self.stones, self.jokers)
                     < SOLVE_BIAS * len(arrangements) * size
                 ):
-                    found |= self.solve(pattern, allowed)
+                    found |= self.solve(stretch, allowed)
                 else:
                     scan.append((i, j + 1))
         if scan:
