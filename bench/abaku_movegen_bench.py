@@ -45,6 +45,7 @@ from games.abaku.rules import (  # noqa: E402
     apply,
     movegen,
     new_game,
+    robot,
     robot_action,
     solver,
 )
@@ -81,10 +82,22 @@ def positions(games: int, every: int) -> list[Position]:
     return found
 
 
-def time_calls(call: Callable[[Board, tuple[int, ...]], list], chosen: list[Position]) -> list:
+def time_calls(
+    call: Callable[[Board, tuple[int, ...]], list], chosen: list[Position], cold: bool
+) -> list[float]:
+    """CPU seconds of ``call`` on each position. ``cold``: every cache emptied
+    before each call (a fresh process). Otherwise the caches of pure functions
+    stay warm from a first pass over all positions (a running server or robot
+    game), but no call reuses the kept search of another call's rack."""
+    if not cold:
+        for _, board, rack in chosen:
+            call(board, rack)
     times = []
     for _, board, rack in chosen:
-        clear_caches()
+        if cold:
+            clear_caches()
+        else:
+            movegen.clear_searches()
         start = time.process_time()
         call(board, rack)
         times.append(time.process_time() - start)
@@ -120,6 +133,8 @@ def main() -> None:
     parser.add_argument("--robot-games", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
+    if args.reference:
+        from tests.abaku import movegen_reference as reference
 
     print(
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
@@ -138,39 +153,59 @@ def main() -> None:
     print()
     print("| generator | positions | median | p95 | max | total |")
     print("|---|---|---|---|---|---|")
-    ours: list[float] = []
-    old: list[float] = []
+    ratios = []
     for _ in range(args.repeat):
-        ours = time_calls(all_moves, chosen)
-        print(summary("all_moves (now)", ours))
-        print(summary("ReplySearch.all_moves (now)", time_calls(reply_all_moves, chosen)))
-        if args.reference:
-            from tests.abaku import movegen_reference as reference
+        for cold in (False, True):
+            mode = "cold" if cold else "warm"
+            ours = time_calls(all_moves, chosen, cold)
+            print(summary(f"all_moves (now), {mode}", ours))
+            print(
+                summary(
+                    f"ReplySearch.all_moves (now), {mode}",
+                    time_calls(reply_all_moves, chosen, cold),
+                )
+            )
+            if args.reference:
 
-            def old_call(board: Board, rack: tuple[int, ...]) -> list:
-                reference._plans_for_shape.cache_clear()
-                reference._cost_for_shape.cache_clear()
-                return reference.all_moves(board, rack)
+                def old_call(board: Board, rack: tuple[int, ...], cold: bool = cold) -> list:
+                    if cold:
+                        reference._plans_for_shape.cache_clear()
+                        reference._cost_for_shape.cache_clear()
+                    return reference.all_moves(board, rack)
 
-            old = time_calls(old_call, chosen)
-            print(summary("all_moves (frozen old)", old))
-            for _, board, rack in chosen:
-                assert all_moves(board, rack) == reference.all_moves(board, rack)
+                old = time_calls(old_call, chosen, cold)
+                print(summary(f"all_moves (frozen old), {mode}", old))
+                ratios.append(
+                    f"{mode}: median {statistics.median(old) / statistics.median(ours):.1f}x, "
+                    f"total {sum(old) / sum(ours):.1f}x"
+                )
     if args.reference:
+        for _, board, rack in chosen:
+            assert all_moves(board, rack) == reference.all_moves(board, rack)
         print()
-        print(
-            f"CPU per all_moves, old / now: median {statistics.median(old) / statistics.median(ours):.1f}x, "
-            f"total {sum(old) / sum(ours):.1f}x (identical lists on all {len(chosen)} positions)"
-        )
+        print(f"CPU per all_moves, old / now (identical lists on all {len(chosen)} positions):")
+        for line in ratios:
+            print(f"- {line}")
     if args.robot_games:
         print()
         print("| game | games | CPU per game | moves per game |")
         print("|---|---|---|---|")
-        for levels in (["greedy", "greedy"], ["strong", "greedy"]):
-            results = [robot_game(seed, levels) for seed in range(1, args.robot_games + 1)]
-            cpu = statistics.mean(s for s, _ in results)
-            moves = statistics.mean(m for _, m in results)
-            print(f"| {' vs '.join(levels)} | {len(results)} | {cpu:.2f} s | {moves:.1f} |")
+        generators = [("now", movegen.all_moves, ReplySearch)]
+        if args.reference:
+            generators.append(("frozen old", reference.all_moves, reference.ReplySearch))
+        for name, generate, reply_search in generators:
+            # the robots call the generator through the robot module
+            robot.all_moves, robot.ReplySearch = generate, reply_search
+            for levels in (["greedy", "greedy"], ["strong", "greedy"]):
+                clear_caches()
+                results = [robot_game(seed, levels) for seed in range(1, args.robot_games + 1)]
+                cpu = statistics.mean(s for s, _ in results)
+                moves = statistics.mean(m for _, m in results)
+                print(
+                    f"| {' vs '.join(levels)}, {name} | {len(results)} | {cpu:.2f} s "
+                    f"| {moves:.1f} |"
+                )
+        robot.all_moves, robot.ReplySearch = movegen.all_moves, ReplySearch
     print()
     print(f"load average at end: {load()}")
 

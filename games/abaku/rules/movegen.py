@@ -501,6 +501,12 @@ def _search_for(counts: Counter[int]) -> _Search:
     return search
 
 
+def clear_searches() -> None:
+    """Forget the kept searches of earlier racks."""
+    with _SEARCHES_LOCK:
+        _SEARCHES.clear()
+
+
 def clear_caches() -> None:
     """Forget everything kept between calls (as in a fresh process): the kept
     searches and the memos of line verdicts and short examples."""
