@@ -3,8 +3,9 @@
 The generator tries every set of empty squares a move could cover (one row or
 column, no gaps, touching the old stones, or through the centre on the first
 move) and every arrangement of the rack on them, but it never judges a line by
-itself: each line is read by :func:`moves.counted_stretches` and
-:func:`moves.contact_error`, the same functions :func:`moves.evaluate_move`
+itself: each line is read by :func:`moves.counted_stretches` (here
+:func:`_counted`, the same reading that first asks the short-example table)
+and :func:`moves.contact_error`, the functions :func:`moves.evaluate_move`
 uses. What makes it fast is only *when* it asks:
 
 * the line across each new stone holds exactly one new stone, so its verdict
@@ -16,9 +17,20 @@ uses. What makes it fast is only *when* it asks:
   one by one, whichever is cheaper, and only those are read in full;
 * lines that look alike anywhere on the board are judged once per call;
 * runs of up to six digits are looked up in the table of all short examples
-  (:data:`examples.SHORT_EXAMPLES`), so reading them one by one is cheap even
-  in a fresh process, and split plans whose numbers cannot meet are dropped
-  by their bounds before the solver tries any digit.
+  (:data:`examples.SHORT_EXAMPLES`): a stretch of that length with old digits
+  in it is matched against the short examples showing those digits on those
+  squares (an index by square and digit, built at import), so only the
+  arrangements that complete one are kept, without reading the others; split
+  plans of longer stretches whose numbers cannot meet are dropped by their
+  bounds before the solver tries any digit;
+* what depends only on a line's digits (cross verdicts, the short examples a
+  run can become) is remembered for the process, and the search of each of
+  the last few racks is kept between calls (a rack asked about again, as in
+  the strong robot's look-ahead, starts from what is known).
+
+The order of the moves is part of the contract (robots, hints and reviews
+pick from the list): ``tests/abaku/test_movegen_equivalence.py`` compares the
+list element by element with the old generator, frozen as a test oracle.
 
 Jokers are placed as every digit; a legal arrangement is then emitted once for
 each way of taking its digits from the rack (real stones and jokers), scored
