@@ -200,26 +200,47 @@ def _solve_known(
         text = str(value)
         if len(text) != width:
             continue
-        need: dict[str, int] = {}
-        for p, ch in zip(range(t0, t1), text, strict=True):
-            fixed = pattern[p]
-            if fixed is None:
-                options = allowed[rank[p]]
-                if options is not None and ch not in options:
-                    break
-                need[ch] = need.get(ch, 0) + 1
-            elif fixed != ch:
-                break
-        else:
-            short = 0
-            for ch, n in need.items():
-                have = reals.get(ch, 0)
-                if n > have:
-                    short += n - have
-            if short <= jokers:
-                full = list(pattern)
-                full[t0:t1] = text
-                found.add("".join([full[p] for p in slots]))  # type: ignore[misc]
+        if _fits(text, _target_shape(pattern, allowed, rank, t0, t1), reals, jokers):
+            full = list(pattern)
+            full[t0:t1] = text
+            found.add("".join([full[p] for p in slots]))  # type: ignore[misc]
+
+
+def _target_shape(
+    pattern: Sequence[str | None],
+    allowed: Sequence[frozenset[str] | None],
+    rank: dict[int, int],
+    t0: int,
+    t1: int,
+) -> list[tuple[str | None, frozenset[str] | None]]:
+    """The target region square by square: the old digit, or the allowed digits."""
+    return [
+        (pattern[p], None if pattern[p] is not None else allowed[rank[p]]) for p in range(t0, t1)
+    ]
+
+
+def _fits(
+    text: str,
+    shape: list[tuple[str | None, frozenset[str] | None]],
+    reals: dict[str, int],
+    jokers: int,
+) -> bool:
+    """Whether the computed number ``text`` fits its squares (their old digits,
+    the digits allowed there) and the rack (real stones, then jokers)."""
+    need: dict[str, int] = {}
+    for ch, (fixed, options) in zip(text, shape, strict=True):
+        if fixed is None:
+            if options is not None and ch not in options:
+                return False
+            need[ch] = need.get(ch, 0) + 1
+        elif fixed != ch:
+            return False
+    short = 0
+    for ch, n in need.items():
+        have = reals.get(ch, 0)
+        if n > have:
+            short += n - have
+    return short <= jokers
 
 
 def _digit_bounds(
@@ -364,10 +385,7 @@ def _solve_split(
     other_regions = [(k, regions[k]) for k in others]
     t0, t1 = regions[target]
     width = t1 - t0
-    # the target region square by square: the fixed digit, or the allowed digits
-    shape = [
-        (pattern[p], None if pattern[p] is not None else allowed[rank[p]]) for p in range(t0, t1)
-    ]
+    shape = _target_shape(pattern, allowed, rank, t0, t1)
     fixed_last, last_options = shape[-1]
     numbers = [0] * len(regions)
     alive = list(ops)
@@ -385,24 +403,10 @@ def _solve_split(
             text = str(value)
             if len(text) != width:
                 continue
-            need: dict[str, int] = {}
-            for ch, (fixed, options) in zip(text, shape, strict=True):
-                if fixed is None:
-                    if options is not None and ch not in options:
-                        break
-                    need[ch] = need.get(ch, 0) + 1
-                elif fixed != ch:
-                    break
-            else:
-                short = 0
-                for ch, n in need.items():
-                    have = reals.get(ch, 0)
-                    if n > have:
-                        short += n - have
-                if short <= jokers_left:
-                    full = list(digits)
-                    full[t0:t1] = text
-                    found.add("".join([full[p] for p in slots]))  # type: ignore[misc]
+            if _fits(text, shape, reals, jokers_left):
+                full = list(digits)
+                full[t0:t1] = text
+                found.add("".join([full[p] for p in slots]))  # type: ignore[misc]
 
     def prune(jokers_left: int) -> bool:
         """Keep in ``alive`` the operations whose last digit fits; False if none."""
