@@ -25,7 +25,6 @@ a given ``rng``.
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 
@@ -53,7 +52,7 @@ _RANDOM_ACTIONS = frozenset({"draw", "end_turn"})
 
 def _hidden_shuffled(state: GameState, seat: int, rng: random.Random) -> GameState:
     """A copy in which nothing the robot cannot see is what it really is."""
-    sim = copy.deepcopy(state, {id(state.log): []})  # the public log is not needed
+    sim = state.copy(keep_log=False)  # the public log is not needed
     sim.seed = rng.getrandbits(48)
     pile = sim.players[seat].draw_pile
     pile.sort()  # from what it holds, not the order it lies in
