@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from . import data
@@ -592,6 +593,13 @@ def legal_actions(state: GameState, player: str) -> list[dict[str, Any]]:
     return moves
 
 
+@lru_cache(maxsize=1024)
+def _score_and_sheldons(faces: tuple[str, ...], points: bool) -> tuple[int, int]:
+    """A player's score and Sheldons for the faces they own. Pure, so the views
+    of one state for every viewer compute them once (they were most of a view)."""
+    return score_pairs(faces, points), sheldons(faces)
+
+
 def view(state: GameState, player: str | None = None) -> dict[str, Any]:
     """What `player` (None: a spectator) may see, ready to send as JSON.
 
@@ -621,19 +629,21 @@ def view(state: GameState, player: str | None = None) -> dict[str, Any]:
         if p.id in up:
             entry["picture"] = p.tile.picture.to_json()  # what to draw: tiles.Picture
         tiles.append(entry)
-    live = scores(state)
-    players = [
-        {
-            "id": p,
-            "pairs": state.faces_of(p),
-            "score": live[p],
-            "turns": state.turns[p],
-            "sheldons": sheldons(state.faces_of(p)),
-            "extra_turns": state.extra_turns(p),
-            "gone": p in state.gone,
-        }
-        for p in (state.order or state.seats)
-    ]
+    players = []
+    for p in state.order or state.seats:
+        faces = state.faces_of(p)
+        score, held = _score_and_sheldons(tuple(faces), state.points)
+        players.append(
+            {
+                "id": p,
+                "pairs": faces,
+                "score": score,
+                "turns": state.turns[p],
+                "sheldons": held,
+                "extra_turns": held - state.extra_taken[p],  # as GameState.extra_turns
+                "gone": p in state.gone,
+            }
+        )
     moves = legal_actions(state, player) if player is not None else []
     return {
         "game": "mathesso",
