@@ -181,9 +181,10 @@ def test_lesson_class_join_poker_game_and_results(transactional_db, page, browse
     assert chart.bounding_box()["height"] > 100
 
     page.locator("table.data-table a").first.click()  # the poker game just played
+    # wait for the session page: count() right after the click read the results page
     ranking = page.locator("[data-testid=ranking] tbody tr")
-    assert ranking.count() == 3
-    assert page.locator("table.board").count() == 3
+    expect(ranking).to_have_count(3)
+    expect(page.locator("table.board")).to_have_count(3)
     assert page.locator("table.board").first.locator("td").count() == 25
     with page.expect_download() as download_info:
         page.click("[data-testid=session-csv]")
