@@ -630,18 +630,18 @@ def view(state: GameState, player: str | None = None) -> dict[str, Any]:
             entry["picture"] = p.tile.picture.to_json()  # what to draw: tiles.Picture
         tiles.append(entry)
     players = []
-    for p in state.order or state.seats:
-        faces = state.faces_of(p)
+    for pid in state.order or state.seats:
+        faces = state.faces_of(pid)
         score, held = _score_and_sheldons(tuple(faces), state.points)
         players.append(
             {
-                "id": p,
+                "id": pid,
                 "pairs": faces,
                 "score": score,
-                "turns": state.turns[p],
+                "turns": state.turns[pid],
                 "sheldons": held,
-                "extra_turns": held - state.extra_taken[p],  # as GameState.extra_turns
-                "gone": p in state.gone,
+                "extra_turns": held - state.extra_taken[pid],  # as GameState.extra_turns
+                "gone": pid in state.gone,
             }
         )
     moves = legal_actions(state, player) if player is not None else []
