@@ -643,5 +643,8 @@ if (root && dataBlock) {
       }
       render();
     });
+    // The room's socket may have taken its first snapshot while this module was
+    // still loading: ask for a fresh one, or the table stays empty until the next step.
+    if (socket.seq !== null) socket.sync().catch(() => {});
   });
 }

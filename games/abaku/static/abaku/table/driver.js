@@ -84,5 +84,8 @@ export function connect(table) {
     socket.addEventListener("private", (event) => {
       for (const change of /** @type {CustomEvent} */ (event).detail.events) if (change.type === "view") takeView(table, change.view);
     });
+    // The room's socket may have taken its first snapshot while this module was
+    // still loading: ask for a fresh one, or the table stays empty until the next step.
+    if (socket.seq !== null) socket.sync().catch(() => {});
   });
 }
