@@ -3,9 +3,8 @@
 The generator tries every set of empty squares a move could cover (one row or
 column, no gaps, touching the old stones, or through the centre on the first
 move) and every arrangement of the rack on them, but it never judges a line by
-itself: each line is read by :func:`moves.counted_stretches` (here
-:func:`_counted`, the same reading that first asks the short-example table)
-and :func:`moves.contact_error`, the functions :func:`moves.evaluate_move`
+itself: each line is read by :func:`moves.counted_stretches` (which first
+asks the short-example table) and :func:`moves.contact_error`, the functions :func:`moves.evaluate_move`
 uses. What makes it fast is only *when* it asks:
 
 * the line across each new stone holds exactly one new stone, so its verdict
@@ -48,8 +47,8 @@ from typing import NamedTuple
 from .board import Board, Placed
 from .data import BOARD_SIZE, CENTRE, JOKER
 from .errors import IllegalMove
-from .examples import SHORT, SHORT_EXAMPLES, is_example, read_example
-from .moves import COLUMN, ROW, Stretch, contact_error, same_numbers_inside
+from .examples import SHORT, SHORT_EXAMPLES, is_example
+from .moves import COLUMN, ROW, contact_error, counted_stretches
 from .solver import solve, solve_cost
 
 DIGITS = "0123456789"
@@ -456,7 +455,7 @@ def _cross_verdicts(prefix: str, suffix: str) -> list[tuple[bool, list[tuple[int
     verdicts = []
     for d in DIGITS:
         digits = prefix + d + suffix
-        counted = _counted(digits, new)
+        counted = counted_stretches(digits, new)
         ok = contact_error(digits, new, counted) is None
         verdicts.append((ok, [(i, j) for i, j, _ in counted]))
     if len(_VERDICTS) > _MEMO_LIMIT:
@@ -770,36 +769,6 @@ def _moves_on(
             moves.append(_tuple_new(Move, (placed, score - lost)))
 
 
-def _counted(digits: str, new: Sequence[bool]) -> list[Stretch]:
-    """:func:`moves.counted_stretches`, reading only the runs that can be an
-    example: a run of up to ``SHORT`` digits is first looked up in the table of
-    short examples (the reader says no to every other one)."""
-    n = len(digits)
-    news = [k for k in range(n) if new[k]]
-    if not news:
-        return []
-    candidates: list[Stretch] = []
-    short = SHORT_EXAMPLES
-    for i in range(news[-1] + 1):
-        if digits[i] == "0":
-            continue
-        low = next(p for p in news if p >= i)
-        for j in range(max(low, i + 1), n):
-            run = digits[i : j + 1]
-            if j - i < SHORT and run not in short:
-                continue
-            reading = read_example(run)
-            if reading is not None:
-                candidates.append((i, j, reading))
-    if len(candidates) < 2:
-        return candidates
-    return [
-        stretch
-        for stretch in candidates
-        if not any(same_numbers_inside(stretch, other) for other in candidates)
-    ]
-
-
 def _legal_arrangements(
     search: _Search,
     chars: tuple[str | None, ...],
@@ -817,7 +786,7 @@ def _legal_arrangements(
     fmt = template.format
     for shown in covering:
         digits = fmt(*shown)
-        counted = _counted(digits, new)
+        counted = counted_stretches(digits, new)
         if not contact_error(digits, new, counted):
             joins_old = any(not all(new[i : j + 1]) for i, j, _ in counted)
             legal.append((shown, [(i, j) for i, j, _ in counted], joins_old))

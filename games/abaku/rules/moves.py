@@ -14,7 +14,7 @@ from typing import NamedTuple
 from .board import Board, Cell, Placed, Placement, normalise
 from .data import BOARD_SIZE, CENTRE
 from .errors import IllegalMove
-from .examples import Reading, read_example
+from .examples import SHORT, SHORT_EXAMPLES, Reading, read_example
 
 ROW = (0, 1)
 COLUMN = (1, 0)
@@ -60,7 +60,11 @@ def counted_stretches(digits: str, new: Sequence[bool]) -> list[Stretch]:
         # the stretch must reach the first new stone at or after i
         low = next(p for p in news if p >= i)
         for j in range(max(low, i + 1), n):
-            reading = read_example(digits[i : j + 1])
+            run = digits[i : j + 1]
+            # a short run is an example only if the table of short ones has it
+            if j - i < SHORT and run not in SHORT_EXAMPLES:
+                continue
+            reading = read_example(run)
             if reading is not None:
                 candidates.append((i, j, reading))
     if len(candidates) < 2:
