@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from games.poker.rules import DEFAULT_TABLE
 from homework.models import Assignment, Attempt
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 from tests.poker_web.helpers import player_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -24,14 +25,6 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "homework"
 PHONE = {"width": 360, "height": 740}
 DIALOG_JOKER = "#poker-joker-dialog"
 DIALOG_END = "#poker-end-dialog"
-
-
-def _login(page, teacher):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", teacher.email)
-    page.fill("#id_password", factories.PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
 
 
 def _pupil_page(browser, asgi_server, classroom, name):
@@ -82,7 +75,7 @@ def test_teacher_sets_homework_three_pupils_play_and_the_teacher_reads_it(
     cyril = _pupil_page(browser, asgi_server, classroom, "Cyril Malý")
 
     page.set_viewport_size({"width": 1280, "height": 900})
-    _login(page, teacher)
+    log_in(page, teacher)
     page.goto(f"/classes/{classroom.pk}/")
     page.locator("[data-testid=homework-new]").click()
     page.fill("#id_title", "Poker do pátku")

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from homework.models import Assignment, Attempt
 from tests.classrooms import factories
+from tests.classrooms.login import log_in
 
 from .conftest import post
 
@@ -175,11 +176,7 @@ def test_the_browser_reports_its_zone_and_the_teacher_sets_marks(
     page = context.new_page()
     try:
         page.set_viewport_size({"width": 360, "height": 800})
-        page.goto("/accounts/login/")
-        page.fill("#id_username", teacher.email)
-        page.fill("#id_password", factories.PASSWORD)
-        page.click("main button[type=submit]")
-        page.wait_for_load_state()
+        log_in(page, teacher)
         page.goto(f"/classes/{classroom.pk}/homework/new/")
         page.wait_for_load_state("load")
         expect(page.locator("[data-zone-label]")).to_have_text("America/New_York")
