@@ -5,6 +5,9 @@
 // forget them). A hidden tab does not poll.
 const marker = document.querySelector("[data-class-status]");
 const EVERY_MS = 5000; // 30 phones in a class: about six light requests a second
+// A question that gets no answer is given up, so the next tick asks again: a
+// stalled request (a phone changing networks) must not stop the page refreshing.
+const PATIENCE_MS = 10000;
 let choosing = false;
 document.addEventListener("change", (event) => {
   if (event.target.closest("[data-game-settings]")) choosing = true;
@@ -20,12 +23,15 @@ function busy() {
 
 async function changed() {
   try {
-    const response = await fetch(marker.dataset.url, { headers: { Accept: "application/json" } });
+    const response = await fetch(marker.dataset.url, {
+      headers: { Accept: "application/json" },
+      signal: AbortSignal.timeout(PATIENCE_MS),
+    });
     if (!response.ok) return false;
     const { signature } = await response.json();
     return signature !== marker.dataset.signature;
   } catch (e) {
-    return false; // offline for a moment: try again on the next tick
+    return false; // offline or no answer in time: try again on the next tick
   }
 }
 
