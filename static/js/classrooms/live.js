@@ -23,13 +23,21 @@ function busy() {
 
 async function changed() {
   try {
-    const response = await fetch(marker.dataset.url, {
-      headers: { Accept: "application/json" },
-      signal: AbortSignal.timeout(PATIENCE_MS),
-    });
-    if (!response.ok) return false;
-    const { signature } = await response.json();
-    return signature !== marker.dataset.signature;
+    // AbortController and a timer, not AbortSignal.timeout(): older school
+    // tablets (Safari before 16) lack the latter.
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => controller.abort(), PATIENCE_MS);
+    try {
+      const response = await fetch(marker.dataset.url, {
+        headers: { Accept: "application/json" },
+        signal: controller.signal,
+      });
+      if (!response.ok) return false;
+      const { signature } = await response.json();
+      return signature !== marker.dataset.signature;
+    } finally {
+      window.clearTimeout(timer);
+    }
   } catch (e) {
     return false; // offline or no answer in time: try again on the next tick
   }
