@@ -176,8 +176,8 @@ def test_lesson_class_join_poker_game_and_results(transactional_db, page, browse
     _goto(page, class_url)
     page.click("a.button:has-text('Results')")
     chart = page.locator("[data-testid=class-chart] svg.chart")
-    assert chart.is_visible()
-    assert chart.locator("polyline").count() == 2  # average and best per session
+    expect(chart).to_be_visible()  # waits for the results page; is_visible() read the class page
+    expect(chart.locator("polyline")).to_have_count(2)  # average and best per session
     assert chart.bounding_box()["height"] > 100
 
     page.locator("table.data-table a").first.click()  # the poker game just played
