@@ -10,6 +10,7 @@ three sizes go to test-results/lesson/.
 """
 
 import io
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from openpyxl import load_workbook
 from playwright.sync_api import expect
 
 from accounts.models import User
-from classrooms.models import Classroom
+from classrooms.models import Classroom, Membership
 from games.rooms.models import Room
 from tests.poker_room.live import rig_deck
 
@@ -102,6 +103,42 @@ def _play_to_the_end(room, host, pupils):
         room.refresh_from_db()
 
 
+def _record_class_polls(phone) -> None:
+    """Keep what a pupil's page asked and heard about its class page (its status
+    polls, its reloads, its console), for ``_explain_the_waiting_phones``."""
+    seen: list[tuple] = []
+    phone.polls = seen
+    now = time.monotonic
+    phone.on(
+        "response",
+        lambda r: seen.append((round(now(), 1), r.status, r.url)) if "/classes/" in r.url else None,
+    )
+    phone.on("requestfailed", lambda r: seen.append((round(now(), 1), "failed", r.url, r.failure)))
+    phone.on("console", lambda m: seen.append((round(now(), 1), "console", m.text)))
+
+
+def _explain_the_waiting_phones(phones) -> None:
+    """A pupil's page still said "not confirmed" after the teacher approved
+    everyone (2 of 6 clean-clone runs on a busy machine, never alone): print
+    what each page shows, what the server says now and what the pages asked."""
+    print(f"now {round(time.monotonic(), 1)}")
+    for _context, phone in phones:
+        shown = phone.evaluate(
+            "() => { const m = document.querySelector('[data-class-status]');"
+            " return [location.href, document.hidden, m && m.dataset.signature,"
+            " document.activeElement && document.activeElement.tagName]; }"
+        )
+        answer = phone.evaluate(
+            "() => fetch(document.querySelector('[data-class-status]').dataset.url)"
+            ".then(async r => r.status + ' ' + (await r.text())).catch(e => String(e))"
+        )
+        print("phone", shown, "status now:", answer)
+        for line in phone.polls[-30:]:
+            print("   ", line)
+    for member in Membership.objects.order_by("pk"):
+        print("member", member.pk, member.roster_name, member.status, member.player_id)
+
+
 def test_a_newcomer_runs_a_lesson_from_sign_up_to_the_excel_file(
     transactional_db, browser, asgi_server
 ):
@@ -167,6 +204,7 @@ def test_a_newcomer_runs_a_lesson_from_sign_up_to_the_excel_file(
         context.set_default_timeout(20_000)
         phone = context.new_page()
         phone.on("pageerror", lambda error: problems.append(str(error)))
+        _record_class_polls(phone)
         phone.goto(join_link)
         phone.click(f"label.roster-choice:has-text('{name.split()[0]}')")
         phone.fill("#id_nickname", nickname)
@@ -188,9 +226,13 @@ def test_a_newcomer_runs_a_lesson_from_sign_up_to_the_excel_file(
         # The pupil's page learns of the approval by itself: it asks every 5 s
         # (static/js/classrooms/live.js) and then reloads. On a busy machine
         # (load 12 in a clean-clone run) that took over the phones' 20 s.
-        phone.locator("[data-testid=pending-note]").wait_for(
-            state="detached", timeout=CLASS_PAGE_REFRESH_MS
-        )
+        try:
+            phone.locator("[data-testid=pending-note]").wait_for(
+                state="detached", timeout=CLASS_PAGE_REFRESH_MS
+            )
+        except Exception:
+            _explain_the_waiting_phones(phones)
+            raise
         expect(phone.locator("main")).to_contain_text("My results")
     phones[0][1].screenshot(path=str(SHOTS / "pupil-class-phone.png"), full_page=True)
 
