@@ -111,7 +111,11 @@ def _record_class_polls(phone) -> None:
     now = time.monotonic
     phone.on(
         "response",
-        lambda r: seen.append((round(now(), 1), r.status, r.url)) if "/classes/" in r.url else None,
+        lambda r: (
+            seen.append((round(now(), 1), r.status, r.url))
+            if "/classes/" in r.url or r.status >= 400  # a script that did not load polls nothing
+            else None
+        ),
     )
     phone.on("requestfailed", lambda r: seen.append((round(now(), 1), "failed", r.url, r.failure)))
     phone.on("console", lambda m: seen.append((round(now(), 1), "console", m.text)))
