@@ -7,9 +7,10 @@ TSC := tools/js/node_modules/.bin/tsc
 
 .PHONY: run test install lint format lock messages translations jstest clean-data
 
-$(STAMP): requirements.lock
+## requirements/prod.lock is what the image installs; dev.lock adds the tools and test services.
+$(STAMP): requirements/prod.lock requirements/dev.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements/prod.lock -r requirements/dev.lock
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -46,12 +47,17 @@ format: install
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-## Re-pin dependencies after editing requirements.in.
+## Re-pin dependencies after editing requirements/prod.in or dev.in: the production
+## set first, then the tools constrained by it (dev.lock holds only what prod.lock lacks).
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/pip install --quiet -r requirements.in
-	.lock-venv/bin/pip freeze --exclude-editable | grep -v -E '^(pip|setuptools|wheel)==' > requirements.lock
-	.lock-venv/bin/python tests/tools/hash_lock.py requirements.lock
+	.lock-venv/bin/pip install --quiet -r requirements/prod.in
+	.lock-venv/bin/pip freeze --exclude-editable | grep -v -E '^(pip|setuptools|wheel)==' > requirements/prod.lock
+	.lock-venv/bin/pip install --quiet -r requirements/dev.in -c requirements/prod.lock
+	.lock-venv/bin/pip freeze --exclude-editable | grep -v -E '^(pip|setuptools|wheel)==' \
+	  | grep -v -x -F -f requirements/prod.lock > requirements/dev.lock
+	.lock-venv/bin/python tests/tools/hash_lock.py requirements/prod.lock
+	.lock-venv/bin/python tests/tools/hash_lock.py requirements/dev.lock
 	rm -rf .lock-venv
 
 ## Extract strings into locale/*/LC_MESSAGES/django.po (needs GNU gettext).

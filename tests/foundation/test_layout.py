@@ -26,15 +26,17 @@ def test_platform_module_works_from_the_project_root():
 
 
 def test_dependencies_are_pinned():
-    lines = [
-        line
-        for line in (BASE_DIR / "requirements.lock").read_text().splitlines()
-        if line and not line.startswith("#") and not line.lstrip().startswith("--hash=")
-    ]
-    assert lines, "requirements.lock is empty"
-    assert all("==" in line for line in lines), "every locked dependency needs an exact version"
-    text = (BASE_DIR / "requirements.lock").read_text()
-    assert text.count("==") <= text.count("--hash=sha256:"), "every pin needs its hash"
-    locked = {line.split("==")[0].lower().replace("_", "-") for line in lines}
+    locked = set()
+    for lock in ("requirements/prod.lock", "requirements/dev.lock"):
+        text = (BASE_DIR / lock).read_text()
+        lines = [
+            line
+            for line in text.splitlines()
+            if line and not line.startswith("#") and not line.lstrip().startswith("--hash=")
+        ]
+        assert lines, f"{lock} is empty"
+        assert all("==" in line for line in lines), "every locked dependency needs an exact version"
+        assert text.count("==") <= text.count("--hash=sha256:"), "every pin needs its hash"
+        locked |= {line.split("==")[0].lower().replace("_", "-") for line in lines}
     for name in ("django", "channels", "channels-redis", "celery", "psycopg", "uvicorn"):
         assert name in locked

@@ -165,7 +165,7 @@ def test_kubernetes_runs_web_worker_and_a_single_beat_like_compose():
     beat = deployments["matika-beat"]["spec"]
     assert beat["replicas"] == 1 and beat["strategy"]["type"] == "Recreate"
     containers = dict(shipped.k8s_containers())
-    assert containers["matika-web"]["command"] == shipped.dockerfile_cmd()
+    assert containers["matika-web"]["args"] == shipped.dockerfile_cmd()
     services = shipped.compose()["services"]
     assert containers["matika-worker"]["command"] == services["worker"]["command"]
     assert containers["matika-beat"]["command"] == services["beat"]["command"]
