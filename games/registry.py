@@ -101,6 +101,10 @@ class Assignable:
     # The homework score of a finished game's result (a ``GameResult``), when the
     # game's own score does not tell pupils apart; None: the result's score.
     score: Callable[[Any], int | None] | None = None
+    # The default "full marks" point of a homework with these settings (the
+    # score at and above which the LMS gradebook shows 100 %), when the teacher
+    # sets none: (settings) -> int, documented per game in docs/lti.md.
+    full_marks: Callable[[Mapping[str, Any]], int] | None = None
 
 
 @dataclass(frozen=True)

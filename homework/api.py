@@ -63,6 +63,10 @@ class AssignmentSerializer(serializers.ModelSerializer):
         "allowed) or closed."
     )
     results_url = serializers.SerializerMethodField()
+    full_marks_default = serializers.SerializerMethodField(
+        help_text="The game's default full marks for these settings (used while full_marks "
+        "is null)."
+    )
 
     class Meta:
         model = Assignment
@@ -81,6 +85,8 @@ class AssignmentSerializer(serializers.ModelSerializer):
             "reviews_visible",
             "mail_summary",
             "mark_thresholds",
+            "full_marks",
+            "full_marks_default",
             "time_zone",
             "closed_at",
             "created_at",
@@ -91,6 +97,9 @@ class AssignmentSerializer(serializers.ModelSerializer):
 
     def get_state(self, assignment: Assignment) -> str:
         return selectors.state(assignment)
+
+    def get_full_marks_default(self, assignment: Assignment) -> int:
+        return selectors.full_marks(Assignment(game=assignment.game, settings=assignment.settings))
 
     def get_results_url(self, assignment: Assignment) -> str:
         return reverse("homework_api:results", args=[assignment.pk])
@@ -115,6 +124,13 @@ class AssignmentCreateSerializer(serializers.Serializer):
         allow_null=True,
         default=None,
         help_text="Lowest score for the marks 1, 2, 3 and 4 (falling); below is 5.",
+    )
+    full_marks = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The score that counts as full marks in the LMS gradebook (1 to 1000000); "
+        "null: the game's default (full_marks_default).",
     )
     time_zone = serializers.CharField(
         required=False,

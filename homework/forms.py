@@ -98,6 +98,17 @@ class AssignmentForm(forms.Form):
     mail_summary = forms.BooleanField(
         label=_("Send me a summary e-mail at the deadline"), required=False
     )
+    full_marks = forms.IntegerField(
+        label=_("Full marks from score"),
+        required=False,
+        min_value=1,
+        max_value=services.FULL_MARKS_MAX,
+        help_text=_(
+            "The score that counts as full marks in the school's gradebook (LMS); a higher "
+            "score counts as full marks too. Empty: the game's default, shown on the "
+            "homework's page."
+        ),
+    )
     mark_1 = forms.IntegerField(label=_("Mark 1 from score"), required=False)
     mark_2 = forms.IntegerField(label=_("Mark 2 from score"), required=False)
     mark_3 = forms.IntegerField(label=_("Mark 3 from score"), required=False)

@@ -48,6 +48,9 @@ class Assignment(models.Model):
     mail_summary = models.BooleanField(_("summary mail at the deadline"), default=False)
     #: Optional score -> Czech mark mapping for the export: lowest score for marks 1-4.
     mark_thresholds = models.JSONField(_("marks from scores"), null=True, blank=True)
+    #: The score that counts as full marks in the LMS gradebook (100 %); a
+    #: higher score is full marks too. None: the game's default for the settings.
+    full_marks = models.PositiveIntegerField(_("full marks from score"), null=True, blank=True)
     #: No more play: closed early by a teacher, or by beat at the deadline
     #: (late play not allowed). With late play allowed it stays open until closed.
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)

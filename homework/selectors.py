@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.models import PlayerProfile, User
 from classrooms import selectors as class_selectors
 from classrooms.models import Classroom, Membership
+from games import registry
 
 from .models import Assignment, Attempt
 
@@ -142,6 +143,40 @@ def mark_for(assignment: Assignment, score: int | None) -> int | None:
         if score >= lowest:
             return mark
     return 5
+
+
+#: Full marks of a game that states no default (a percentage score).
+DEFAULT_FULL_MARKS = 100
+
+
+def full_marks(assignment: Assignment) -> int:
+    """The score that counts as full marks: the teacher's, else the game's
+    default for the homework's settings (``Assignable.full_marks``), else 100."""
+    if assignment.full_marks:
+        return int(assignment.full_marks)
+    spec = registry.get(assignment.game)
+    default = spec.assignable.full_marks if spec is not None and spec.assignable else None
+    if default is not None:
+        return max(1, int(default(assignment.settings or {})))
+    return DEFAULT_FULL_MARKS
+
+
+def settings_in_words(assignment: Assignment) -> list[tuple[str, str]]:
+    """The game's settings as (label, value) in the page's language, from the
+    game's own form fields (``Assignable.setting_fields``): never a raw key."""
+    spec = registry.get(assignment.game)
+    if spec is None or spec.assignable is None:
+        return []
+    words = []
+    settings = assignment.settings or {}
+    for name, label, choices, _default in spec.assignable.setting_fields():
+        value = settings.get(name)
+        if value in (None, ""):
+            continue
+        if choices is not None:
+            value = next((text for key, text in choices if key == value), value)
+        words.append((str(label), str(value)))
+    return words
 
 
 def roster_for(classroom: Classroom) -> list[Membership]:

@@ -106,6 +106,23 @@ def clean_marks(thresholds: object) -> list[int] | None:
     return thresholds
 
 
+#: The highest "full marks" point a teacher may set.
+FULL_MARKS_MAX = 1_000_000
+
+
+def clean_full_marks(value: object) -> int | None:
+    """The score that counts as full marks (a whole number from 1); None: the game's default."""
+    if value in (None, ""):
+        return None
+    if type(value) is not int or not 1 <= value <= FULL_MARKS_MAX:
+        raise HomeworkError(
+            "bad_full_marks",
+            _("Full marks must be a whole number from 1 to %(max)d, or empty for the default.")
+            % {"max": FULL_MARKS_MAX},
+        )
+    return value
+
+
 def create_assignment(
     *,
     classroom: Classroom,
@@ -122,6 +139,7 @@ def create_assignment(
     reviews_visible: bool = False,
     mail_summary: bool = False,
     mark_thresholds: object = None,
+    full_marks: object = None,
     time_zone: object = None,
     language: str = "",
     now: datetime | None = None,
@@ -146,6 +164,7 @@ def create_assignment(
         reviews_visible=bool(reviews_visible),
         mail_summary=bool(mail_summary),
         mark_thresholds=clean_marks(mark_thresholds),
+        full_marks=clean_full_marks(full_marks),
         time_zone=clean_time_zone(time_zone),
         created_by=user,
         language=language[:8],
@@ -163,6 +182,7 @@ CHANGEABLE_AFTER_OPENING = {
     "reviews_visible",
     "mail_summary",
     "mark_thresholds",
+    "full_marks",
     "time_zone",
 }
 
@@ -206,11 +226,20 @@ def update_assignment(
         for flag in ("late", "table_visible", "practice", "reviews_visible", "mail_summary"):
             if flag in changes:
                 setattr(assignment, flag, bool(changes[flag]))
+        grading = (assignment.mark_thresholds, assignment.full_marks)
         if "mark_thresholds" in changes:
             assignment.mark_thresholds = clean_marks(changes["mark_thresholds"])
+        if "full_marks" in changes:
+            assignment.full_marks = clean_full_marks(changes["full_marks"])
         if "time_zone" in changes:
             assignment.time_zone = clean_time_zone(changes["time_zone"])
         assignment.save()
+        if grading != (assignment.mark_thresholds, assignment.full_marks):
+            # what the LMS gradebook shows changes for everyone who played
+            pk = assignment.pk
+            transaction.on_commit(
+                lambda: signals.grading_changed.send(sender=Assignment, assignment_id=pk)
+            )
     return assignment
 
 

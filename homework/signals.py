@@ -4,8 +4,13 @@
 commits, with ``attempt_id`` (an ``Attempt`` primary key). A grade-passback
 listener (the LTI tool) reads the attempt and the assignment's counting policy
 itself; homework knows nothing of who listens.
+
+``grading_changed`` is sent after a teacher changed how scores become grades
+(full marks, marks from scores), with ``assignment_id``: a listener sends every
+pupil's grade again.
 """
 
 from django.dispatch import Signal
 
 attempt_finished = Signal()
+grading_changed = Signal()

@@ -45,6 +45,7 @@ def _form_values(form: AssignmentForm) -> dict:
         "reviews_visible": data["reviews_visible"],
         "mail_summary": data["mail_summary"],
         "mark_thresholds": data.get("mark_thresholds"),
+        "full_marks": data.get("full_marks"),
         "time_zone": data["time_zone"],
     }
 
@@ -98,6 +99,7 @@ def edit(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
         "practice": assignment.practice,
         "reviews_visible": assignment.reviews_visible,
         "mail_summary": assignment.mail_summary,
+        "full_marks": assignment.full_marks,
         **AssignmentForm.marks_initial(assignment.mark_thresholds),
         **{f"{assignment.game}__{k}": v for k, v in assignment.settings.items()},
     }
@@ -160,7 +162,10 @@ def detail(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
     if classroom is not None:
         assignment = _assignment(request, pk, assignment_id)
         context = {**_table_context(assignment), "classroom": classroom, "for_teacher": True}
-        context["settings_text"] = ", ".join(f"{k}: {v}" for k, v in assignment.settings.items())
+        context["settings_text"] = " · ".join(
+            f"{label}: {value}" for label, value in selectors.settings_in_words(assignment)
+        )
+        context["full_marks"] = selectors.full_marks(assignment)
         context["extra_links"] = links.for_teacher(assignment)
         return render(request, "homework/detail.html", context)
     membership = class_selectors.student_membership(request.player, pk)

@@ -6,6 +6,14 @@ after its transaction commits); this listener queues one Celery task per
 linked gradebook column. The task reads the pupil's counted score by the
 assignment's policy (first, best, last: ``homework.selectors.pick``) when it
 runs, so a retried or late send still posts the score that counts now.
+
+What is sent (docs/lti.md, "Grades"): ``scoreMaximum`` is the same constant for
+every send of every line item (``deep_linking.score_maximum``, 100) and
+``scoreGiven`` the pupil's share of the homework's full marks on it
+(``score_given``): never above the maximum, in the class's order, equal only at or
+above full marks. The ``comment`` holds the Matika score and, when the homework
+has marks, the mark -- the one the class table and its .xlsx show
+(``homework.selectors.pick``).
 """
 
 import logging
@@ -13,7 +21,8 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit, urlunsplit
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from homework import selectors as homework_selectors
 from homework.models import Attempt
@@ -73,10 +82,48 @@ def on_attempt_finished(sender, attempt_id: int, **kwargs) -> None:
         transaction.on_commit(lambda grade_id=grade_id: send_grade.delay(grade_id))
 
 
-def counted_score(grade: GradeSend) -> int | None:
+def on_grading_changed(sender, assignment_id: int, **kwargs) -> None:
+    """Full marks or marks changed: every grade of the homework goes again."""
+    pending = GradeSend.objects.filter(link__assignment_id=assignment_id)
+    ids = list(pending.values_list("pk", flat=True))
+    if not ids:
+        return
+    pending.update(status=GradeSend.Status.PENDING, updated_at=timezone.now(), error="")
+    from .tasks import send_grade
+
+    for grade_id in ids:
+        transaction.on_commit(lambda grade_id=grade_id: send_grade.delay(grade_id))
+
+
+def counted_row(grade: GradeSend) -> homework_selectors.Row:
+    """The pupil's row of the class table (score and mark), as the exports have it."""
     link = grade.link
     attempts = list(Attempt.objects.filter(assignment_id=link.assignment_id, member=grade.member))
-    return homework_selectors.pick(link.assignment, attempts).score
+    return homework_selectors.pick(link.assignment, attempts)
+
+
+def counted_score(grade: GradeSend) -> int | None:
+    return counted_row(grade).score
+
+
+#: Decimals of ``scoreGiven`` (Moodle keeps five).
+GRADE_DECIMALS = 4
+
+
+def score_given(score: int, full_marks: int, maximum: int) -> float:
+    """``scoreGiven`` on ``maximum`` for a Matika score: the share of full marks,
+    0 to ``maximum``; a higher score gives a higher grade up to full marks."""
+    share = min(max(score, 0), full_marks) / max(full_marks, 1)
+    return round(maximum * share, GRADE_DECIMALS)
+
+
+def comment(assignment, score: int, mark: int | None) -> str:
+    """What the gradebook shows beside the grade, in the homework's language."""
+    with translation.override(assignment.language or "cs"):
+        parts = [f"{_('Score')}: {score}"]
+        if mark is not None:
+            parts.insert(0, f"{_('Mark')}: {mark}")
+        return " · ".join(parts)
 
 
 def send(grade_id: int) -> str:
@@ -91,20 +138,21 @@ def send(grade_id: int) -> str:
     )
     if grade is None:
         return "gone"
-    score = counted_score(grade)
+    row = counted_row(grade)
+    score = row.score
     if score is None:
         GradeSend.objects.filter(pk=grade.pk).update(
             status=GradeSend.Status.PENDING, error="no counted score yet", updated_at=timezone.now()
         )
         return "nothing"
     platform = grade.link.course.deployment.platform
-    # A game without a stated maximum may score above the column's: the
-    # maximum sent grows with it rather than the score being cut.
-    maximum = max(score_maximum(grade.link.assignment), score)
+    assignment = grade.link.assignment
+    maximum = score_maximum(assignment)
     body = {
         "userId": grade.person.sub,
-        "scoreGiven": score,
+        "scoreGiven": score_given(score, homework_selectors.full_marks(assignment), maximum),
         "scoreMaximum": maximum,
+        "comment": comment(assignment, score, row.mark),
         "activityProgress": "Completed",
         "gradingProgress": "FullyGraded",
         "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),

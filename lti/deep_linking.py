@@ -14,13 +14,11 @@ DL = "https://purl.imsglobal.org/spec/lti-dl/claim/"
 
 
 def score_maximum(assignment: Assignment) -> int:
-    """The gradebook column's maximum: the game's, if it states one, else the setting."""
-    from games import registry
-
-    spec = registry.get(assignment.game)
-    maximum = getattr(getattr(spec, "assignable", None), "score_maximum", None)
-    fallback: int = getattr(settings, "LTI_SCORE_MAXIMUM", 100)
-    return int(maximum or fallback)
+    """The gradebook column's maximum: one constant for every line item
+    (``LTI_SCORE_MAXIMUM``, 100), whatever the game; scores are sent as the
+    share of the homework's full marks on it (``ags.score_given``, docs/lti.md)."""
+    maximum: int = getattr(settings, "LTI_SCORE_MAXIMUM", 100)
+    return int(maximum)
 
 
 def content_item(request: HttpRequest, assignment: Assignment) -> dict:

@@ -65,6 +65,17 @@ def clean_settings(settings: Any) -> dict[str, Any]:
     }
 
 
+#: The default "full marks" point (``Assignable.full_marks``): against the
+#: robot, about what the bench's 90th-percentile player scores in a game of two
+#: (883 a game, bench/RESULTS-abaku.md); alone a pupil lays every stone, about
+#: twice that. An estimate from games of two, not a measurement of solo games.
+FULL_MARKS = {"robot": 900, "none": 1800}
+
+
+def full_marks(settings: Any) -> int:
+    return FULL_MARKS.get(settings.get("opponent") or "none", FULL_MARKS["none"])
+
+
 def setting_fields() -> list[tuple[str, Any, list | None, Any]]:
     from .presentation import robot_levels
 

@@ -26,6 +26,7 @@ SPEC = GameSpec(
         play_url=assignments.play_url,
         review_response=assignments.review_response,
         room_mode=assignments.MODE,
+        full_marks=assignments.full_marks,
     ),
     order=30,
 )

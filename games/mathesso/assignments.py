@@ -62,6 +62,11 @@ def setting_fields() -> list[tuple[str, Any, list | None, Any]]:
     return [("variant", gettext_lazy("Variant"), variant_choices(), DEFAULT_VARIANT)]
 
 
+def full_marks(settings: Any) -> int:
+    """The homework score is a percentage: 100 is a game without a wasted turn."""
+    return 100
+
+
 def homework_score(result: Any) -> int | None:
     """Pairs found per turn, in percent, over at least as many turns as pairs."""
     details = result.details or {}

@@ -25,6 +25,7 @@ SPEC = GameSpec(
         play_url=assignments.play_url,
         room_mode=assignments.MODE,
         score=assignments.homework_score,
+        full_marks=assignments.full_marks,
     ),
     order=20,
 )

@@ -66,6 +66,18 @@ def clean_settings(settings: Any) -> dict[str, Any]:
     return {"table": table, "difficulty": difficulty, "seconds_per_card": seconds}
 
 
+#: The default "full marks" point per table (``Assignable.full_marks``): the
+#: coach's median score over 2,000 shuffled games of the table
+#: (bench/RESULTS-poker-coach.md), a score few pupils reach (the greedy
+#: "best preview" habit averages 172-221 on these tables). The same for every
+#: attempt and every deck of the table, so the gradebook keeps the class's order.
+FULL_MARKS = {"contiguous": 270, "school": 260, "matematico": 370}
+
+
+def full_marks(settings: Any) -> int:
+    return FULL_MARKS.get(settings.get("table", DEFAULT_TABLE), FULL_MARKS[DEFAULT_TABLE])
+
+
 def setting_fields() -> list[tuple[str, Any, list | None, Any]]:
     from .presentation import table_context
 

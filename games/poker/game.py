@@ -45,6 +45,7 @@ SPEC = GameSpec(
         review_response=review_page.review_response,
         play_url=assignments.play_url,
         pupil_review_url=assignments.pupil_review_url,
+        full_marks=assignments.full_marks,
     ),
     demo=demo.played_group_games,
     order=10,
