@@ -64,3 +64,51 @@ def normalise_profile_code(raw: str) -> str:
 
 def format_profile_code(code: str) -> str:
     return f"{code[:5]}-{code[5:]}"
+
+
+# --- profiles bound to a person (the shared classroom computer, issue 38 §1) --------
+
+
+def _bound_filter():
+    from django.db.models import Q
+
+    # A profile an LMS identity signs in (lti.Person, reverse name ``lti_person``), or
+    # one that took a class roster entry with the entry's claim code: a person's own.
+    return Q(lti_person__isnull=False) | Q(
+        memberships__claim_code__gt="", memberships__status="approved"
+    )
+
+
+def bound_profile_ids(profile_ids) -> set[int]:
+    """Of ``profile_ids``, those bound to a person (not shared nickname profiles)."""
+    from accounts.models import PlayerProfile
+
+    ids = [pk for pk in profile_ids if pk is not None]
+    if not ids:
+        return set()
+    return set(
+        PlayerProfile.objects.filter(_bound_filter(), pk__in=ids).values_list("pk", flat=True)
+    )
+
+
+def is_bound(profile) -> bool:
+    return profile is not None and bool(bound_profile_ids([profile.pk]))
+
+
+def end_bound_sessions(browser, *, keep_id: int | None = None) -> int:
+    """A person's bound profile lives in a browser only while it is that person's
+    session: take every bound profile but ``keep_id`` out of ``browser`` (and
+    deselect it). Returns how many were taken out."""
+    if browser is None:
+        return 0
+    held = list(browser.profiles.values_list("pk", flat=True))
+    if browser.selected_id is not None:
+        held.append(browser.selected_id)
+    gone = bound_profile_ids(held) - {keep_id}
+    if not gone:
+        return 0
+    browser.profiles.remove(*gone)
+    if browser.selected_id in gone:
+        browser.selected = None
+        browser.save(update_fields=["selected"])
+    return len(gone)

@@ -23,6 +23,7 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from accounts import identity, limits, services
@@ -85,6 +86,9 @@ class PlayerIdentityMiddleware:
         request.storage_enabled = identity.storage_enabled(request)
         request.browser = None
         request.player = None
+        # Whether the selected profile is a person's own (an LMS identity, a claimed
+        # roster entry): the page then offers "I am not <name>" (asked only if shown).
+        request.player_bound = SimpleLazyObject(lambda: identity.is_bound(request.player))
         if request.path_info in self.skipped_paths:
             return self.get_response(request)
         token = identity.read_token(request) if request.storage_enabled else None

@@ -49,6 +49,11 @@ def _profile_page(
     profiles = []
     if request.browser is not None:
         profiles = list(request.browser.profiles.filter(is_active=True).order_by("nickname"))
+        # Another person's bound profile is never offered (issue 38 §1).
+        others = identity.bound_profile_ids(p.pk for p in profiles) - {
+            request.player.pk if request.player else None
+        }
+        profiles = [p for p in profiles if p.pk not in others]
     stats = selectors.player_stats(request.player) if request.player else None
     context = {
         "nickname_form": nickname_form
@@ -109,6 +114,7 @@ def create_profile(request: HttpRequest) -> HttpResponse:
             request, nickname_form=form, status=400, suggestions=_suggestions(error)
         )
     limits.count(limits.profile_creations(), client)
+    _end_other_sessions(token, player)
     messages.success(request, _("Hello, %(nickname)s!") % {"nickname": player.nickname})
     response = redirect(next_url(request, "accounts:profile"))
     identity.write_token(response, token)
@@ -148,10 +154,57 @@ def _on_browser_profile(request: HttpRequest, action, success: str | None) -> No
             messages.success(request, success)
 
 
+def _select_shared_profile(*, browser, profile_id: int):
+    """Switch to a profile of this browser; a person's bound profile is reached
+    only by its own sign-in (the LMS, its code), and switching away from the
+    selected bound profile ends its session in this browser."""
+    if profile_id != browser.selected_id and identity.bound_profile_ids([profile_id]):
+        raise AccountsError(
+            "bound_profile",
+            _("This profile belongs to another pupil: they sign in from their school's system."),
+        )
+    profile = services.select_profile(browser=browser, profile_id=profile_id)
+    identity.end_bound_sessions(browser, keep_id=profile.pk)
+    return profile
+
+
 @require_POST
 def switch_profile(request: HttpRequest) -> HttpResponse:
-    _on_browser_profile(request, services.select_profile, None)
+    _on_browser_profile(request, _select_shared_profile, None)
     return redirect(next_url(request, "accounts:profile"))
+
+
+def _end_other_sessions(token: str | None, player) -> None:
+    """A new profile (or one brought by its code) selected: nobody else's bound
+    profile stays in this browser."""
+    from accounts.models import Browser
+
+    if token:
+        browser = Browser.objects.filter(token_hash=identity.hash_token(token)).first()
+        identity.end_bound_sessions(browser, keep_id=player.pk)
+
+
+@require_POST
+def not_me(request: HttpRequest) -> HttpResponse:
+    """ "I am not <name>" on a shared computer: the pupil's identity leaves this
+    browser completely -- their profile, every bound profile, the identity
+    cookie and any session (the next pupil starts with nothing)."""
+    from django.contrib.auth import logout
+
+    browser = request.browser
+    if browser is not None:
+        identity.end_bound_sessions(browser)
+        if browser.selected_id is not None:
+            browser.profiles.remove(browser.selected_id)
+            browser.selected = None
+            browser.save(update_fields=["selected"])
+    if request.user.is_authenticated:
+        services.end_account_capabilities(browser=browser, user=request.user)
+        logout(request)
+    messages.success(request, _("You are signed out. The next pupil can sign in."))
+    response = redirect("home")
+    identity.forget_token(response)
+    return response
 
 
 @require_POST
@@ -180,6 +233,7 @@ def continue_profile(request: HttpRequest) -> HttpResponse:
         return _profile_page(
             request, code_form=form, status=429 if error.code == "rate_limited" else 400
         )
+    _end_other_sessions(token, player)
     messages.success(request, _("Welcome back, %(nickname)s!") % {"nickname": player.nickname})
     response = redirect("accounts:profile")
     identity.write_token(response, token)

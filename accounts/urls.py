@@ -50,6 +50,7 @@ urlpatterns = [
     path("player/new/", player_views.create_profile, name="create_profile"),
     path("player/rename/", player_views.rename_profile, name="rename_profile"),
     path("player/switch/", player_views.switch_profile, name="switch_profile"),
+    path("player/not-me/", player_views.not_me, name="not_me"),
     path("player/forget/", player_views.forget_profile, name="forget_profile"),
     path("player/continue/", player_views.continue_profile, name="continue_profile"),
     path("player/code/renew/", player_views.renew_code, name="renew_code"),
