@@ -1,47 +1,16 @@
-"""A strict Content-Security-Policy for every response.
+"""The security headers of every response and the 400 for an unreadable body.
 
-Pages use only same-origin scripts and styles (no inline script), so the
-policy can forbid everything else. WebSockets go to the same host only:
-``connect-src`` names the page's own host with ``wss:`` (``ws:`` when the page
-itself came over plain HTTP, as in development), never any host (``ws: wss:``
-let a page's script talk to every WebSocket server on the internet; issue 27
-§5). ``'self'`` alone does not cover WebSockets in every browser in use.
+The Content-Security-Policy itself is ``core.security.policy_for`` (the LTI
+pages that widen ``frame-ancestors`` build on it too).
 """
 
 from collections.abc import Callable
 
-from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 
-DIRECTIVES = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "font-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "manifest-src 'self'",
-    "worker-src 'self'",
-]
-
-
-def policy_for(request: HttpRequest) -> str:
-    """The policy with the request's own host as the one WebSocket destination."""
-    try:
-        host = request.get_host()
-    except DisallowedHost:  # answered 400 already; no host to name
-        host = None
-    directives = list(DIRECTIVES)
-    if host:
-        scheme = "wss" if request.is_secure() else "ws"
-        directives[directives.index("connect-src 'self'")] = f"connect-src 'self' {scheme}://{host}"
-    return "; ".join(directives)
+from core.security import policy_for
 
 
 class ContentSecurityPolicyMiddleware:
@@ -69,6 +38,10 @@ class UnreadableBodyMiddleware:
     the games' JSON, hint and deck-check endpoints). Django turns the other malformed
     requests (``SuspiciousOperation``) into 400 itself; this adds the one it
     does not, with a stable code for the JSON clients.
+
+    A JSON body nested deeper than the parser's recursion limit (about 6 KB of
+    ``{"a":{"a":...`` or ``[[[...``) raised ``RecursionError`` in every JSON
+    endpoint and answered 500 (issue 38 §4): it is a 400 ``too_deep``.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -81,6 +54,11 @@ class UnreadableBodyMiddleware:
         if isinstance(exception, RawPostDataException | UnreadablePostError):
             return JsonResponse(
                 {"code": "unreadable_body", "message": _("The request body cannot be read.")},
+                status=400,
+            )
+        if isinstance(exception, RecursionError):
+            return JsonResponse(
+                {"code": "too_deep", "message": _("The request is nested too deeply.")},
                 status=400,
             )
         return None

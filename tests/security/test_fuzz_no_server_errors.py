@@ -44,6 +44,8 @@ JSON_BODIES = [
     b'{"cards": {"a": 1}, "mathematician": 5, "placements": [[1e309]], "a": NaN}',
     b"\xff\xfe[1, 2",
     b'{"cards": [' + b'"x",' * 20000 + b'"x"]}',
+    # 6 KB of nesting, deeper than the parser's recursion limit (issue 38 §4).
+    b'{"a":' * 1000 + b"1" + b"}" * 1000,
 ]
 # One value per URL converter (or named regex group) that reaches the view.
 STR_VALUES = ("NaN", "00000000")
