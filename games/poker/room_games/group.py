@@ -216,10 +216,7 @@ class GroupGame(RoomGame):
     def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
         # The coach seat is not among these: it has no result and no place among pupils.
         entries = standings(state, seat_states, state.get("ended_at"))
-        # The game ran to its end when every number was out or every board was
-        # decided before that; otherwise the host stopped it early (the reports'
-        # only reason to call a game unfinished).
-        stopped_early = not state["closed"] and not all(entry["over"] for entry in entries)
+        stopped_early = not ran_out(state) and not all(entry["over"] for entry in entries)
         return [
             PlayerResult(
                 player_id=entry["player_id"],
@@ -230,6 +227,24 @@ class GroupGame(RoomGame):
             )
             for entry in entries
         ]
+
+
+def ran_out(state: dict) -> bool:
+    """Whether the deck ran out for the class: every number was drawn (the
+    sequence closed) or as many cards as a board has cells were out, so every
+    board had a card for each cell (a board that used jokers is full before the
+    25th number). A game the host ends after that ran to its end, however far a
+    lagging pupil got; only one stopped before it is unfinished in the reports
+    (issue 37)."""
+    return bool(state["closed"]) or len(state["sequence"]) >= common.CELLS
+
+
+def unplaced_numbers(state: dict, entry: dict) -> int:
+    """Numbers drawn that a board never took (a pupil still behind at the end):
+    missed like a forfeited cell."""
+    if entry["over"]:
+        return 0
+    return sum(1 for card in state["sequence"][entry["handled"] :] if card != common.JOKER)
 
 
 def is_player(state: dict, player_id: int | None) -> bool:
@@ -274,12 +289,15 @@ def standings(
 def result_details(state: dict, entry: dict) -> dict[str, Any]:
     """GameResult.details: the board, never ``duration_s`` (no fastest game here)."""
     late = latecomer_entry(state, entry["player_id"])
+    unplaced = unplaced_numbers(state, entry)
     return {
         "board": entry["cells"],
         "missed": late[1] if late else 0,
         "joker_cells": entry["joker_cells"],
         "filled": entry["filled"],
-        "forfeited": entry["forfeited"],
+        # Numbers missed: forfeited cells and numbers still waiting at the end.
+        "forfeited": entry["forfeited"] + unplaced,
+        "unplaced": unplaced,
         "table": state["settings"]["table"],
         "difficulty": state["settings"]["difficulty"],
         "players": len(state["players"]),

@@ -11,10 +11,11 @@ const LABELS = {
 
 /**
  * @param {string} message
+ * @param {{ok?: string, cancel?: string}} [words] button labels instead of yes/cancel
  * @returns {Promise<boolean>}
  */
-export function confirmDialog(message) {
-  const labels = LABELS[document.documentElement.lang] || LABELS.en;
+export function confirmDialog(message, words = {}) {
+  const labels = { ...(LABELS[document.documentElement.lang] || LABELS.en), ...words };
   return new Promise((resolve) => {
     const cancel = el("button", { className: "button secondary", text: labels.cancel, attrs: { type: "button" } });
     const ok = el("button", { className: "button danger", text: labels.ok, attrs: { type: "button" } });

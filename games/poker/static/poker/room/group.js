@@ -7,6 +7,7 @@
 // players ask now and then (that is also when the server notices that every
 // board is over and ends the game).
 
+import { confirmDialog } from "../../js/kit/dialog.js";
 import { el } from "../../js/kit/dom.js";
 import { gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
 import { whenRoomReady } from "../../js/kit/socket.js";
@@ -35,6 +36,7 @@ class GroupPage {
     this.status = root.dataset.roomStatus;
     this.pollTimer = null;
     this.finalShown = false;
+    this.stillPlaying = 0;
     this.hostName = "";
     this.kicked = false;
     this.fx = new RoomFx(this.q("fx"), { key: "matika-poker-room-fx", on: true });
@@ -57,6 +59,9 @@ class GroupPage {
     if (this.isHost) {
       this.q("draw").addEventListener("click", () => this.draw());
       onDrawKey(() => this.draw());
+      // Before the room's own "end" handler: with players still behind, say how
+      // many and offer to wait (ending now still counts the game when the deck ran out).
+      document.addEventListener("click", (event) => this.onEnd(event), true);
     }
   }
 
@@ -175,6 +180,56 @@ class GroupPage {
     }
   }
 
+  /** How many players still in the game have not finished their board. */
+  async behind() {
+    let data = null;
+    try {
+      const response = await fetch(root.dataset.standings, {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      });
+      if (response.ok) data = await response.json();
+    } catch (error) {
+      data = null;
+    }
+    if (data && data.status === "running") this.stillPlaying = data.playing || 0;
+    return this.stillPlaying || 0;
+  }
+
+  onEnd(event) {
+    const button = event.target instanceof Element ? event.target.closest('[data-room-action="end"]') : null;
+    if (!button || this.status !== "running" || !this.stillPlaying) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    this.askToEnd(button);
+  }
+
+  async askToEnd(button) {
+    const count = await this.behind();
+    if (this.status !== "running") return;
+    const message =
+      count > 0
+        ? interpolate(
+            ngettext(
+              "%(count)s player has not finished the board yet. End the game for everybody now, or wait?",
+              "%(count)s players have not finished their boards yet. End the game for everybody now, or wait?",
+              count,
+            ),
+            { count },
+          )
+        : button.dataset.confirm || "";
+    const words = count > 0 ? { ok: gettext("End now"), cancel: gettext("Wait") } : {};
+    if (!(await confirmDialog(message, words))) return;
+    button.disabled = true;
+    try {
+      await this.socket.send({ type: "end" });
+    } catch (error) {
+      this.q("placed").textContent = error.message || error.code;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   renderHost() {
     if (!this.isHost) return;
     const running = this.status === "running" && this.view;
@@ -265,6 +320,7 @@ class GroupPage {
       );
     }
     if (!this.isHost || !data.ranking) return;
+    this.stillPlaying = data.playing || 0;
     this.q("placed").textContent = interpolate(
       ngettext(
         "%(count)s of %(total)s has placed the number",
