@@ -22,6 +22,7 @@ figures are this process's.
 
 from __future__ import annotations
 
+import glob
 import hmac
 import logging
 import os
@@ -32,6 +33,8 @@ from django.views.decorators.cache import never_cache
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
+
+from config.ops_metrics import OperationsCollector
 
 logger = logging.getLogger(__name__)
 
@@ -131,17 +134,52 @@ class CeleryCollector:
 
 _CELERY = CeleryCollector()
 REGISTRY.register(_CELERY)
+# Readiness, PostgreSQL connections, the Redis master: for the alert rules.
+_OPERATIONS = OperationsCollector()
+REGISTRY.register(_OPERATIONS)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs here (a zombie, killed but not yet reaped, has ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: it exists
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def forget_dead_processes(directory: str) -> None:
+    """Drop the live gauges of worker processes that have ended (killed, crashed,
+    replaced by uvicorn's supervisor): prometheus-client sums every file it finds,
+    so a dead worker's open sockets would be counted until the pod restarts.
+    Run at every scrape, so the figure is right by the next one. Counters and
+    histograms keep the dead process's totals (they only ever grow)."""
+    from prometheus_client import multiprocess
+
+    for path in glob.glob(os.path.join(directory, "gauge_live*_*.db")):
+        pid = os.path.basename(path)[: -len(".db")].rpartition("_")[2]
+        if pid.isdigit() and not _alive(int(pid)):
+            multiprocess.mark_process_dead(int(pid), directory)
 
 
 def _registry() -> CollectorRegistry:
     """All workers' figures (multiprocess mode) or this process's."""
-    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not directory:
         return REGISTRY
     from prometheus_client import multiprocess
 
+    forget_dead_processes(directory)
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)
     registry.register(_CELERY)
+    registry.register(_OPERATIONS)
     return registry
 
 

@@ -7,6 +7,8 @@ set -u
 "$(dirname "$0")/ensure_nginx.sh" || exit 1
 # PgBouncer for the scale test (tests/tools/ensure_pgbouncer.sh).
 "$(dirname "$0")/ensure_pgbouncer.sh" || exit 1
+# promtool for the alert-rule tests (tests/tools/ensure_promtool.sh).
+"$(dirname "$0")/ensure_promtool.sh" || exit 1
 if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
   exit 0
 fi
