@@ -17,6 +17,12 @@ ceiling: a stolen session must not become an unlimited password oracle
 Password resets: requests are counted per address and per e-mail typed (the
 answer stays the same either way, so the limit tells nothing about accounts).
 
+School sign-ins started by anonymous browsers (``accounts.sso.views``): each
+costs a session row and may cost a request to the provider, so they are counted
+per address (``sso_logins_address``, 60 a quarter of an hour: the teachers of a
+large school behind one address, each retrying twice, stay below it; pupils
+never use it). Past it the start is refused before anything is stored or fetched.
+
 The counters live in the cache through ``accounts.limits`` and fail open when it
 is away; the address is the one the limits module counts (the proxy's
 ``X-Forwarded-For`` only from the deployment's own proxy).
@@ -48,6 +54,11 @@ def password_resets() -> limits.Limit:
     )
 
 
+def sso_logins() -> limits.Limit:
+    rate = _rate("sso_logins_address", "60/15m")
+    return limits.Limit("sso-logins", rate, rate)
+
+
 def client_address(request) -> str | None:
     """django-axes' idea of the address: the same as every other limit's (an
     IPv6 address by its /64 network's first address); None when there is none."""
@@ -76,6 +87,14 @@ def login_blocked(request) -> bool:
 
 def count_login_failure(request) -> None:
     limits.count(login_failures(), _address_client(request))
+
+
+def sso_login_blocked(request) -> bool:
+    return limits.blocked(sso_logins(), _address_client(request))
+
+
+def count_sso_login(request) -> None:
+    limits.count(sso_logins(), _address_client(request))
 
 
 def _own_credentials(request) -> dict[str, str]:

@@ -46,6 +46,8 @@ CANCELLED = "sso_cancelled"
 INACTIVE = "sso_account_inactive"
 TAKEN = "sso_identity_taken"
 LINK_EXPIRED = "sso_link_expired"
+TOO_MANY = "sso_too_many"
+UNREACHABLE = "sso_provider_unreachable"
 
 
 def messages_by_code(provider: str) -> dict[str, str]:
@@ -77,6 +79,14 @@ def messages_by_code(provider: str) -> dict[str, str]:
         TAKEN: _("This %(provider)s account is already linked to another teacher account.")
         % {"provider": provider},
         LINK_EXPIRED: _("This confirmation has expired or was already used. Please sign in again."),
+        TOO_MANY: _(
+            "Too many sign-ins were started from here. Please wait a few minutes and try again."
+        ),
+        UNREACHABLE: _(
+            "%(provider)s cannot be reached just now. Nothing was changed; please try again "
+            "later, or log in with your Matika e-mail and password."
+        )
+        % {"provider": provider},
     }
 
 

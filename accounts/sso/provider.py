@@ -13,7 +13,9 @@ TLS), sends no nonce and prefers the userinfo answer to the token. Here:
   so neither a replayed callback nor a replayed token signs anybody in;
 - PKCE (S256) is on for every app;
 - only the ID token's claims are used (``fetch_userinfo`` off): the school's
-  domain or tenant and the e-mail come from what the provider signed.
+  domain or tenant and the e-mail come from what the provider signed;
+- the discovery document is kept in the cache for ``DISCOVERY_SECONDS``, so
+  starting a sign-in is not a request to the provider each time (issue 38 §3).
 
 The class replaces allauth's through ``SOCIALACCOUNT_PROVIDERS
 ["openid_connect"]["provider_class"]``; its URLs are ``accounts.sso.urls``.
@@ -21,7 +23,9 @@ The class replaces allauth's through ``SOCIALACCOUNT_PROVIDERS
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import logging
 import secrets
 
 from allauth.core.internal.deferred import jwt
@@ -29,8 +33,11 @@ from allauth.socialaccount.internal import jwtkit
 from allauth.socialaccount.providers.oauth2.client import OAuth2Error
 from allauth.socialaccount.providers.openid_connect.provider import OpenIDConnectProvider
 from allauth.socialaccount.providers.openid_connect.views import OpenIDConnectOAuth2Adapter
+from django.core.cache import cache
 
 from accounts.sso import policy
+
+log = logging.getLogger(__name__)
 
 RESERVED = frozenset(
     {
@@ -48,11 +55,32 @@ RESERVED = frozenset(
     }
 )
 ALGORITHMS = frozenset({"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384"})
+DISCOVERY_SECONDS = 10 * 60
 
 
 class SchoolOAuth2Adapter(OpenIDConnectOAuth2Adapter):
     #: The state allauth stashed for this flow (set by the callback view).
     state: dict | None = None
+
+    @property
+    def openid_config(self):
+        if not hasattr(self, "_openid_config"):
+            app = self.get_provider().app
+            source = f"{app.client_id}\n{self.get_provider().server_url}"
+            key = "sso-discovery:" + hashlib.sha256(source.encode()).hexdigest()
+            try:
+                config = cache.get(key)
+            except Exception as exc:  # the cache is away: fetch as before
+                log.warning("school sign-in: discovery cache unavailable: %s", exc)
+                config = None
+            if not isinstance(config, dict):
+                config = super().openid_config
+                try:
+                    cache.set(key, config, DISCOVERY_SECONDS)
+                except Exception as exc:
+                    log.warning("school sign-in: discovery cache unavailable: %s", exc)
+            self._openid_config = config
+        return self._openid_config
 
     def complete_login(self, request, app, token, **kwargs):
         id_token = kwargs["response"].get("id_token")

@@ -45,6 +45,8 @@ MATIKA_LIMITS = {
         "invitations_account",
         "invitations_recipient",
         "invitations_address",
+        # accounts.login_limits
+        "sso_logins_address",
     )
 }
 
