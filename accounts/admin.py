@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Browser, PlayerProfile, PublicationConsent, User
-from games import registry as game_registry
+from core import registry as game_registry
 
 
 @admin.register(User)

@@ -40,7 +40,7 @@ from django.utils import translation
 from accounts import privacy
 from accounts.models import PlayerProfile
 from accounts.privacy import DELETED_NAME, Erasure
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameRecord, GameResult
 
 __all__ = ["DELETED_NAME", "erase_profile", "scrub_rows"]

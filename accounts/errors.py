@@ -1,5 +1,5 @@
-from games.errors import DomainError
+from core.errors import DomainError
 
 
 class AccountsError(DomainError):
-    """A refused player action (``code``, ``message``; see ``games.errors``)."""
+    """A refused player action (``code``, ``message``; see ``core.errors``)."""

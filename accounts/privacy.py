@@ -1,6 +1,6 @@
 """Privacy hooks: the app that owns a table answers for it.
 
-``accounts`` sits low (above only ``games.registry`` and the shared models):
+``accounts`` sits low (above only ``core.registry`` and the shared models):
 it knows who a player is, but it must not import the rooms runtime,
 ``classrooms`` or a game -- not even inside a function (``tests/foundation/
 test_layers.py``). Yet erasing a player, applying the retention periods,

@@ -5,7 +5,7 @@ from datetime import date
 from django.db.models import Avg, Count, Max, Q
 
 from accounts.models import PlayerProfile, PublicationConsent
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameResult
 
 

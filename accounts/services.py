@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from accounts import consent, identity, limits, nicknames
 from accounts.errors import AccountsError
 from accounts.models import Browser, PlayerProfile, PublicationConsent
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameResult
 
 

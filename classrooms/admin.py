@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from classrooms import services
 from classrooms.models import Classroom, CoTeacher, Membership
-from games import registry as game_registry
+from core import registry as game_registry
 
 
 class MembershipInline(admin.TabularInline):

@@ -1,5 +1,5 @@
-from games.errors import DomainError
+from core.errors import DomainError
 
 
 class ClassroomError(DomainError):
-    """A refused class action (``code``, ``message``; see ``games.errors``)."""
+    """A refused class action (``code``, ``message``; see ``core.errors``)."""

@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.nicknames import MAX_LENGTH
-from games import registry as game_registry
+from core import registry as game_registry
 
 
 class ClassroomForm(forms.Form):

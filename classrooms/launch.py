@@ -1,7 +1,7 @@
 """Which games a teacher can start for a class, and starting them.
 
 Games run in rooms (``games.rooms``); each game says in its ``GameSpec.class_launch``
-(``games/registry.py``) how a class plays it, and a game/mode is playable once
+(``core/registry.py``) how a class plays it, and a game/mode is playable once
 its adapter is registered with the rooms registry. Until then the class page
 shows it as disabled with a note instead of a button that leads nowhere.
 
@@ -26,8 +26,8 @@ from accounts.models import PlayerProfile, User
 from classrooms import services
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, Membership
-from games import registry as game_registry
-from games.registry import ClassLaunch, GameSpec
+from core import registry as game_registry
+from core.registry import ClassLaunch, GameSpec
 from games.rooms import registry
 from games.rooms import selectors as room_selectors
 from games.rooms import services as room_services

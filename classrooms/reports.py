@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from classrooms import selectors
 from classrooms.charts import Series, line_chart
 from classrooms.models import Classroom, Membership
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameRecord
 
 # Cells starting like a formula are run by spreadsheets; a leading apostrophe

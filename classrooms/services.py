@@ -24,7 +24,7 @@ from accounts.errors import AccountsError
 from accounts.models import PlayerProfile, User
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, Membership
-from games import registry as game_registry
+from core import registry as game_registry
 
 # Class codes share the profile codes' alphabet: no 0/O or 1/I/L to misread.
 CLASS_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from accounts.models import PlayerProfile, PublicationConsent, User
 from classrooms.charts import Series, line_chart
 from classrooms.models import Classroom, Membership
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameRecord
 from games.rooms.models import Room
 from games.rooms.selectors import live_rooms

@@ -30,11 +30,15 @@ import os
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
 
 from config.ops_metrics import OperationsCollector
+
+# The room figures are the runtime's (core/metrics.py); imported so that every
+# process serving this page has them registered, even before a room opens.
+from core import metrics as _room_figures  # noqa: F401
 
 logger = logging.getLogger(__name__)
 
@@ -43,30 +47,6 @@ CELERY_TASKS_KEY = "matika:metrics:celery-tasks"
 # kombu's Redis transport keeps a queue's messages in a list per priority step.
 CELERY_QUEUES = ("celery",)
 PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
-
-ROOM_SOCKETS = Gauge(
-    "matika_room_sockets_open", "Room WebSockets open now.", multiprocess_mode="livesum"
-)
-ROOM_MESSAGES = Counter("matika_room_messages", "Room messages handled, by outcome.", ["outcome"])
-ROOM_MESSAGE_SECONDS = Histogram(
-    "matika_room_message_seconds",
-    "Time to handle one room message (checks, the move, the answer).",
-    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
-)
-
-
-def socket_opened() -> None:
-    ROOM_SOCKETS.inc()
-
-
-def socket_closed() -> None:
-    ROOM_SOCKETS.dec()
-
-
-def message_handled(outcome: str, seconds: float) -> None:
-    ROOM_MESSAGES.labels(outcome=outcome).inc()
-    ROOM_MESSAGE_SECONDS.observe(seconds)
-
 
 # --- Celery: counted in Redis by the workers, read at scrape time -----------------------
 

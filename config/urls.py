@@ -5,7 +5,7 @@ from django.views.i18n import JavaScriptCatalog
 from accounts.views import privacy
 from config.health import healthz, livez, readyz
 from config.metrics import metrics
-from games import registry as game_registry
+from core import registry as game_registry
 from games.views import colours_css, home
 
 urlpatterns = [

@@ -10,11 +10,11 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import registry
+from core import registry
 
 
 class GameRecord(models.Model):
-    # A registered game's slug (games/registry.py): validated at run time, so a
+    # A registered game's slug (core/registry.py): validated at run time, so a
     # new game needs no migration of this table.
     game = models.CharField(_("game"), max_length=16, validators=[registry.validate_slug])
     mode = models.CharField(_("mode"), max_length=24)

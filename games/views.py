@@ -3,7 +3,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from games import registry
+from core import registry
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -9,7 +9,7 @@ class HomeworkConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import privacy
-        from games import registry
+        from core import registry
 
         from .gate import HomeworkGate
         from .privacy import HOOKS

@@ -1,11 +1,11 @@
-"""The homework app's side of ``games.registry.AssignmentGate``: what a game
+"""The homework app's side of ``core.registry.AssignmentGate``: what a game
 asks when a pupil starts an assignment game, and tells when it ends."""
 
 from typing import Any
 
 from django.utils import timezone
 
-from games import registry
+from core import registry
 
 from . import services
 from .models import Attempt

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import PlayerProfile
 from classrooms.models import Classroom, Membership
-from games import registry
+from core import registry
 from games.models import GameRecord
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import PlayerProfile, User
 from classrooms import selectors as class_selectors
 from classrooms.models import Classroom, Membership
-from games import registry
+from core import registry
 
 from .models import Assignment, Attempt
 

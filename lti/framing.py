@@ -35,7 +35,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from config.security import policy_for
+from core.security import policy_for
 
 from .models import FrameGrant
 

@@ -22,7 +22,7 @@ from accounts import identity, nicknames
 from accounts.models import Browser, PlayerProfile, User
 from classrooms.models import Classroom, CoTeacher, Membership
 from classrooms.services import new_class_code
-from games import registry
+from core import registry
 from homework import services as homework_services
 from homework.errors import HomeworkError
 from homework.models import Assignment

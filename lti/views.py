@@ -15,8 +15,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import identity
-from config.security import policy_for
-from games import registry
+from core import registry
+from core.security import policy_for
 from homework import selectors as homework_selectors
 
 from . import deep_linking, framing, keys, launch, net, registration, services

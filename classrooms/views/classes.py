@@ -22,7 +22,7 @@ from classrooms.forms import (
 )
 from classrooms.models import Classroom, Membership
 from classrooms.views.common import join_url, qr_svg, run_action
-from games.errors import DomainError
+from core.errors import DomainError
 
 # --- lists -------------------------------------------------------------------------
 

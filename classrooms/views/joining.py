@@ -12,8 +12,8 @@ from classrooms import selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.forms import JoinCodeForm, JoinForm
 from classrooms.models import Classroom
-from games import registry as game_registry
-from games.errors import DomainError
+from core import registry as game_registry
+from core.errors import DomainError
 from games.rooms import lookups as room_lookups
 from games.rooms import selectors as room_selectors
 

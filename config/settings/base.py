@@ -52,6 +52,9 @@ INSTALLED_APPS = [
     "axes",
     "django_otp",
     "django_otp.plugins.otp_totp",
+    # the ground under every app: the domain error, the game registry, room
+    # figures, the page policy (docs/decisions.md "The ground: core/")
+    "core",
     "accounts",
     "classrooms",
     "games",

@@ -8,7 +8,7 @@ class AbakuConfig(AppConfig):
     verbose_name = _("Abaku")
 
     def ready(self) -> None:
-        from games import registry
+        from core import registry
 
         from .game import SPEC
 

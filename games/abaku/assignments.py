@@ -12,7 +12,7 @@ through the runtime's usual finish, which tells the homework gate
 after-game review only once the homework allows it (``views.py``).
 
 The homework app sits above the games: this module reaches it only through the
-rooms runtime's ``games/rooms/homework.py`` (the gate, ``games.registry.assignments()``).
+rooms runtime's ``games/rooms/homework.py`` (the gate, ``core.registry.assignments()``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import PlayerProfile
-from games import registry
-from games.errors import DomainError
+from core import registry
+from core.errors import DomainError
 from games.rooms import homework
 from games.rooms.models import Room
 

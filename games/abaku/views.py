@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.errors import DomainError
+from core.errors import DomainError
 from games.rooms import opening
 from games.rooms import selectors as room_selectors
 from games.rooms.errors import RoomError

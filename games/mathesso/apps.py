@@ -9,7 +9,7 @@ class MathessoConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import privacy
-        from games import registry
+        from core import registry
 
         from .game import SPEC
         from .privacy import PLACES

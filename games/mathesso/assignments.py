@@ -16,7 +16,7 @@ game without a wasted turn, less for every turn that found nothing, and a game
 ended early scores only the pairs it found.
 
 The homework app sits above the games: this module reaches it only through the
-rooms runtime's ``games/rooms/homework.py`` (the gate, ``games.registry.assignments()``).
+rooms runtime's ``games/rooms/homework.py`` (the gate, ``core.registry.assignments()``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.errors import DomainError
+from core.errors import DomainError
 from games.mathesso.adapter import clean_settings
 from games.mathesso.presentation import EXTENSION_TITLES
 from games.mathesso.rules import data, variant_faces

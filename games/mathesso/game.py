@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import Assignable, ClassLaunch, GameSpec
+from core.registry import Assignable, ClassLaunch, GameSpec
 
 from . import assignments
 from .adapter import MathessoSolo, MathessoTable

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.errors import AccountsError
-from games.errors import DomainError
+from core.errors import DomainError
 from games.mathesso import services
 from games.mathesso.forms import GameForm
 from games.mathesso.presentation import (

@@ -4,7 +4,7 @@ and the assignment like the daily deck -- never stored apart from the game's
 own state, never sent before a card is dealt.
 
 The homework app sits above the games: this module reaches it only through
-``games.registry.assignments()`` (the gate it registers).
+``core.registry.assignments()`` (the gate it registers).
 """
 
 import hashlib
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import PlayerProfile
-from games import registry
+from core import registry
 
 from .errors import PokerError
 from .models import SoloGame

@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import DomainError
+from core.errors import DomainError
 
 from .rules import ERROR_CODES
 
@@ -26,4 +26,4 @@ assert set(RULE_MESSAGES) == set(ERROR_CODES), "every engine error code needs a 
 
 class PokerError(DomainError):
     """A refused request; ``status`` is the HTTP status the API answers with and
-    ``extra`` further fields of the JSON answer (see ``games.errors``)."""
+    ``extra`` further fields of the JSON answer (see ``core.errors``)."""

@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import Assignable, ClassLaunch, GameSpec, ProfileStats
+from core.registry import Assignable, ClassLaunch, GameSpec, ProfileStats
 
 from . import assignments, demo, review_page, stats
 from .forms import RoomSettingsForm

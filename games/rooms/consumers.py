@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from accounts import limits
 from accounts import sessions as account_sessions
 from accounts.models import PlayerProfile
-from config import metrics
+from core import metrics
 from games.rooms import delivery, hostsessions, moves, registry, selectors, sockets
 from games.rooms.admission import admit_by_session, scope_cookies, scope_language
 from games.rooms.dbcalls import DB_THREADS, in_db_thread, unavailable, unavailable_text

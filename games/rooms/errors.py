@@ -1,5 +1,5 @@
-from games.errors import DomainError
+from core.errors import DomainError
 
 
 class RoomError(DomainError):
-    """A refused room action (``code``, ``message``; see ``games.errors``)."""
+    """A refused room action (``code``, ``message``; see ``core.errors``)."""

@@ -7,7 +7,7 @@ set shares (the game itself names its mode, settings and pages).
   game; not computable without the secret and, like every room's seed, never sent.
 - ``start_assignment_room``: the pupil's room of an assignment, new or their
   running one continued (any device of the same profile), through the homework
-  gate (``games.registry.assignments()``), in one transaction.
+  gate (``core.registry.assignments()``), in one transaction.
 - ``api_start`` and ``start_page``: the JSON start (``{"mode": "assignment",
   "assignment": <id>}`` -> 201 new / 200 continued, ``{"room": {"code",
   "url"}, "resumed"}``; refusals ``{"code", "message"}``) and the pupil's page
@@ -34,8 +34,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
-from games import registry as game_registry
-from games.errors import DomainError
+from core import registry as game_registry
+from core.errors import DomainError
 from games.rooms import lifecycle
 from games.rooms.models import Room, Seat
 

@@ -1,7 +1,7 @@
 """The plug-in interface between the rooms runtime and a game.
 
 A game declares one adapter per mode in its ``GameSpec.rooms``
-(``games/registry.py``), which registers them here::
+(``core/registry.py``), which registers them here::
 
     rooms={"table": MyGameTable(), "solo": MyGameSolo()}
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from django.utils.translation import gettext as _
 
-from games import registry as game_registry
+from core import registry as game_registry
 from games.rooms.errors import RoomError
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameRecord, GameResult
 from games.rooms import registry
 from games.rooms.delivery import announce_later

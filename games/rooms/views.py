@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 from accounts import identity, limits, nicknames
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
-from games import registry as game_registry
+from core import registry as game_registry
 from games.rooms import lookups, registry, selectors, services
 from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat

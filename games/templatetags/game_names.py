@@ -2,7 +2,7 @@
 
 from django import template
 
-from games import registry
+from core import registry
 
 register = template.Library()
 

@@ -8,7 +8,7 @@ class TheoremsConfig(AppConfig):
     verbose_name = _("Mathematicians")
 
     def ready(self) -> None:
-        from games import registry
+        from core import registry
 
         from .game import SPEC
 

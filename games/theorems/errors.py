@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import DomainError
+from core.errors import DomainError
 
 from .rules import IllegalMove
 

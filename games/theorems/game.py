@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import ClassLaunch, GameSpec
+from core.registry import ClassLaunch, GameSpec
 
 from .adapter import TheoremsTable
 from .forms import TableSettingsForm

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import identity
 from accounts import services as accounts_services
-from games.errors import DomainError
+from core.errors import DomainError
 from games.rooms import opening
 
 from . import presentation, selectors, services

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import games.registry
+import core.registry
 from django.conf import settings
 from django.db import migrations, models
 
@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
             name='Assignment',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=16, validators=[games.registry.validate_slug], verbose_name='game')),
+                ('game', models.CharField(max_length=16, validators=[core.registry.validate_slug], verbose_name='game')),
                 ('title', models.CharField(max_length=120, verbose_name='title')),
                 ('settings', models.JSONField(default=dict, verbose_name='settings')),
                 ('opens_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='opens at')),

@@ -8,7 +8,7 @@ from django import template
 from django.utils import timezone
 
 from classrooms import selectors as class_selectors
-from games import registry
+from core import registry
 
 from .. import selectors
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games import registry as game_registry
+from core import registry as game_registry
 from games.abaku.rules import GameState, all_moves
 from games.rooms.models import Room
 

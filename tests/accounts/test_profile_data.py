@@ -50,7 +50,7 @@ def test_without_an_answer_nothing_may_be_published(player_client):
 
 
 def test_withdrawing_consent_tells_public_tables_at_once(player_client, monkeypatch):
-    from games import registry as game_registry
+    from core import registry as game_registry
 
     client, player = player_client
     heard = []

@@ -185,7 +185,7 @@ def test_merging_a_member_into_itself_is_refused(teacher_client, classroom):
 
 
 def test_games_not_playable_yet_are_disabled_with_a_note(teacher_client, classroom):
-    from games import registry as game_registry
+    from core import registry as game_registry
 
     # Every game plugs in today; a game whose class mode has no room adapter yet
     # shows how an unplayable game looks.

@@ -2,7 +2,7 @@
 
 - The platform (accounts, classrooms, config, games' shared modules, the rooms
   runtime, project templates and static files) never names a game: every game
-  is found through ``games.registry``. Settings (``INSTALLED_APPS``) and
+  is found through ``core.registry``. Settings (``INSTALLED_APPS``) and
   migrations are the only exceptions.
 - The four rules engines import without Django.
 """
@@ -69,7 +69,7 @@ def test_the_rules_engines_import_without_django():
 
 
 def test_every_registered_game_has_valid_room_adapters():
-    from games import registry as game_registry
+    from core import registry as game_registry
     from games.rooms import registry as rooms_registry
 
     declared = {(spec.slug, mode) for spec in game_registry.games() for mode in spec.rooms}

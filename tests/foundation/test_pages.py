@@ -2,7 +2,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import override_settings
 
-from games import registry as game_registry
+from core import registry as game_registry
 
 pytestmark = pytest.mark.django_db
 

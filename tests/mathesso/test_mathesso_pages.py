@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import registry as game_registry
+from core import registry as game_registry
 from games.mathesso.rules import VARIANT_NAMES, catalogue
 from games.models import GameRecord
 from games.rooms import services as room_services

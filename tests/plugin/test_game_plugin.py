@@ -1,5 +1,5 @@
 """A new game is one folder and one registration: the tiny test game plugs in
-through ``games.registry`` alone and is played in a room and from a class.
+through ``core.registry`` alone and is played in a room and from a class.
 
 Nothing outside ``tests/plugin/tinygame/`` names it: the home page, the URL
 tree, the class page, starting tables, the rooms runtime, results, profile
@@ -13,7 +13,7 @@ import importlib
 import pytest
 from django.urls import clear_url_caches
 
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameRecord, GameResult
 from games.rooms import registry as rooms_registry
 from games.rooms import services as room_services

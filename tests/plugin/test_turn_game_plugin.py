@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts import identity
 from accounts import services as accounts_services
 from accounts.models import PlayerProfile
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameResult
 from games.rooms import services as room_services
 from games.rooms.errors import RoomError

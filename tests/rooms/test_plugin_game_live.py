@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import registry as game_registry
+from core import registry as game_registry
 from games.models import GameResult
 from games.rooms.models import Room
 from tests.classrooms import factories

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import registry as game_registry
+from core import registry as game_registry
 from games.rooms.errors import RoomError
 from games.rooms.ranking import competition_ranks, ranked, ranks_by
 from games.rooms.registry import SeatInfo

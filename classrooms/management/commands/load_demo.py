@@ -14,7 +14,7 @@ from accounts.identity import new_profile_code
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
 from classrooms.services import new_class_code
-from games import registry as game_registry
+from core import registry as game_registry
 
 DEMO_EMAIL = "teacher@demo.matika"
 DEMO_PASSWORD = "matika-demo"

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import nicknames
-from games.errors import DomainError
+from core.errors import DomainError
 from games.poker.forms import RoomSettingsForm
 from games.rooms import lookups as room_lookups
 from games.rooms import opening

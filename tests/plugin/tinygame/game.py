@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.template import Template
 from django.urls import path
 
-from games.registry import ClassLaunch, GameSpec, ProfileStats
+from core.registry import ClassLaunch, GameSpec, ProfileStats
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits, Outcome, PlayerResult, RoomGame
 from games.rooms.schemas import Event, Message, by_type

@@ -13,8 +13,8 @@ from django.urls import path
 from django.views.decorators.http import require_POST
 from pydantic import StrictInt
 
-from games.errors import DomainError
-from games.registry import GameSpec
+from core.errors import DomainError
+from core.registry import GameSpec
 from games.rooms import opening
 from games.rooms.errors import RoomError
 from games.rooms.registry import Limits

@@ -1,6 +1,6 @@
 """The one refused-intent error of every app: a stable ``code`` and a human ``message``.
 
-It sits at the bottom (beside ``games.registry`` and the shared models), so
+It sits at the bottom (beside ``core.registry`` and the shared models), so
 ``accounts``, the rooms runtime, the games and ``classrooms`` all raise and
 catch the same type: a service that calls another app's service lets its
 refusal pass through unchanged (``except DomainError``), with no mapping of

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import DomainError
+from core.errors import DomainError
 
 if TYPE_CHECKING:
     from django import forms
@@ -126,7 +126,7 @@ class AssignmentTicket:
 
 class AssignmentRefused(DomainError):  # noqa: N818 -- a refusal, not a crash
     """The gate refuses a start: a stable ``code``, a human ``message``, an HTTP
-    ``status`` (409 unless given) -- the one domain error type (``games.errors``)."""
+    ``status`` (409 unless given) -- the one domain error type (``core.errors``)."""
 
     def __init__(self, code: str, message: str, status: int = 409) -> None:
         super().__init__(code, message, status)
