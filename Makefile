@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-lock
 TSC := tools/js/node_modules/.bin/tsc
 
-.PHONY: run test install lint format lock messages translations jstest clean-data
+.PHONY: run test install lint format lock messages translations jstest clean-data image images
 
 ## requirements/prod.lock is what the image installs; dev.lock adds the tools and test services.
 $(STAMP): requirements/prod.lock requirements/dev.lock
@@ -59,6 +59,16 @@ lock:
 	.lock-venv/bin/python tests/tools/hash_lock.py requirements/prod.lock
 	.lock-venv/bin/python tests/tools/hash_lock.py requirements/dev.lock
 	rm -rf .lock-venv
+
+## The production image with podman, from a local Debian base (no registry needed; root;
+## apt-get install podman buildah debootstrap runc): localhost/matika:<version>.
+## `images` adds PgBouncer, PostgreSQL, Redis, nginx and Prometheus for compose.
+## docs/operations.md "Building the image".
+image:
+	nice -n 10 platform/podman/images.sh app
+
+images:
+	nice -n 10 platform/podman/images.sh all
 
 ## Extract strings into locale/*/LC_MESSAGES/django.po (needs GNU gettext).
 translations: install
