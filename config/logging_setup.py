@@ -41,6 +41,19 @@ class DropColourMessage:
         return True
 
 
+class ForeignHostIsAWarning:
+    """A request for a host that is not ours (``DisallowedHost``) is answered 400;
+    Django logs it at ERROR with a traceback, which made every scanner's probe
+    look like a server fault (issue 38 §4). One WARNING line, no traceback."""
+
+    def filter(self, record) -> bool:
+        record.levelno = 30  # logging.WARNING
+        record.levelname = "WARNING"
+        record.exc_info = None
+        record.exc_text = None
+        return True
+
+
 def build_logging(
     *,
     json_lines: bool,
@@ -67,6 +80,7 @@ def build_logging(
                 "correlation_id_field": "request_id",
             },
             "drop_colour": {"()": "config.logging_setup.DropColourMessage"},
+            "foreign_host": {"()": "config.logging_setup.ForeignHostIsAWarning"},
         },
         "formatters": {"default": formatter},
         "handlers": {
@@ -86,6 +100,7 @@ def build_logging(
             "uvicorn.access": {"handlers": ["console"], "level": access_level, "propagate": False},
             # "Header X-Request-ID was not found ... Generated new GUID" on every request.
             "django_guid": {"level": "WARNING"},
+            "django.security.DisallowedHost": {"filters": ["foreign_host"]},
             # Beat announces every due task: the rooms ticks make that a line
             # every few seconds. Errors still show.
             "celery.beat": {"level": beat_level},
