@@ -16,7 +16,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from core import registry
+from games import registry
 
 from . import services
 from .errors import HomeworkError
@@ -83,6 +83,11 @@ class AssignmentForm(forms.Form):
         label=_("Which attempt counts"),
         choices=Assignment.Attempts.choices,
         initial=Assignment.Attempts.FIRST,
+        help_text=_(
+            "Every attempt deals new numbers: each pupil's second game is the class's "
+            "second deal, the third game the third deal, and so on, the same for "
+            "everybody on the same attempt."
+        ),
     )
     practice = forms.BooleanField(
         label=_("Practice mode: hints and extra attempts that do not count"), required=False

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
-from core import registry
+from games import registry
 
 from . import signals
 from .errors import HomeworkError
@@ -323,14 +323,27 @@ def begin_attempt(
     return _ticket(assignment, attempt)
 
 
+def deck_key(assignment: Assignment, number: int) -> str:
+    """What the game derives the deck of a pupil's ``number``-th attempt from:
+    the class's first deck for everyone's first attempt, its second deck for
+    everyone's second, ... -- a retry is never a replay of a deck already seen,
+    and attempt *k* is still the same game for the whole class."""
+    if number <= 1:
+        return assignment.deck_key
+    return f"{assignment.deck_key}:attempt:{number}"
+
+
 def _ticket(
     assignment: Assignment, attempt: Attempt, resume: str | None = None
 ) -> registry.AssignmentTicket:
+    number = Attempt.objects.filter(
+        assignment=assignment, member_id=attempt.member_id, pk__lte=attempt.pk
+    ).count()
     return registry.AssignmentTicket(
         attempt_id=attempt.pk,
         assignment_id=assignment.pk,
         settings=dict(assignment.settings),
-        key=assignment.deck_key,
+        key=deck_key(assignment, number),
         counted=attempt.counted,
         hints=assignment.practice,
         resume=resume,
@@ -362,7 +375,12 @@ def finish_attempt(*, game: str, ref: str, result: Any) -> None:
         elapsed = (result.finished_at - attempt.started_at).total_seconds()
         attempt.duration_s = round(max(elapsed, 0.0), 1)
     attempt.record_id = result.record_id
-    attempt.late = result.finished_at > attempt.assignment.due_at
+    # Late: finished after the deadline, or after the teacher closed the
+    # homework (a game started before closing and finished afterwards).
+    closed_at = attempt.assignment.closed_at
+    attempt.late = result.finished_at > attempt.assignment.due_at or (
+        closed_at is not None and result.finished_at > closed_at
+    )
     attempt.save(update_fields=["finished_at", "score", "duration_s", "record", "late"])
     attempt_id = attempt.pk
     transaction.on_commit(

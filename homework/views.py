@@ -9,13 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classrooms import selectors as class_selectors
-from core import registry
+from games import registry
 
 from . import charts, links, selectors, services
 from .errors import HomeworkError
@@ -186,12 +187,19 @@ def detail(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
 def review(request: HttpRequest, pk: int, assignment_id: int, attempt_id: int) -> HttpResponse:
     """A pupil's game of this homework, reviewed by the coach, for the class's teachers."""
     assignment = _assignment(request, pk, assignment_id)
-    attempt = Attempt.objects.filter(
-        pk=attempt_id, assignment=assignment, finished_at__isnull=False
-    ).first()
+    attempt = (
+        Attempt.objects.filter(pk=attempt_id, assignment=assignment, finished_at__isnull=False)
+        .select_related("member")
+        .first()
+    )
     spec = registry.get(assignment.game)
     if attempt is None or not attempt.ref or spec is None or spec.assignable is None:
         raise Http404
     if spec.assignable.review_response is None:
         raise Http404
+    # The game's review page speaks to the teacher about this pupil, with a way back.
+    request.homework_review = {  # type: ignore[attr-defined]
+        "pupil": attempt.member.roster_name,
+        "back_url": reverse("homework:detail", args=[pk, assignment.pk]),
+    }
     return spec.assignable.review_response(request, attempt.ref)

@@ -146,21 +146,24 @@ def build_review(*, moves: list[dict[str, Any]], state: dict[str, Any], table: s
     }
 
 
-def step_text(step: dict[str, Any]) -> str:
-    """One move in words, for the replay and the move table (the page's language)."""
+def step_text(step: dict[str, Any], *, pupil: bool = False) -> str:
+    """One move in words, for the replay and the move table (the page's language);
+    ``pupil``: told to a teacher about a pupil's move, not to the player."""
     kind = step["type"]
     if kind == "keep_joker":
-        mine = _("You kept the joker.")
+        mine = _("The pupil's move: the joker kept.") if pupil else _("You kept the joker.")
     elif kind == "place":
-        mine = _("You put the %(value)d in %(cell)s.") % {
-            "value": step["value"],
-            "cell": cell_label(step["cell"]),
-        }
+        mine = (
+            _("The pupil's move: %(value)d in %(cell)s.")
+            if pupil
+            else _("You put the %(value)d in %(cell)s.")
+        ) % {"value": step["value"], "cell": cell_label(step["cell"])}
     else:
-        mine = _("You used a joker as %(value)d in %(cell)s.") % {
-            "value": step["value"],
-            "cell": cell_label(step["cell"]),
-        }
+        mine = (
+            _("The pupil's move: a joker as %(value)d in %(cell)s.")
+            if pupil
+            else _("You used a joker as %(value)d in %(cell)s.")
+        ) % {"value": step["value"], "cell": cell_label(step["cell"])}
     if step["coach_keeps"]:
         coach = _("The coach would keep the joker.")
     elif step["coach_cell"] is None:

@@ -17,10 +17,17 @@ from .services.coach import ensure_review
 
 
 def render_review(request: HttpRequest, game: Any) -> HttpResponse:
-    """The review page of ``game`` for a viewer already allowed to see it."""
+    """The review page of ``game`` for a viewer already allowed to see it. A
+    teacher reading a pupil's homework game comes through the homework pages,
+    which set ``request.homework_review`` (the pupil's roster name and the way
+    back to the class table): the page then names the pupil and speaks about
+    their moves to the teacher, never "your move"."""
     player = request.player if request.storage_enabled else None
+    teacher_view = getattr(request, "homework_review", None)
     data = ensure_review(game=game)
-    steps = [{**step, "text": step_text(step)} for step in data["steps"]]
+    steps = [
+        {**step, "text": step_text(step, pupil=teacher_view is not None)} for step in data["steps"]
+    ]
     for step in steps:
         step["lines"] = score_board(step["cells"], data["table"]).lines
     by_number = {step["number"]: step for step in steps}
@@ -41,7 +48,8 @@ def render_review(request: HttpRequest, game: Any) -> HttpResponse:
             }
             for step in steps
         ],
-        "own": player is not None and player.pk == game.player_id,
+        "own": teacher_view is None and player is not None and player.pk == game.player_id,
+        "teacher_view": teacher_view,
         "table_label": next(
             (t["label"] for t in table_context() if t["name"] == game.table), game.table
         ),

@@ -64,6 +64,13 @@ def solo_game_view(game: SoloGame, *, now: float) -> dict[str, Any]:
         view["day_record"] = day_record(day=game.day) if game.day else None
     if game.mode in (SoloGame.Mode.RANKED, SoloGame.Mode.DAILY):
         view["published"] = game.published
+    if game.mode == SoloGame.Mode.HOMEWORK:
+        # The coach's review of a homework game opens only once the homework
+        # allows it (after the deadline, when the teacher shows reviews): the
+        # end of the game offers the link only then (``reviewable``).
+        from .assignments import pupil_may_review
+
+        view["reviewable"] = bool(view.get("over")) and pupil_may_review(game)
     if game.robot is not None:
         robot_score = score_board(game.robot["cells"], game.table)
         view["robot"] = {

@@ -134,7 +134,8 @@ export function showEnd(view, driver, daily) {
           : interpolate(gettext("A draw with the robot (%(level)s): %(mine)s to %(robot)s."), words);
   }
   // A game the server led can be reviewed with the coach (a shareable page).
-  const reviewable = driver instanceof ServerDriver && Boolean(view.id);
+  // (A homework game: only once the homework shows reviews, ``view.reviewable``.)
+  const reviewable = driver instanceof ServerDriver && Boolean(view.id) && view.reviewable !== false;
   $("poker-review-box").hidden = !reviewable;
   if (reviewable) {
     /** @type {HTMLAnchorElement} */ ($("poker-review-link")).href = root.dataset.reviewUrl.replace("GAME", view.id);
