@@ -18,8 +18,9 @@ too (``user_logged_out``).
 
 When the browser keeps no cookie in the frame (Safari, or third-party cookies
 refused), the launch's landing (``/lti/frame/<ticket>/``) sees no marker and offers
-"open in a new window": ``/lti/frame/<ticket>/open/`` signs the same person in
-first-party, once, within ``TICKET_SECONDS``.
+"open in a new window": ``/lti/frame/<ticket>/open/`` works once, within
+``TICKET_SECONDS``, and signs nobody in: it starts the LMS's login again in the new
+window (issue 38 §3: the ticket was a bearer URL valid in any browser).
 """
 
 from __future__ import annotations
@@ -78,6 +79,23 @@ def grant(
     )
     request.lti_frame_grant = made
     return made, ticket
+
+
+def keep_login(ticket: str, params: dict) -> None:
+    """The launch's login parameters, for the ticket's "open in a new window"
+    (which logs in again: the ticket signs nobody in)."""
+    from django.core.cache import cache
+
+    if params:
+        cache.set(f"lti:frame-login:{_hash(ticket)}", params, TICKET_SECONDS)
+
+
+def kept_login(ticket: str) -> dict | None:
+    from django.core.cache import cache
+
+    if not isinstance(ticket, str) or not ticket:
+        return None
+    return cache.get(f"lti:frame-login:{_hash(ticket)}")
 
 
 def _live(queryset):

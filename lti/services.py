@@ -355,18 +355,28 @@ def accept(validated: Validated, *, language: str = "cs") -> Outcome:
 
 def select_player(token: str | None, player: PlayerProfile) -> str:
     """The learner's browser (the cookie's, or a new one) holds and selects the
-    player; returns the token the response must store."""
+    player; returns the token the response must store. Whoever was signed in
+    here before through an LMS or a claimed roster entry is signed out: on a
+    shared classroom computer their profile never stays in the switcher."""
     browser = (
         Browser.objects.filter(token_hash=identity.hash_token(token)).first() if token else None
     )
     if browser is None:
         token = identity.new_token()
         browser = Browser.objects.create(token_hash=identity.hash_token(token))
+    identity.end_bound_sessions(browser, keep_id=player.pk)
     browser.profiles.add(player)
     browser.selected = player
     browser.save(update_fields=["selected"])
     assert token is not None  # the cookie's token found the browser, or a new one was made
     return token
+
+
+def end_pupil_sessions(token: str | None) -> None:
+    """A teacher signed in through the LMS: no pupil's bound profile stays in the browser."""
+    if token:
+        browser = Browser.objects.filter(token_hash=identity.hash_token(token)).first()
+        identity.end_bound_sessions(browser)
 
 
 # --- deep linking -------------------------------------------------------------------

@@ -108,13 +108,97 @@ def register(request: HttpRequest, token: str) -> HttpResponse:
 
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
+@xframe_options_exempt
 def login_initiation(request: HttpRequest) -> HttpResponse:
+    """Binds the new state to this browser: a cookie, and where the LMS offers its
+    client-side storage (``lti_storage_target``), the same value put there too."""
     params = request.POST if request.method == "POST" else request.GET
     try:
-        url = launch.begin_login(request, params)
+        started = launch.begin_login(request, params)
     except launch.Refused as error:
         return refused(request, error.code, error.message, error.status)
-    return HttpResponseRedirect(url)
+    if started.storage_target:
+        response = render(
+            request,
+            "lti/store.html",
+            {
+                "url": started.url,
+                "target": started.storage_target,
+                "origin": net.origin(started.platform.authorization_endpoint),
+                "key": _storage_key(started.state),
+                "value": started.binding,
+            },
+        )
+        response["Content-Security-Policy"] = framing.framed_policy(
+            policy_for(request), started.platform.framing_origins
+        )
+    else:
+        response = HttpResponseRedirect(started.url)
+    response.set_cookie(
+        started.cookie_name,
+        started.binding,
+        max_age=launch.STATE_SECONDS,
+        httponly=True,
+        secure=True,
+        samesite="None",
+    )
+    # Kept per top-level site (CHIPS) where the login runs in the LMS's frame.
+    response.cookies[started.cookie_name]["samesite"] = "None; Partitioned"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _storage_key(state: str) -> str:
+    return "matika_state_" + launch.state_cookie_name(state)[-16:]
+
+
+def _unbound(request: HttpRequest, error: launch.Refused, state: object) -> HttpResponse:
+    """A launch this browser did not start (or whose cookie the frame lost): nothing
+    is signed in. The platform's storage is asked for the binding where the login
+    put it there; a frame without it offers a new window that logs in again."""
+    pending = launch.pending_login(state)
+    dest = request.headers.get("Sec-Fetch-Dest", "").lower()
+    if pending is not None and dest in framing.FRAMED_DESTS | {""}:
+        found, params = pending
+        origins = found.platform.framing_origins
+        assert isinstance(state, str)  # pending_login found it
+        if params.get("_storage") and "lti_storage_value" not in request.POST:
+            response = render(
+                request,
+                "lti/fetch.html",
+                {
+                    "action": reverse("lti:launch"),
+                    "id_token": request.POST.get("id_token", ""),
+                    "state": state,
+                    "target": params["_storage"],
+                    "origin": net.origin(found.platform.authorization_endpoint),
+                    "key": _storage_key(state),
+                    "open_url": _login_again_url(params),
+                },
+            )
+        else:
+            response = render(
+                request,
+                "lti/framed.html",
+                {"open_url": _login_again_url(params), "again": True},
+                status=403,
+            )
+            response["X-Error-Code"] = error.code
+        response["Content-Security-Policy"] = framing.framed_policy(policy_for(request), origins)
+        response["Cache-Control"] = "no-store"
+        return response
+    response = refused(request, error.code, error.message, error.status)
+    response["Content-Security-Policy"] = policy_for(request)
+    return response
+
+
+def _login_again_url(params: dict) -> str:
+    """The login initiation with the LMS's own parameters: in a new window, the LMS
+    signs in whoever is signed in to it there."""
+    from urllib.parse import urlencode
+
+    query = {name: params[name] for name in launch.LOGIN_PARAMS if params.get(name)}
+    return reverse("lti:login") + "?" + urlencode(query)
 
 
 def _language(claims: dict) -> str:
@@ -129,8 +213,17 @@ def _language(claims: dict) -> str:
 @require_POST
 @xframe_options_exempt
 def launch_view(request: HttpRequest) -> HttpResponse:
+    state = request.POST.get("state")
+    bound = launch.state_is_bound(request, state, request.POST.get("lti_storage_value"))
     try:
-        validated = launch.validate(request.POST.get("id_token"), request.POST.get("state"))
+        validated = launch.validate(request.POST.get("id_token"), state, bound=bound)
+    except launch.Unbound as error:
+        return _unbound(request, error, state)
+    except launch.Refused as error:
+        response = refused(request, error.code, error.message, error.status)
+        response["Content-Security-Policy"] = policy_for(request)
+        return response
+    try:
         language = _language(validated.claims)
         translation.activate(language)
         request.LANGUAGE_CODE = language
@@ -154,6 +247,7 @@ def launch_view(request: HttpRequest) -> HttpResponse:
         # A launch in a window of its own ends any frame grant this browser still shows.
         request.lti_frame_ended = True
     if outcome.deep_link is not None:
+        services.end_pupil_sessions(identity.read_token(request))
         login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
         if framed:
             framing.grant(
@@ -187,6 +281,7 @@ def launch_view(request: HttpRequest) -> HttpResponse:
             role=outcome.role,
             destination=destination,
         )
+        framing.keep_login(ticket, launch.login_params(state))
         destination = reverse("lti:frame", args=[ticket])
     response = HttpResponseRedirect(destination)
     response.status_code = 303
@@ -198,6 +293,7 @@ def _sign_in(request: HttpRequest, response: HttpResponse, role: str, user, play
     """The LMS user signed in on this browser: a teacher's session, or the pupil's
     player selected on the browser's identity (any signed-in account signed out)."""
     if role == "instructor":
+        services.end_pupil_sessions(identity.read_token(request))
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return
     if request.user.is_authenticated:
@@ -236,18 +332,15 @@ def frame_landing(request: HttpRequest, ticket: str) -> HttpResponse:
 
 @require_GET
 def frame_open(request: HttpRequest, ticket: str) -> HttpResponse:
-    """The "open in a new window" ticket: the same person signed in first-party, once."""
+    """The "open in a new window" ticket, once: it signs nobody in (a bearer URL
+    would sign in any browser it reaches), it starts the LMS's login again in
+    this window, where the LMS signs in whoever is signed in to it."""
     found = framing.take_ticket(ticket)
-    person = found.person if found is not None else None
-    user = person.user if person is not None else None
-    player = person.player if person is not None else None
-    if found is None or (found.role == "instructor" and user is None):
+    params = framing.kept_login(ticket) if found is not None else None
+    if found is None or not params:
         return _ticket_refused(request)
-    if found.role != "instructor" and (player is None or not player.is_active):
-        return _ticket_refused(request)
-    response = HttpResponseRedirect(found.destination)
+    response = HttpResponseRedirect(_login_again_url(params))
     response.status_code = 303
-    _sign_in(request, response, found.role, user, player)
     response["Cache-Control"] = "no-store"
     return response
 

@@ -1613,6 +1613,9 @@ class LMS:
         same_site_cookies = options.pop("same_site_cookies", False)
         replay = options.pop("replay", False)
         wrong_state = options.pop("wrong_state", False)
+        # Stop before the form_post: the launch's form (an attacker's own launch,
+        # to be posted by another browser: login CSRF).
+        hold = options.pop("hold", False)
         hint, record = self._record(kind, tool, user, course, link, target, options)
         params = self._login_params(hint, record)
         login_uri = tool.initiate_login_uri or ""
@@ -1656,6 +1659,8 @@ class LMS:
         if wrong_state:
             fields["state"] = secrets.token_urlsafe(16)
         self.last_launch = dict(record.get("last") or {}, form=fields)
+        if hold:
+            return {"action": form["action"], "fields": fields, "referer": auth.url}
         first = self._form_post(session, form["action"], fields, auth.url, same_site_cookies)
         if replay:
             return self._form_post(session, form["action"], fields, auth.url, same_site_cookies)
@@ -1694,6 +1699,10 @@ class LMS:
             final.history.insert(0, response)
             return final
         return response
+
+    def post_launch(self, session: requests.Session, held: dict[str, Any]):
+        """Post a launch form held by ``launch(..., hold=True)`` from ``session``'s browser."""
+        return self._form_post(session, held["action"], held["fields"], held["referer"], False)
 
     def submit_form(
         self,
