@@ -11,8 +11,9 @@ one transaction it
   from running rooms through the room's own removal path (the game goes on
   for the others) and rewrites the JSON of every room the player was in; the
   classes delete the player's memberships; and so on;
-- rewrites the details of every game result the player took part in and
-  detaches the player's own results (``GameResult.player = NULL``): class
+- then asks the hooks' ``erase_player_last``: the shared results (``games``)
+  rewrite the details of every game result the player took part in and
+  detach the player's own results (``GameResult.player = NULL``): class
   reports keep the score, not the person;
 - deletes the admin log lines about the profile and the profile itself (seats,
   consents, solo games, saved decks, browser links go by cascade).
@@ -41,7 +42,6 @@ from accounts import privacy
 from accounts.models import PlayerProfile
 from accounts.privacy import DELETED_NAME, Erasure
 from core import registry as game_registry
-from games.models import GameRecord, GameResult
 
 __all__ = ["DELETED_NAME", "erase_profile", "scrub_rows"]
 
@@ -78,15 +78,6 @@ def scrub_rows(queryset, fields: list[str], erasure: Erasure, where_of, *, keyed
             row.save(update_fields=changed)
 
 
-def _scrub_results(player: PlayerProfile, erasure: Erasure) -> None:
-    record_ids = set(GameResult.objects.filter(player=player).values_list("record_id", flat=True))
-    results = GameResult.objects.filter(record_id__in=record_ids).select_related("record")
-    scrub_rows(results, ["details"], erasure, lambda row: privacy.places_of(row.record.game))
-    records = GameRecord.objects.filter(pk__in=record_ids)
-    scrub_rows(records, ["settings"], erasure, lambda row: privacy.places_of(row.game))
-    GameResult.objects.filter(player=player).update(player=None)
-
-
 def _delete_admin_log(player: PlayerProfile) -> None:
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(PlayerProfile),
@@ -108,7 +99,9 @@ def erase_profile(player: PlayerProfile | int) -> bool:
     for hooks in privacy.registered():
         if hooks.erase_player is not None:
             hooks.erase_player(erasure)
-    _scrub_results(profile, erasure)
+    for hooks in privacy.registered():
+        if hooks.erase_player_last is not None:
+            hooks.erase_player_last(erasure)
     _delete_admin_log(profile)
     profile.delete()
     return True

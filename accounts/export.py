@@ -26,13 +26,11 @@ from django.db import models
 
 from accounts import privacy
 from accounts.models import PlayerProfile
-from games.models import GameResult
 
 # Relations exported in their own shape: relation key -> top-level key (the apps'
 # privacy hooks add theirs, ``shaped()``).
 SHAPED = {
     "accounts.PublicationConsent.player": "consents",
-    "games.GameResult.player": "results",
 }
 SECRET_FIELDS = {"password", "token_hash", "state", "rng_seed", "seed"}
 # JSON fields keyed by player id, of which the player gets only their own entry.
@@ -122,20 +120,6 @@ def export_profile(player: PlayerProfile) -> dict:
                 "time": answer.created_at.isoformat(),
             }
             for answer in player.consents.order_by("created_at", "pk")
-        ],
-        "results": [
-            {
-                "game": result.record.game,
-                "mode": result.record.mode,
-                "score": result.score,
-                "rank": result.rank,
-                "completed": result.completed,
-                "finished_at": result.finished_at.isoformat(),
-                "details": result.details,
-            }
-            for result in GameResult.objects.filter(player=player)
-            .select_related("record")
-            .order_by("finished_at", "pk")
         ],
         "other": other,
     }

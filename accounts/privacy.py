@@ -1,10 +1,10 @@
 """Privacy hooks: the app that owns a table answers for it.
 
-``accounts`` sits low (above only ``core.registry`` and the shared models):
-it knows who a player is, but it must not import the rooms runtime,
-``classrooms`` or a game -- not even inside a function (``tests/foundation/
-test_layers.py``). Yet erasing a player, applying the retention periods,
-exporting a player's data and deleting a teacher account all touch their
+``accounts`` sits low (above only ``core``): it knows who a player is, but
+it must not import the shared game results, the rooms runtime, ``classrooms``
+or a game -- not even inside a function (``tests/foundation/test_layers.py``).
+Yet erasing a player, applying the retention periods, exporting a player's
+data, their profile statistics and deleting a teacher account all touch their
 tables. So every app that keeps personal data registers one
 :class:`PrivacyHooks` here from its ``AppConfig.ready`` (as the apps that use
 ``django.contrib.auth`` plug into it), and the jobs in ``accounts`` --
@@ -37,7 +37,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -173,6 +173,13 @@ class PrivacyHooks:
     - ``exported_account_relations``: like ``exported_relations``, for the
       foreign keys to the teacher's ``User`` that ``export_account`` covers
       (the generic walk of ``accounts.teacher_data`` skips them).
+    - ``erase_player_last(erasure)``: like ``erase_player``, after every app's
+      ``erase_player`` ran (taking a player out of a running game may still
+      write their result; the shared results are scrubbed after that).
+    - ``player_stats(player, today) -> dict``: the app's part of the player's
+      profile statistics (``accounts.selectors.player_stats`` merges them).
+    - ``reset_stats(player) -> int``: detach what the player's statistics are
+      made of, so they start from zero; the number of rows detached.
     """
 
     app: str
@@ -188,6 +195,9 @@ class PrivacyHooks:
     delete_account: Callable[[User], None] | None = None
     publication_blocked: Callable[[PlayerProfile], bool] | None = None
     exported_account_relations: Mapping[str, str] = field(default_factory=dict)
+    erase_player_last: Callable[[Erasure], None] | None = None
+    player_stats: Callable[[PlayerProfile, date | None], dict[str, Any]] | None = None
+    reset_stats: Callable[[PlayerProfile], int] | None = None
 
 
 _HOOKS: dict[str, PrivacyHooks] = {}

@@ -2,11 +2,9 @@
 
 from datetime import date
 
-from django.db.models import Avg, Count, Max, Q
-
+from accounts import privacy
 from accounts.models import PlayerProfile, PublicationConsent
 from core import registry as game_registry
-from games.models import GameResult
 
 
 def account_player(user) -> PlayerProfile | None:
@@ -35,21 +33,13 @@ def player_stats(player: PlayerProfile, *, today: date | None = None) -> dict:
     """Stats per game -- the one source of them. ``games`` holds what every game
     has (count, best, average, completed); each registered game adds its own
     part under its slug (``GameSpec.profile_stats``; a game's hub reads
-    ``stats[slug]``)."""
-    results = GameResult.objects.filter(player=player).select_related("record")
-    per_game = {
-        row["record__game"]: row
-        for row in results.values("record__game").annotate(
-            games=Count("id"),
-            best=Max("score"),
-            average=Avg("score"),
-            completed=Count("id", filter=Q(completed=True)),
-        )
-    }
-    return {
-        "games": per_game,
-        **game_registry.profile_stats(results, player=player, today=today),
-    }
+    ``stats[slug]``). The shared results answer through their privacy hook
+    (``games.privacy.player_stats``)."""
+    stats: dict = {"games": {}}
+    for hooks in privacy.registered():
+        if hooks.player_stats is not None:
+            stats.update(hooks.player_stats(player, today))
+    return stats
 
 
 def profile_stats_sections(stats: dict) -> list[tuple[str, str, dict]]:

@@ -7,11 +7,10 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import consent, identity, limits, nicknames
+from accounts import consent, identity, limits, nicknames, privacy
 from accounts.errors import AccountsError
 from accounts.models import Browser, PlayerProfile, PublicationConsent
 from core import registry as game_registry
-from games.models import GameResult
 
 
 def _nickname_taken_error(nickname: str = "") -> AccountsError:
@@ -256,7 +255,9 @@ def reset_stats(*, player: PlayerProfile) -> int:
     keep the rows anonymised. Public entries go too. Returns the number detached."""
     PlayerProfile.objects.select_for_update().filter(pk=player.pk).first()
     game_registry.withdraw_public_data([player.pk])
-    return GameResult.objects.filter(player=player).update(player=None)
+    return sum(
+        hooks.reset_stats(player) for hooks in privacy.registered() if hooks.reset_stats is not None
+    )
 
 
 def delete_profile(*, player: PlayerProfile) -> None:

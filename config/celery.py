@@ -147,12 +147,12 @@ def _beat_started(sender=None, **kwargs) -> None:
     write_beat_heartbeat()
 
 
-# Tasks run, failed and retried, for /metrics (config/metrics.py): counted in the
+# Tasks run, failed and retried, for /metrics (config/task_counts.py): counted in the
 # broker's Redis, so the web processes see every worker's figures.
 def _count(state: str, sender) -> None:
-    from config import metrics
+    from config import task_counts
 
-    metrics.count_task(getattr(sender, "name", None) or "unknown", state)
+    task_counts.count_task(getattr(sender, "name", None) or "unknown", state)
 
 
 @task_success.connect

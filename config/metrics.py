@@ -35,6 +35,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import REGISTRY
 
 from config.ops_metrics import OperationsCollector
+from config.task_counts import CELERY_TASKS_KEY, broker_redis
 
 # The room figures are the runtime's (core/metrics.py); imported so that every
 # process serving this page has them registered, even before a room opens.
@@ -43,33 +44,11 @@ from core import metrics as _room_figures  # noqa: F401
 logger = logging.getLogger(__name__)
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-CELERY_TASKS_KEY = "matika:metrics:celery-tasks"
 # kombu's Redis transport keeps a queue's messages in a list per priority step.
 CELERY_QUEUES = ("celery",)
 PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
 
 # --- Celery: counted in Redis by the workers, read at scrape time -----------------------
-
-
-def _broker_redis(timeout: float = 2.0):
-    from config import redisconf
-
-    broker = getattr(settings, "CELERY_BROKER_URL", "") or ""
-    url = broker if broker.startswith(("redis://", "rediss://")) else settings.REDIS_URL
-    return redisconf.client(url, timeout=timeout)
-
-
-_WORKER_CLIENT: list = []  # one client per (forked) worker process, made on first use
-
-
-def count_task(task: str, state: str) -> None:
-    """From a worker: one more task ``state`` (never raises: metrics must not fail a task)."""
-    try:
-        if not _WORKER_CLIENT:
-            _WORKER_CLIENT.append(_broker_redis())
-        _WORKER_CLIENT[0].hincrby(CELERY_TASKS_KEY, f"{task}|{state}", 1)
-    except Exception as exc:
-        logger.info("task metric not counted: %s", type(exc).__name__)
 
 
 class CeleryCollector:
@@ -94,7 +73,7 @@ class CeleryCollector:
     def collect(self):
         tasks, queue = self._families()
         try:
-            client = _broker_redis()
+            client = broker_redis()
             counted = client.hgetall(CELERY_TASKS_KEY)
             lengths = {}
             for name in CELERY_QUEUES:

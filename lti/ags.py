@@ -2,10 +2,11 @@
 counted score goes to the link's line item ``/scores``.
 
 ``homework`` announces a finished attempt (``homework.signals.attempt_finished``,
-after its transaction commits); this listener queues one Celery task per
-linked gradebook column. The task reads the pupil's counted score by the
-assignment's policy (first, best, last: ``homework.selectors.pick``) when it
-runs, so a retried or late send still posts the score that counts now.
+after its transaction commits); this module marks one grade per linked
+gradebook column and ``lti.tasks`` queues one Celery task for each. The task
+reads the pupil's counted score by the assignment's policy (first, best,
+last: ``homework.selectors.pick``) when it runs, so a retried or late send
+still posts the score that counts now.
 
 What is sent (docs/lti.md, "Grades"): ``scoreMaximum`` is the same constant for
 every send of every line item (``deep_linking.score_maximum``, 100) and
@@ -20,7 +21,6 @@ import logging
 from datetime import UTC, datetime
 from urllib.parse import urlsplit, urlunsplit
 
-from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -54,10 +54,13 @@ def _person_of(attempt: Attempt, platform_id: int) -> Person | None:
     return None
 
 
-def on_attempt_finished(sender, attempt_id: int, **kwargs) -> None:
+def grades_to_send(attempt_id: int) -> list[int]:
+    """A finished attempt: its pupil's grade of every linked gradebook column,
+    marked pending; the ids to send (``tasks.on_attempt_finished`` queues them)."""
     attempt = Attempt.objects.select_related("member", "assignment").filter(pk=attempt_id).first()
     if attempt is None:
-        return
+        return []
+    grade_ids = []
     links = (
         ResourceLink.objects.filter(
             assignment_id=attempt.assignment_id,
@@ -76,23 +79,18 @@ def on_attempt_finished(sender, attempt_id: int, **kwargs) -> None:
         GradeSend.objects.filter(pk=grade.pk).update(
             status=GradeSend.Status.PENDING, updated_at=timezone.now(), error=""
         )
-        from .tasks import send_grade
-
-        grade_id = grade.pk
-        transaction.on_commit(lambda grade_id=grade_id: send_grade.delay(grade_id))
+        grade_ids.append(grade.pk)
+    return grade_ids
 
 
-def on_grading_changed(sender, assignment_id: int, **kwargs) -> None:
-    """Full marks or marks changed: every grade of the homework goes again."""
+def grades_to_resend(assignment_id: int) -> list[int]:
+    """Full marks or marks changed: every grade of the homework goes again
+    (marked pending; ``tasks.on_grading_changed`` queues them)."""
     pending = GradeSend.objects.filter(link__assignment_id=assignment_id)
     ids = list(pending.values_list("pk", flat=True))
-    if not ids:
-        return
-    pending.update(status=GradeSend.Status.PENDING, updated_at=timezone.now(), error="")
-    from .tasks import send_grade
-
-    for grade_id in ids:
-        transaction.on_commit(lambda grade_id=grade_id: send_grade.delay(grade_id))
+    if ids:
+        pending.update(status=GradeSend.Status.PENDING, updated_at=timezone.now(), error="")
+    return ids
 
 
 def counted_row(grade: GradeSend) -> homework_selectors.Row:

@@ -14,13 +14,13 @@ class LtiConfig(AppConfig):
         from homework import links as homework_links
         from homework import signals
 
-        from . import ags, framing
+        from . import framing, tasks
         from .privacy import HOOKS
         from .views import grades_link
 
         # A finished homework game sends its counted score back to the LMS.
-        signals.attempt_finished.connect(ags.on_attempt_finished, dispatch_uid="lti-grades")
-        signals.grading_changed.connect(ags.on_grading_changed, dispatch_uid="lti-regrade")
+        signals.attempt_finished.connect(tasks.on_attempt_finished, dispatch_uid="lti-grades")
+        signals.grading_changed.connect(tasks.on_grading_changed, dispatch_uid="lti-regrade")
         privacy.register(HOOKS)
         # A teacher's logout ends the frame grants of their LMS launches.
         user_logged_out.connect(framing.on_logged_out, dispatch_uid="lti-frame-logout")

@@ -1,8 +1,14 @@
-"""Celery tasks of the LTI tool: grades to the LMS (retried) and the roster from it."""
+"""Celery tasks of the LTI tool: grades to the LMS (retried) and the roster from it.
+
+The homework signals' receivers live here too: ``ags`` marks the grades to
+send and this module queues them after the commit (``ags`` never imports the
+tasks, so the two modules import one way).
+"""
 
 import logging
 
 from celery import shared_task
+from django.db import transaction
 
 from . import ags, net, nrps
 
@@ -35,3 +41,16 @@ def refresh_roster(self, course_id: int) -> int:
             raise self.retry(countdown=60) from None
         logger.warning("LTI roster of course %s not read: %s", course_id, error)
         return 0
+
+
+def _queue(grade_ids: list[int]) -> None:
+    for grade_id in grade_ids:
+        transaction.on_commit(lambda grade_id=grade_id: send_grade.delay(grade_id))
+
+
+def on_attempt_finished(sender: object, attempt_id: int, **kwargs: object) -> None:
+    _queue(ags.grades_to_send(attempt_id))
+
+
+def on_grading_changed(sender: object, assignment_id: int, **kwargs: object) -> None:
+    _queue(ags.grades_to_resend(assignment_id))

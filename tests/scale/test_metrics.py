@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from config import metrics
+from config import task_counts
 from core import metrics as room_metrics
 from tests.conftest import _server_env, _stop, start_uvicorn, wait_up
 
@@ -40,8 +40,8 @@ def test_without_the_right_token_nothing_is_shown(client, with_token, header, st
 @pytest.mark.django_db
 def test_the_figures_in_prometheus_text_format(client, with_token):
     room_metrics.message_handled("accepted", 0.02)
-    metrics.count_task("health.add", "succeeded")
-    metrics.count_task("health.add", "failed")
+    task_counts.count_task("health.add", "succeeded")
+    task_counts.count_task("health.add", "failed")
     client.get("/privacy/")
     response = client.get("/metrics", headers={"authorization": f"Bearer {TOKEN}"})
     assert response.status_code == 200
