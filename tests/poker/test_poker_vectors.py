@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from tools.poker_vectors import (
+from games.poker.vectors import (
     JS_TABLES_FILE,
     VECTORS_FILE,
     render_js_tables,
     render_vectors,
 )
 
-REGENERATE = "stale: run `python -m tools.poker_vectors` and commit the result"
+REGENERATE = "stale: run `python -m games.poker.vectors` and commit the result"
 
 
 def test_vectors_file_is_up_to_date():
