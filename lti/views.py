@@ -2,8 +2,10 @@
 
 import logging
 
+from django.contrib import admin
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -415,9 +417,13 @@ def grades_link(assignment) -> list[tuple[str, str]]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def staff(request: HttpRequest) -> HttpResponse:
-    """Staff: the registered LMSs, and a button for a new one-time registration link."""
+    """Staff: the registered LMSs, and a button for a new one-time registration link.
+    The same second factor as ``/staff/`` and the admin (issue 38 §4): staff who
+    enrolled TOTP give the code at the admin login first."""
     if not request.user.is_staff:
         raise PermissionDenied
+    if not admin.site.has_permission(request):
+        return redirect_to_login(request.get_full_path(), reverse("admin:login"))
     link = ""
     if request.method == "POST":
         token = registration.new_link(user=request.user)
