@@ -1,16 +1,22 @@
 """Importing a class list: upload -> map the columns -> preview -> import (issue 29 §3).
 
-The parsed upload waits in the teacher's session (never on disk, never in a
-URL) between the steps; the mapping travels as column numbers. Only the class's
-teachers reach these pages (``selectors.teacher_classroom``: 404 for others).
+The parsed upload waits between the steps in the cache (Redis), under a key of
+the class and the teacher, for an hour at most (``UPLOAD_SECONDS``), compressed
+-- never in the session, which every request of the teacher would decode
+(issue 38 §3: a 366 KB .xlsx was 36 MB in the session), never on disk, never
+in a URL. The mapping travels as column numbers. Only the class's teachers
+reach these pages (``selectors.teacher_classroom``: 404 for others).
 """
 
 from __future__ import annotations
 
+import json
 import secrets
+import zlib
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -21,11 +27,15 @@ from classrooms import roster_import, roster_services, selectors
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom
 
-SESSION_KEY = "classrooms.roster-import.%s"
+UPLOAD_KEY = "classrooms:roster-upload:%s:%s"
+#: How long a parsed upload waits for its preview and import.
+UPLOAD_SECONDS = 60 * 60
+#: Where older versions kept the upload: dropped when met.
+LEGACY_SESSION_KEY = "classrooms.roster-import.%s"
 
 
-def _key(classroom: Classroom) -> str:
-    return SESSION_KEY % classroom.pk
+def _key(request: HttpRequest, classroom: Classroom) -> str:
+    return UPLOAD_KEY % (classroom.pk, request.user.pk)
 
 
 def _store(request: HttpRequest, classroom: Classroom, kind: str, name: str, data) -> None:
@@ -37,18 +47,29 @@ def _store(request: HttpRequest, classroom: Classroom, kind: str, name: str, dat
             "users": data.users,
             "enrollments": data.enrollments,
         }
-    request.session[_key(classroom)] = {
+    payload = {
         "kind": kind,
         "name": name,
         "data": stored,
         # the import names the upload it previewed (another tab may upload again)
         "upload": secrets.token_urlsafe(8),
     }
+    packed = zlib.compress(json.dumps(payload, ensure_ascii=False).encode(), 6)
+    cache.set(_key(request, classroom), packed, UPLOAD_SECONDS)
+    request.session.pop(LEGACY_SESSION_KEY % classroom.pk, None)
+
+
+def _forget(request: HttpRequest, classroom: Classroom) -> None:
+    cache.delete(_key(request, classroom))
 
 
 def _load(request: HttpRequest, classroom: Classroom):
-    stored = request.session.get(_key(classroom))
-    if not stored:
+    packed = cache.get(_key(request, classroom))
+    if not packed:
+        return None
+    try:
+        stored = json.loads(zlib.decompress(packed))
+    except (zlib.error, ValueError):
         return None
     data = stored["data"]
     if stored["kind"] == "table":
@@ -113,44 +134,49 @@ def _column(params, name: str) -> int | None:
         raise ClassroomError("bad_mapping", _("Choose the columns again.")) from None
 
 
-def _mapping(params, table) -> roster_import.Mapping:
+def _mapping(params, table, classroom: Classroom) -> roster_import.Mapping:
     if "full" not in params and "first" not in params:
-        return roster_import.guess_mapping(table)
+        roster = list(classroom.members.values_list("roster_name", flat=True))
+        return roster_import.guess_mapping(table, class_name=classroom.name, roster=roster)
     return roster_import.Mapping(
         first=_column(params, "first"),
         last=_column(params, "last"),
         full=_column(params, "full"),
         class_column=_column(params, "class_column"),
         class_value=params.get("class_value", "").strip()[: roster_import.MAX_CELL],
+        surname_first=params.get("surname_first", "") in ("1", "on"),
     )
 
 
 def _plan(classroom: Classroom, kind: str, data, params):
-    """(mapping or chosen OneRoster class, candidate rows or None, refusal or None)."""
+    """(mapping or chosen OneRoster class, candidate rows or None, rows left out,
+    refusal or None)."""
     if kind == "table":
-        mapping = _mapping(params, data)
+        mapping = _mapping(params, data, classroom)
+        if "preview" not in params:
+            return mapping, None, [], None
         try:
-            rows = roster_import.candidates(data, mapping) if "preview" in params else None
+            rows, left_out = roster_import.split_candidates(data, mapping)
         except ClassroomError as refusal:
-            return mapping, None, refusal
-        return mapping, rows, None
+            return mapping, None, [], refusal
+        return mapping, rows, left_out, None
     chosen = params.get("oneroster_class", "")
     if not chosen and len(data.classes) == 1:
         chosen = data.classes[0].sourced_id
     if not chosen or "preview" not in params:
-        return chosen, None, None
+        return chosen, None, [], None
     try:
-        return chosen, roster_import.oneroster_candidates(data, chosen), None
+        return chosen, roster_import.oneroster_candidates(data, chosen), [], None
     except ClassroomError as refusal:
-        return chosen, None, refusal
+        return chosen, None, [], refusal
 
 
 def _render_map(request, classroom, stored, params, *, error=None, status=200):
     kind, name, data, upload_id = stored
     try:
-        choice, rows, refusal = _plan(classroom, kind, data, params)
+        choice, rows, left_out, refusal = _plan(classroom, kind, data, params)
     except ClassroomError as bad:
-        choice, rows, refusal = roster_import.guess_mapping(data), None, bad
+        choice, rows, left_out, refusal = roster_import.guess_mapping(data), None, [], bad
     context = {
         "classroom": classroom,
         "kind": kind,
@@ -158,6 +184,7 @@ def _render_map(request, classroom, stored, params, *, error=None, status=200):
         "upload_id": upload_id,
         "error": error or refusal,
         "preview": roster_services.preview(classroom, rows) if rows is not None else None,
+        "left_out": left_out,
     }
     if kind == "table":
         context.update(
@@ -200,13 +227,13 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return _render_map(request, classroom, stored, params, error=error, status=409)
     try:
-        _choice, rows, refusal = _plan(classroom, kind, data, params)
+        _choice, rows, _left_out, refusal = _plan(classroom, kind, data, params)
         if refusal is not None:
             raise refusal
         result = roster_services.import_roster(classroom=classroom, rows=rows or [])
     except ClassroomError as error:
         return _render_map(request, classroom, stored, params, error=error, status=400)
-    del request.session[_key(classroom)]
+    _forget(request, classroom)
     messages.success(
         request,
         ngettext(

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 import zipfile
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -28,13 +27,17 @@ from typing import NoReturn
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from classrooms import roster_rows
 from classrooms.errors import ClassroomError
+from classrooms.roster_rows import CLASSES, FIRST_NAMES, FULL_NAMES, LAST_NAMES, SURNAME_FIRST
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 # A whole school's export filtered by the class column still fits.
 MAX_ROWS = 3000
 MAX_COLUMNS = 60
 MAX_CELL = 200
+# Rows x columns of the table kept between the steps: a 3000-row list of 20 columns.
+MAX_CELLS = 60_000
 ONEROSTER_FILES = ("orgs.csv", "classes.csv", "users.csv", "enrollments.csv")
 ONEROSTER_REQUIRED = ("classes.csv", "users.csv", "enrollments.csv")
 # A zip is read only when it is small once unpacked too (no zip bombs).
@@ -55,6 +58,8 @@ class Mapping:
     full: int | None = None
     class_column: int | None = None
     class_value: str = ""
+    # the whole-name column starts with the surname ("Nováková Tereza")
+    surname_first: bool = False
 
 
 @dataclass
@@ -64,6 +69,15 @@ class Candidate:
     row: int
     name: str
     source_id: str = ""
+
+
+@dataclass
+class LeftOut:
+    """A row that cannot be a pupil (a number, date, address, header or title)."""
+
+    row: int
+    text: str
+    reason: str
 
 
 @dataclass
@@ -94,11 +108,7 @@ def _too_large() -> None:
     )
 
 
-def _fold(text: str) -> str:
-    """Lower case without diacritics and punctuation: "Příjmení" -> "prijmeni"."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return "".join(ch for ch in bare.casefold() if ch.isalnum())
+_fold = roster_rows.fold
 
 
 def decode(data: bytes) -> str:
@@ -134,9 +144,22 @@ def _clean_cell(value) -> str:
     return str(value).strip()[:MAX_CELL]
 
 
+def _too_many_rows() -> NoReturn:
+    _refuse(
+        "too_many_rows",
+        ngettext(
+            "The file has too many rows: at most %(count)s row can be imported.",
+            "The file has too many rows: at most %(count)s rows can be imported.",
+            MAX_ROWS,
+        )
+        % {"count": MAX_ROWS},
+    )
+
+
 def _table(raw_rows) -> Table:
-    headers: list[str] | None = None
-    rows: list[tuple[int, list[str]]] = []
+    """The header row (found below any title, address and print date, see
+    ``roster_rows``) and the rows under it."""
+    found: list[tuple[int, list[str]]] = []
     for number, raw in enumerate(raw_rows, start=1):
         cells = [_clean_cell(cell) for cell in raw]
         while cells and not cells[-1]:  # Excel's formatted but empty cells
@@ -148,23 +171,35 @@ def _table(raw_rows) -> Table:
             )
         if not any(cells):
             continue
-        if headers is None:
-            headers = cells
-            continue
-        if len(rows) >= MAX_ROWS:
+        if len(found) > MAX_ROWS + roster_rows.HEADER_SEARCH_ROWS:
+            _too_many_rows()
+        found.append((number, cells))
+    texts = [cells for _number, cells in found]
+    index = roster_rows.header_index(texts)
+    if index is None:
+        start = roster_rows.first_row_is_a_title(texts)
+        if start is not None:
             _refuse(
-                "too_many_rows",
-                ngettext(
-                    "The file has too many rows: at most %(count)s row can be imported.",
-                    "The file has too many rows: at most %(count)s rows can be imported.",
-                    MAX_ROWS,
+                "no_header_row",
+                _(
+                    "The header row of the list (e.g. Příjmení, Jméno) was not found. "
+                    "The list seems to start at row %(row)s: delete the rows above it "
+                    "and add a header row, or export the list again without a title."
                 )
-                % {"count": MAX_ROWS},
+                % {"row": found[start][0]},
             )
-        rows.append((number, cells))
-    if headers is None or not rows:
+        index = 0
+    if not found or len(found) <= index + 1:
         _refuse("file_empty", _("The file holds no names. Check that it is the class list."))
+    headers, rows = found[index][1], found[index + 1 :]
+    if len(rows) > MAX_ROWS:
+        _too_many_rows()
     width = max(len(headers), *(len(cells) for _row, cells in rows))
+    if width * len(rows) > MAX_CELLS:
+        _refuse(
+            "too_many_cells",
+            _("The file holds too much besides the names. Export only the class list."),
+        )
     headers = [h or _("Column %(number)s") % {"number": i + 1} for i, h in enumerate(headers)]
     headers += [_("Column %(number)s") % {"number": i + 1} for i in range(len(headers), width)]
     return Table(
@@ -196,7 +231,11 @@ def read_xlsx(data: bytes) -> Table:
         _refuse("wrong_type", _("The Excel file cannot be read. Save it again as .xlsx."))
     try:
         sheet = workbook.worksheets[0]
-        rows = sheet.iter_rows(values_only=True, max_row=MAX_ROWS + 50)
+        rows = sheet.iter_rows(
+            values_only=True,
+            max_row=MAX_ROWS + roster_rows.HEADER_SEARCH_ROWS + 50,
+            max_col=MAX_COLUMNS + 1,
+        )
         return _table(rows)
     finally:
         workbook.close()
@@ -230,24 +269,6 @@ def read_upload(name: str, data: bytes) -> Table:
 
 # --- mapping ----------------------------------------------------------------------
 
-FIRST_NAMES = {"jmeno", "meno", "krestnijmeno", "krstnemeno", "firstname", "givenname", "first"}
-LAST_NAMES = {"prijmeni", "priezvisko", "lastname", "familyname", "surname", "last"}
-FULL_NAMES = {
-    "celejmeno",
-    "celemeno",
-    "jmenoaprijmeni",
-    "menoapriezvisko",
-    "prijmeniajmeno",
-    "priezviskoameno",
-    "zak",
-    "ziak",
-    "student",
-    "name",
-    "fullname",
-    "pupil",
-}
-CLASSES = {"trida", "trieda", "class", "classname", "skupina", "group"}
-
 
 def _find(headers: list[str], names: set[str]) -> int | None:
     for index, header in enumerate(headers):
@@ -256,8 +277,14 @@ def _find(headers: list[str], names: set[str]) -> int | None:
     return None
 
 
-def guess_mapping(table: Table) -> Mapping:
-    """The columns a school system's export usually names; the teacher can change them."""
+def guess_mapping(
+    table: Table, *, class_name: str = "", roster: list[str] | None = None
+) -> Mapping:
+    """The columns a school system's export usually names; the teacher can change
+    them. With the class's name, a class column holding that class pre-selects
+    it (a whole grade's export brings only this class by default); with the
+    class's roster names, a whole-name column whose names match them better
+    surname first is read surname first."""
     first = _find(table.headers, FIRST_NAMES)
     last = _find(table.headers, LAST_NAMES)
     full = None if first is not None and last is not None else _find(table.headers, FULL_NAMES)
@@ -265,7 +292,28 @@ def guess_mapping(table: Table) -> Mapping:
         first = last = None
     if first is None and last is None and full is None:
         full = 0
-    return Mapping(first=first, last=last, full=full, class_column=_find(table.headers, CLASSES))
+    mapping = Mapping(first=first, last=last, full=full, class_column=_find(table.headers, CLASSES))
+    if mapping.class_column is not None and class_name:
+        wanted = _fold(class_name)
+        mapping.class_value = next(
+            (v for v in class_values(table, mapping.class_column) if _fold(v) == wanted), ""
+        )
+    if full is not None:
+        mapping.surname_first = _fold(table.headers[full]) in SURNAME_FIRST
+        if roster:
+            mapping.surname_first = _reads_surname_first(table, mapping, roster)
+    return mapping
+
+
+def _reads_surname_first(table: Table, mapping: Mapping, roster: list[str]) -> bool:
+    """Whether more names of the column match the roster read surname first."""
+    known = {name.casefold() for name in roster}
+    names = [cells[mapping.full] for _row, cells in table.rows if mapping.full is not None]
+    as_is = sum(1 for name in names if " ".join(name.split()).casefold() in known)
+    swapped = sum(1 for name in names if roster_rows.surname_first_name(name).casefold() in known)
+    if as_is == swapped:
+        return mapping.surname_first
+    return swapped > as_is
 
 
 def class_values(table: Table, column: int | None) -> list[str]:
@@ -290,20 +338,41 @@ def check_mapping(table: Table, mapping: Mapping) -> None:
 
 def candidates(table: Table, mapping: Mapping) -> list[Candidate]:
     """The rows to import as roster names ("First Last"), in file order; a row
-    of another class (when a class is chosen) is left out."""
+    of another class (when a class is chosen) is left out, and so is a row that
+    cannot be a pupil (:func:`split_candidates`)."""
+    return split_candidates(table, mapping)[0]
+
+
+def split_candidates(table: Table, mapping: Mapping) -> tuple[list[Candidate], list[LeftOut]]:
+    """(the pupils' rows, the rows left out as a number, date, address, header
+    or title: a printed list's count, print date or repeated header)."""
     check_mapping(table, mapping)
-    result = []
+    result: list[Candidate] = []
+    left_out: list[LeftOut] = []
     for row, cells in table.rows:
         if mapping.class_column is not None and mapping.class_value:
             if cells[mapping.class_column].strip() != mapping.class_value:
                 continue
         if mapping.full is not None:
-            name = cells[mapping.full]
+            parts = [cells[mapping.full]]
         else:
             parts = [cells[c] for c in (mapping.first, mapping.last) if c is not None]
-            name = " ".join(part for part in parts if part)
-        result.append(Candidate(row=row, name=name))
-    return result
+        shown = " ".join(part for part in parts if part)
+        filled = [cell for cell in cells if cell]
+        of_class = mapping.class_column is not None and bool(cells[mapping.class_column])
+        reason: str | None
+        if not shown and len(filled) == 1 and not of_class:  # a count or note under the list
+            shown = filled[0]
+            reason = roster_rows.not_a_name(shown) or "no_name"
+        else:
+            reason = roster_rows.not_a_name(shown)
+        if reason is not None:
+            left_out.append(LeftOut(row=row, text=shown, reason=reason))
+            continue
+        if mapping.full is not None and mapping.surname_first:
+            shown = roster_rows.surname_first_name(shown)
+        result.append(Candidate(row=row, name=shown))
+    return result, left_out
 
 
 # --- OneRoster 1.2 CSV --------------------------------------------------------------

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from classrooms import services
+from classrooms import roster_rows, services
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, Membership
 from classrooms.roster_import import Candidate
@@ -42,6 +42,9 @@ class Preview:
     renamed: list[tuple[Candidate, Membership]] = field(default_factory=list)
     # roster entries the file does not name: kept
     missing: list[Membership] = field(default_factory=list)
+    # a new name with the same words as an entry in another order ("Nováková
+    # Tereza" / "Tereza Nováková"): most likely that pupil, so not added
+    suspected: list[tuple[Candidate, Membership]] = field(default_factory=list)
     errors: list[RowError] = field(default_factory=list)
 
     @property
@@ -105,6 +108,7 @@ def preview(classroom: Classroom, rows: list[Candidate]) -> Preview:
             result.unchanged.append((candidate, member))
             continue
         result.new.append(candidate)
+    _flag_suspected(result, members, matched)
     # A renamed entry must not take a name another entry keeps.
     kept_names = {_key(m.roster_name): m for m in members}
     for candidate, member in result.renamed:
@@ -135,6 +139,27 @@ def preview(classroom: Classroom, rows: list[Candidate]) -> Preview:
         )
     result.errors.sort(key=lambda error: error.row)
     return result
+
+
+def _flag_suspected(result: Preview, members: list[Membership], matched: set[int]) -> None:
+    """Move each new name that is an unmatched entry's name in another word order
+    to ``suspected``: shown in the preview, never added as a second pupil."""
+    kept = []
+    for candidate in result.new:
+        member = next(
+            (
+                m
+                for m in members
+                if m.pk not in matched and roster_rows.same_person(m.roster_name, candidate.name)
+            ),
+            None,
+        )
+        if member is None:
+            kept.append(candidate)
+            continue
+        matched.add(member.pk)
+        result.suspected.append((candidate, member))
+    result.new = kept
 
 
 @dataclass
