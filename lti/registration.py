@@ -6,14 +6,27 @@ the LMS, which adds ``openid_configuration`` and ``registration_token``. The
 tool reads the platform's configuration, posts its own client registration to
 the platform's ``registration_endpoint`` and keeps what came back. Every URL
 the tool registers is built from the host the link was opened on.
+
+A link is a bearer URL that makes the server fetch from an origin the visitor
+chooses, so (issue 38 §3): it ends after ``MAX_FAILURES`` failed registrations
+(a success ends it anyway); and every URL fetched (the configuration, the
+registration endpoint) is http(s) on an allowed port (``LTI_REGISTRATION_PORTS``,
+443 by default) whose host resolves to public addresses only -- never the
+server's own loopback, private, link-local or reserved ranges. Test settings
+(``LTI_ALLOW_HTTP_LOOPBACK``) allow the suite's local LMS on 127.0.0.1, any port.
 """
 
 import hashlib
+import ipaddress
+import logging
 import secrets
+import socket
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest
 from django.urls import reverse
@@ -21,6 +34,11 @@ from django.utils import timezone
 
 from . import net
 from .models import Deployment, Platform, RegistrationLink
+
+logger = logging.getLogger(__name__)
+
+#: Failed registrations after which a link is ended.
+MAX_FAILURES = 3
 
 PLATFORM_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-platform-configuration"
 TOOL_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-tool-configuration"
@@ -75,9 +93,63 @@ def _claim_link(token: str) -> RegistrationLink | None:
         return link
 
 
-def _release(link: RegistrationLink) -> None:
-    """A failed registration gives the link back: the admin may try again."""
+def _failures_key(link: RegistrationLink) -> str:
+    return f"lti-registration-failures:{link.pk}"
+
+
+def _count_failure(link: RegistrationLink) -> int:
+    """One more failed registration with ``link``; the count so far. With the
+    cache away the link counts as used up (a new link is one staff click)."""
+    key = _failures_key(link)
+    try:
+        cache.add(key, 0, timeout=settings.LTI_REGISTRATION_LINK_HOURS * 3600)
+        return int(cache.incr(key))
+    except Exception as exc:
+        logger.warning("LTI registration failures not counted, cache unavailable: %s", exc)
+        return MAX_FAILURES
+
+
+def _release(link: RegistrationLink) -> bool:
+    """A failed registration gives the link back -- the admin may try again --
+    until ``MAX_FAILURES`` failures, which end it (True: ended)."""
+    if _count_failure(link) >= MAX_FAILURES:
+        RegistrationLink.objects.filter(pk=link.pk, platform__isnull=True).update(
+            expires_at=timezone.now()
+        )
+        logger.warning("LTI registration link %s ended after %s failures", link.pk, MAX_FAILURES)
+        return True
     RegistrationLink.objects.filter(pk=link.pk, platform__isnull=True).update(used_at=None)
+    return False
+
+
+def _loopback_allowed() -> bool:
+    return bool(getattr(settings, "LTI_ALLOW_HTTP_LOOPBACK", False))
+
+
+def check_target(url: str) -> None:
+    """Refuse (``PlatformError``) a URL the server must not fetch for a
+    registration: a port not allowed, or a host that resolves to any address
+    that is not public (loopback only where the settings allow a local LMS)."""
+    if not net.acceptable_url(url):
+        raise net.PlatformError("bad_url", url[:200])
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise net.PlatformError("forbidden_port", url[:200]) from None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise net.PlatformError("unreachable", host[:200]) from None
+    addresses = {ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos}
+    if _loopback_allowed() and addresses and all(a.is_loopback for a in addresses):
+        return  # the suite's local LMS, any port
+    allowed_ports = set(getattr(settings, "LTI_REGISTRATION_PORTS", (443,)))
+    if port not in allowed_ports:
+        raise net.PlatformError("forbidden_port", str(port))
+    if not addresses or not all(address.is_global for address in addresses):
+        raise net.PlatformError("forbidden_address", host[:200])
 
 
 @dataclass
@@ -145,6 +217,7 @@ REQUIRED = (
 
 
 def _platform_configuration(url: str) -> dict:
+    check_target(url)
     response = net.get(url, headers={"Accept": "application/json"})
     if response.status_code != 200:
         raise net.PlatformError("configuration_unavailable", f"HTTP {response.status_code}")
@@ -187,6 +260,7 @@ def register(
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if registration_token:
             headers["Authorization"] = f"Bearer {registration_token}"
+        check_target(config["registration_endpoint"])
         response = net.post(config["registration_endpoint"], json=body, headers=headers)
         if response.status_code not in (200, 201):
             raise net.PlatformError("registration_refused", f"HTTP {response.status_code}")
@@ -216,7 +290,10 @@ def register(
                     platform=platform, deployment_id=deployment_id[:255]
                 )
             RegistrationLink.objects.filter(pk=link.pk).update(platform=platform)
-    except Exception:
-        _release(link)
+    except Exception as error:
+        if _release(link):
+            # The page then says the link is no longer valid (not "try again").
+            logger.warning("LTI registration failed: %s", error)
+            raise LookupError("registration link ended after failed attempts") from error
         raise
     return Registered(platform=platform, origin=net.origin(config["issuer"]))
