@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-lock
 TSC := tools/js/node_modules/.bin/tsc
 
-.PHONY: run test install lint format lock messages translations jstest clean-data image images
+.PHONY: run test install lint format lock messages translations jstest clean-data image images container-test
 
 ## requirements/prod.lock is what the image installs; dev.lock adds the tools and test services.
 $(STAMP): requirements/prod.lock requirements/dev.lock
@@ -69,6 +69,14 @@ image:
 
 images:
 	nice -n 10 platform/podman/images.sh all
+
+## The container checks (not part of `make test`): the images, `podman kube play` of the
+## web Deployment answering /readyz, compose.scale.yaml under podman-compose with the
+## Redis failover drill through nginx (tests/containers/). Root; installs podman.
+container-test: install messages
+	tests/tools/ensure_podman.sh
+	nice -n 10 platform/podman/images.sh all
+	MATIKA_CONTAINER_TESTS=1 $(PY) -m tools.devservices test tests/containers -q $(PYTEST_ARGS)
 
 ## Extract strings into locale/*/LC_MESSAGES/django.po (needs GNU gettext).
 translations: install
