@@ -16,7 +16,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import registry
+from core import registry
 
 from . import services
 from .errors import HomeworkError

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
-from games import registry
+from core import registry
 
 from . import signals
 from .errors import HomeworkError

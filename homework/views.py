@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classrooms import selectors as class_selectors
-from games import registry
+from core import registry
 
 from . import charts, links, selectors, services
 from .errors import HomeworkError
