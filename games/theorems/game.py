@@ -2,8 +2,9 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from core.registry import ClassLaunch, GameSpec
+from core.registry import Assignable, ClassLaunch, GameSpec
 
+from . import assignments
 from .adapter import TheoremsTable
 from .forms import TableSettingsForm
 
@@ -22,13 +23,20 @@ SPEC = GameSpec(
     colour="#1e8a6a",
     index_url="theorems:index",
     urls=("games.theorems.urls",),
-    rooms={"table": TheoremsTable()},
-    mode_names={"table": _("table")},
+    rooms={"table": TheoremsTable(), assignments.MODE: assignments.TheoremsHomework()},
+    mode_names={"table": _("table"), assignments.MODE: _("homework")},
     class_launch=ClassLaunch(
         mode="table",
         kind="tables",
         settings_form=TableSettingsForm,
         table_settings=_table_settings,
+    ),
+    assignable=Assignable(
+        clean_settings=assignments.clean_settings,
+        setting_fields=assignments.setting_fields,
+        play_url=assignments.play_url,
+        room_mode=assignments.MODE,
+        full_marks=assignments.full_marks,
     ),
     order=40,
 )

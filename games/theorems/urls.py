@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import homework_views, views
 
 app_name = "theorems"
 
@@ -12,4 +12,6 @@ urlpatterns = [
     path("decks/check/", views.check_deck, name="check_deck"),
     path("decks/<int:deck_id>/", views.builder, name="deck"),
     path("decks/<int:deck_id>/delete/", views.delete_deck, name="delete_deck"),
+    path("homework/<int:assignment_id>/", homework_views.play, name="homework"),
+    path("api/games/", homework_views.api_games, name="api_games"),
 ]

@@ -109,3 +109,27 @@ def test_the_teachers_full_marks_cap_the_grade_and_the_mark_is_the_xlsx_one(grad
             if all(part in text for part in name.split()):
                 in_file[name] = row[column]
     assert in_file == sent == {"Adam Kovář": 5, "Bára Nová": 3, "Cyril Malý": 2, "Dana Horká": 1}
+
+
+def test_the_deep_linking_picker_offers_matematici_and_a_learner_lands_on_it(lms, asgi_server):
+    from tests.lti.test_lti_tool import _form_index
+
+    assert lms.register(link_url(asgi_server)).ok
+    course, instructor, pupils = _course_with(lms, learners=["Adam Kovář"])
+    session = requests.Session()
+    picker = lms.deep_link(session, instructor, course)
+    assert picker.status_code == 200 and 'data-game="theorems"' in picker.text
+    back = lms.submit_form(
+        session,
+        picker,
+        data={"game": "theorems"},
+        index=_form_index(lms, picker, "/lti/deep-link/"),
+    )
+    assert back.status_code == 200, back.text[:500]
+    done = lms.submit_form(session, back, index=_form_index(lms, back, lms.base_url))
+    assert done.status_code == 200, lms.deep_link_errors
+    link = lms.links[course.id][-1]
+    landing = lms.launch(requests.Session(), pupils[0], course, link=link)
+    assert landing.status_code == 200
+    assert re.search(r"/theorems/homework/\d+/$", landing.url), landing.url
+    assert 'data-testid="theorems-homework"' in landing.text
