@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from .rules import JOKER, LINES
+from .rules import JOKER, LINES, get_table
 from .rules.coach import choose_cell, choose_joker, evaluate_lines
 
 #: A gain below this is no gain (the coach's line values are floats).
@@ -71,23 +71,92 @@ def line_gains(
     return {index: after[index] - before[index] for index, line in enumerate(LINES) if cell in line}
 
 
+#: Why a number serves a line, judged from the cards alone (never from the
+#: coach's values): it matches a number already in the line, a straight is
+#: still possible there, or (matematico) a special hand is.
+MATCH, STRAIGHT, HIGH_HAND, ONES_THIRTEENS = "match", "straight", "high_hand", "ones_thirteens"
+#: Only the numbers 1, 10, 11, 12, 13: matematico's 150-point hand.
+HIGH_VALUES = frozenset({1, 10, 11, 12, 13})
+
+
+def unseen_counts(table: str, seen: Sequence[int]) -> list[int]:
+    """Unseen copies of each number 1..13 (index 0 unused)."""
+    spec = get_table(table)
+    counts = [0] + [spec.copies] * spec.values
+    for card in seen:
+        if card != JOKER:
+            counts[card] = max(0, counts[card] - 1)
+    return counts
+
+
+def serves(table: str, others: Sequence[int], value: int, unseen: Sequence[int]) -> str | None:
+    """Why ``value`` serves a line already holding ``others`` (the numbers of its
+    other cells; the rest empty), or None: the reason comes from the cards alone."""
+    if value in others:
+        return MATCH
+    held = {*others, value}
+    if len(held) == len(others) + 1:  # all different: a straight may still come
+        for low in range(1, 10):  # 1 is low only: 1-5 .. 9-13
+            window = range(low, low + 5)
+            if held <= set(window) and all(v in held or unseen[v] > 0 for v in window):
+                return STRAIGHT
+        if table == "matematico" and held <= HIGH_VALUES:
+            if all(v in held or unseen[v] > 0 for v in HIGH_VALUES):
+                return HIGH_HAND
+    if table == "matematico" and held <= {1, 13}:
+        ones = sum(1 for v in others if v == 1) + (value == 1)
+        thirteens = len(others) + 1 - ones
+        if ones <= 3 and thirteens <= 2 and unseen[1] >= 3 - ones and unseen[13] >= 2 - thirteens:
+            return ONES_THIRTEENS
+    return None
+
+
 def _placement(
     cells: Sequence[int | None], cell: int, value: int, *, table: str, seen: Sequence[int]
 ) -> dict[str, Any]:
+    """The line a placement serves and why. The line is chosen first among those
+    the number serves (``serves``), then among still empty lines it starts,
+    and only then it is a parked number; the coach's line values only break
+    ties between lines of the same kind."""
     gains = line_gains(cells, cell, value, table=table, seen=seen)
-    line = max(gains, key=lambda index: (gains[index], -index))
+    unseen = unseen_counts(table, seen)
+    why: dict[int, str | None] = {}
+    empty: dict[int, bool] = {}
+    for index in gains:
+        others = [cells[c] for c in LINES[index] if c != cell and cells[c] is not None]
+        empty[index] = not others
+        # An empty line is "started", not "helped": any number keeps its chances.
+        why[index] = None if not others else serves(table, others, value, unseen)  # type: ignore[arg-type]
+    served = [index for index in gains if why[index]]
+    started = [index for index in gains if empty[index]]
+    pool = served or started or list(gains)
+    line = max(pool, key=lambda index: (gains[index], -index))
     return {
         "cell": cell,
         "value": value,
         "line": line,
         "line_label": line_label(line),
-        "builds": gains[line] > GAIN,
+        "builds": bool(served),
+        "why": why[line] if served else ("starts" if started else None),
     }
 
 
+def _why(advice: dict[str, Any]) -> str:
+    """The second sentence: why the number serves the named line."""
+    why = advice["why"]
+    if why == MATCH:
+        return _("That line already holds a %(value)d.") % {"value": advice["value"]}
+    if why == STRAIGHT:
+        return _("A straight is still possible there.")
+    if why == HIGH_HAND:
+        return _("The numbers 1, 10, 11, 12 and 13 are still possible there.")
+    return _("Three 1s and two 13s are still possible there.")
+
+
 def _reason(advice: dict[str, Any], *, joker: bool) -> str:
-    """One true sentence: the line the move builds, or -- when it builds none (the
-    number is parked) -- that it costs the least there."""
+    """True sentences, checked from the cards alone: the line the number serves
+    and why; or the empty line it starts; or -- when it serves none (the number
+    is parked) -- that it costs the least there."""
     words = {
         "value": advice["value"],
         "cell": target_cell(advice["cell"]),
@@ -95,8 +164,17 @@ def _reason(advice: dict[str, Any], *, joker: bool) -> str:
     }
     if advice["builds"]:
         if joker:
-            return _("Use the joker as %(value)d at %(cell)s: it helps %(line)s.") % words
-        return _("Put the %(value)d at %(cell)s: it helps %(line)s.") % words
+            first = _("Use the joker as %(value)d at %(cell)s: it helps %(line)s.") % words
+        else:
+            first = _("Put the %(value)d at %(cell)s: it helps %(line)s.") % words
+        return f"{first} {_why(advice)}"
+    if advice["why"] == "starts":
+        if joker:
+            return (
+                _("Use the joker as %(value)d at %(cell)s: it starts an empty line, %(line)s.")
+                % words
+            )
+        return _("Put the %(value)d at %(cell)s: it starts an empty line, %(line)s.") % words
     if joker:
         return (
             _("Use the joker as %(value)d at %(cell)s: no line gains, and %(line)s loses least.")
@@ -121,9 +199,11 @@ def hint(
     ``hand``: the card in hand (``JOKER`` for a joker) or ``None`` between
     cards with kept jokers; ``seen``: every card dealt before the one in hand;
     ``kept``: jokers in the reserve. Returns ``{"action": "place" | "use" |
-    "keep" | "draw", "cell", "value", "line", "line_label", "builds", "reason"}``:
-    ``builds`` says whether the move raises the named line's expected score; when
-    it does not, the number is parked where the named line loses least.
+    "keep" | "draw", "cell", "value", "line", "line_label", "builds", "why",
+    "reason"}``: ``builds`` says whether the number serves the named line (``why``:
+    ``match``, ``straight``, ``high_hand`` or ``ones_thirteens``, judged from the
+    cards alone); otherwise it starts an empty line (``why`` = ``starts``) or
+    is parked where the named line loses least (``why`` = None).
     """
     if hand is not None and hand != JOKER:
         cell = choose_cell(cells, hand, table=table, seen=seen)
