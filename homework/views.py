@@ -198,7 +198,7 @@ def review(request: HttpRequest, pk: int, assignment_id: int, attempt_id: int) -
     if spec.assignable.review_response is None:
         raise Http404
     # The game's review page speaks to the teacher about this pupil, with a way back.
-    request.homework_review = {  # type: ignore[attr-defined]
+    request.homework_review = {
         "pupil": attempt.member.roster_name,
         "back_url": reverse("homework:detail", args=[pk, assignment.pk]),
     }

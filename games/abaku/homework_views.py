@@ -5,9 +5,6 @@ new, 200 continued), shared with every room game in ``games/rooms/homework.py``.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views.decorators.http import require_POST
-
 from games.rooms import homework
 
 from . import assignments
@@ -17,16 +14,6 @@ def _start(player, assignment):
     return assignments.start_assignment_room(player=player, assignment=assignment)
 
 
-@require_POST
-def api_games(request: HttpRequest) -> JsonResponse:
-    return homework.api_start(request, _start)
-
-
-def play(request: HttpRequest, assignment_id: int) -> HttpResponse:
-    return homework.start_page(
-        request,
-        assignment_id,
-        start=_start,
-        template="abaku/homework.html",
-        url_name="abaku:homework",
-    )
+api_games, play = homework.start_views(
+    _start, template="abaku/homework.html", url_name="abaku:homework"
+)

@@ -8,7 +8,7 @@ set shares (the game itself names its mode, settings and pages).
 - ``start_assignment_room``: the pupil's room of an assignment, new or their
   running one continued (any device of the same profile), through the homework
   gate (``core.registry.assignments()``), in one transaction.
-- ``api_start`` and ``start_page``: the JSON start (``{"mode": "assignment",
+- ``api_start`` and ``start_page`` (both made for a game by ``start_views``): the JSON start (``{"mode": "assignment",
   "assignment": <id>}`` -> 201 new / 200 continued, ``{"room": {"code",
   "url"}, "resumed"}``; refusals ``{"code", "message"}``) and the pupil's page
   with one Start button that posts to itself and goes to the room.
@@ -32,6 +32,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from accounts.models import PlayerProfile
 from core import registry as game_registry
@@ -129,3 +130,19 @@ def start_page(
             return redirect(url_name, assignment_id=assignment_id)
         return redirect("rooms:room", code=room.code)
     return render(request, template, {"assignment_id": assignment_id, "player": request.player})
+
+
+def start_views(
+    start: Start, *, template: str, url_name: str
+) -> tuple[Callable[[HttpRequest], JsonResponse], Callable[[HttpRequest, int], HttpResponse]]:
+    """A game's two homework views: ``api_games`` (``POST <game>/api/games/``) and
+    ``play`` (``<game>/homework/<id>/``, its page ``template`` named ``url_name``)."""
+
+    @require_POST
+    def api_games(request: HttpRequest) -> JsonResponse:
+        return api_start(request, start)
+
+    def play(request: HttpRequest, assignment_id: int) -> HttpResponse:
+        return start_page(request, assignment_id, start=start, template=template, url_name=url_name)
+
+    return api_games, play
