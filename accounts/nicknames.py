@@ -19,13 +19,20 @@ skeleton contracts those sequences, so ``Derno Teacher`` meets ``Demo
 Teacher`` (issue 27 §5). The word filter additionally reads ``i`` and ``l`` as one
 letter (``Hltler``): a capital ``I`` is an ``l`` to the skeleton, so a lower-case
 ``i`` and an ``l`` are one letter to a reader of a case-insensitive name.
+
+A pupil's nickname must not pass for a teacher (issue 38 §4): besides equal
+skeletons, a new or renamed profile is refused when, without spaces and
+separators, it equals a teacher's name or own nickname (``DemoTeacher``), or
+differs from one of 6 letters or more by one letter or two swapped neighbours
+(``Demo Teacner``) -- names of other lengths (``Jan Novák 7``) stay free.
+The word filter's list is in ``data/nicknames.json``.
 """
 
 import json
 import random
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from confusable_homoglyphs import confusables as unicode_confusables
@@ -166,6 +173,48 @@ def _contains_blocked_word_in(folded: str, blocked: list[str]) -> bool:
         if (len(word) >= 5 and word in squashed) or (len(word) == 4 and squashed.startswith(word)):
             return True
     return False
+
+
+@lru_cache(maxsize=100_000)
+def _loose(text: str) -> str:
+    """The skeleton without spaces and separators (``DemoTeacher`` = ``Demo Teacher``)."""
+    return re.sub(r"[^0-9a-z]", "", _fold(skeleton(text)))
+
+
+def looks_like(nickname: str, name: str) -> bool:
+    """Whether ``nickname`` can pass for ``name``: the same loose skeleton, or for
+    6 letters or more the same length and one letter changed or two neighbours
+    swapped."""
+    a, b = _loose(nickname), _loose(name)
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    if len(a) != len(b) or len(a) < 6:
+        return False
+    diffs = [i for i in range(len(a)) if a[i] != b[i]]
+    if len(diffs) == 1:
+        return True
+    return (
+        len(diffs) == 2
+        and diffs[1] == diffs[0] + 1
+        and (a[diffs[0]], a[diffs[1]]) == (b[diffs[1]], b[diffs[0]])
+    )
+
+
+def check_not_like_a_teacher(nickname: str, *, exclude_profile_id: int | None = None) -> None:
+    """Refuse a pupil's nickname that can pass for a teacher's name or own nickname."""
+    from accounts.models import User
+
+    teachers = User.objects.filter(is_active=True)
+    if exclude_profile_id is not None:  # a teacher renaming their own profile
+        teachers = teachers.exclude(player_id=exclude_profile_id)
+    for name, own in teachers.values_list("name", "player__nickname").iterator():
+        if any(value and looks_like(nickname, value) for value in (name, own)):
+            raise NicknameError(
+                "like_a_teacher",
+                _("This nickname looks like a teacher's name. Please choose another one."),
+            )
 
 
 def check_characters(nickname: str) -> None:

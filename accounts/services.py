@@ -91,6 +91,7 @@ def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerP
     Returns the profile and the browser token the response must store.
     """
     nickname = validate_nickname(nickname)
+    nicknames.check_not_like_a_teacher(nickname)
     browser, token = _browser_for(browser_token)
     try:
         with transaction.atomic():
@@ -106,6 +107,7 @@ def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerP
 @transaction.atomic
 def rename_profile(*, profile: PlayerProfile, nickname: str) -> PlayerProfile:
     nickname = validate_nickname(nickname, exclude_profile_id=profile.pk)
+    nicknames.check_not_like_a_teacher(nickname, exclude_profile_id=profile.pk)
     profile = PlayerProfile.objects.select_for_update().get(pk=profile.pk)
     profile.nickname = nickname
     try:
