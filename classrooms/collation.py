@@ -53,3 +53,35 @@ def sort_by_name(
     equal names keep their order."""
     language = _language(language)
     return sorted(items, key=lambda item: name_key(name(item), language))
+
+
+def split_name(roster_name: str) -> tuple[str, str]:
+    """(surname, first name) of a roster name, written first name first ("Tereza
+    Nováková"): the last word is the surname (a one-word name is a surname)."""
+    parts = (roster_name or "").split()
+    if len(parts) < 2:
+        return " ".join(parts), ""
+    return parts[-1], " ".join(parts[:-1])
+
+
+def sort_by_surname(
+    items: Iterable[T], name: Callable[[T], str], language: str | None = None
+) -> list[T]:
+    """``items`` in the order of a school's class list: by surname, then first
+    name, in Czech (or Slovak) alphabetical order (Ch after H; Č, Ř, Š, Ž after
+    C, R, S, Z); equal names keep their order."""
+    language = _language(language)
+
+    def key(item: T) -> tuple[bytes, bytes]:
+        surname, first = split_name(name(item))
+        return name_key(surname, language), name_key(first, language)
+
+    return sorted(items, key=key)
+
+
+def external_id(source_id: str) -> str:
+    """A roster entry's identifier in the school's system, as that system writes
+    it: the OneRoster ``sourcedId`` as imported, the LMS's user id without the
+    ``lti:`` prefix Matika keeps it under (``lti.services.source_id``)."""
+    source_id = source_id or ""
+    return source_id[4:] if source_id.startswith("lti:") else source_id

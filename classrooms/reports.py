@@ -28,7 +28,7 @@ from django.utils.text import slugify
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from classrooms import selectors
+from classrooms import collation, selectors
 from classrooms.charts import Series, line_chart
 from classrooms.models import Classroom, Membership
 from core import registry as game_registry
@@ -162,6 +162,20 @@ def x_labels(moments: list) -> list[str]:
         seen[label] += 1
         numbered.append(f"{label} ({seen[label]})" if repeated[label] > 1 else label)
     return numbered
+
+
+def name_columns() -> list[str]:
+    """The columns that name a pupil in every list export: surname and first name
+    apart (a school system's list pastes beside them) and the pupil's identifier
+    there (OneRoster sourcedId or the LMS's user id, ``collation.external_id``)."""
+    return [_("Surname"), _("First name"), _("ID in the school system")]
+
+
+def name_cells(member: Membership | None) -> list[str]:
+    if member is None:
+        return ["", "", ""]
+    surname, first = collation.split_name(member.roster_name)
+    return [surname, first, collation.external_id(member.source_id)]
 
 
 def _base_name(classroom: Classroom) -> str:
@@ -320,7 +334,7 @@ def participation_csv(request: HttpRequest, pk: int, fmt: str = "csv") -> HttpRe
         fmt,
         f"{_base_name(classroom)}-participation",
         [
-            _("Student"),
+            *name_columns(),
             _("Nickname"),
             _("Games"),
             _("Share of games (%)"),
@@ -330,7 +344,7 @@ def participation_csv(request: HttpRequest, pk: int, fmt: str = "csv") -> HttpRe
         ],
         [
             [
-                row.member.roster_name,
+                *name_cells(row.member),
                 row.member.player.nickname if row.member.player else "",
                 row.games,
                 row.share(total),
@@ -338,7 +352,10 @@ def participation_csv(request: HttpRequest, pk: int, fmt: str = "csv") -> HttpRe
                 row.best,
                 row.last_played,
             ]
-            for row in selectors.participation(classroom, include_unfinished=show_all)
+            for row in collation.sort_by_surname(
+                selectors.participation(classroom, include_unfinished=show_all),
+                lambda row: row.member.roster_name,
+            )
         ],
     )
 
@@ -375,7 +392,7 @@ def session_csv(request: HttpRequest, pk: int, record_id: int, fmt: str = "csv")
         f"{_base_name(classroom)}-{record.game}-{record.pk}",
         [
             _("Rank"),
-            _("Student"),
+            *name_columns(),
             _("Nickname"),
             _("Score"),
             _("Board completed"),
@@ -385,7 +402,7 @@ def session_csv(request: HttpRequest, pk: int, record_id: int, fmt: str = "csv")
         [
             [
                 row.rank,
-                row.roster_name,
+                *name_cells(row.member),
                 row.nickname,
                 row.result.score,
                 _("yes") if row.result.completed else _("no"),

@@ -9,7 +9,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from classrooms.reports import XLSX_TYPE, export
+from classrooms import collation
+from classrooms.models import Membership
+from classrooms.reports import XLSX_TYPE, export, name_columns
 
 from . import selectors
 from .models import Assignment
@@ -27,10 +29,14 @@ def status_label(status: str) -> str:
 
 
 def results_file(assignment: Assignment, fmt: str) -> HttpResponse:
+    """One row per pupil in the order of a school's class list (surname, then
+    first name, Czech alphabetical order), surname and first name apart and the
+    pupil's identifier in the school's system or LMS, so marks paste next to a
+    Bakaláři or EduPage list."""
     table = selectors.results(assignment)
     marks = bool(assignment.mark_thresholds)
     header = [
-        _("Name in the roster"),
+        *name_columns(),
         _("Status"),
         _("Score"),
         _("Attempts"),
@@ -39,10 +45,18 @@ def results_file(assignment: Assignment, fmt: str) -> HttpResponse:
     ]
     if marks:
         header.append(_("Mark"))
+    ids = dict(
+        Membership.objects.filter(
+            pk__in=[row.member_id for row in table["rows"] if row.member_id]
+        ).values_list("pk", "source_id")
+    )
     rows = []
-    for row in table["rows"]:
+    for row in collation.sort_by_surname(table["rows"], lambda row: row.roster_name):
+        surname, first = collation.split_name(row.roster_name)
         line = [
-            row.roster_name,
+            surname,
+            first,
+            collation.external_id(ids.get(row.member_id, "")),
             status_label(row.status),
             row.score,
             row.attempts,

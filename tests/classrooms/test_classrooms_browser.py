@@ -191,8 +191,12 @@ def test_lesson_class_join_poker_game_and_results(transactional_db, page, browse
     download = download_info.value
     assert download.suggested_filename.endswith(".csv")
     rows = list(csv.reader(io.StringIO(open(download.path(), encoding="utf-8-sig").read())))
-    assert rows[0][:4] == ["Rank", "Student", "Nickname", "Score"]
-    assert sorted(row[1] for row in rows[1:]) == ["Adam Kováč", "Bára Nová", "Ema Malá"]
+    assert rows[0][:5] == ["Rank", "Surname", "First name", "ID in the school system", "Nickname"]
+    assert sorted(f"{row[2]} {row[1]}" for row in rows[1:]) == [
+        "Adam Kováč",
+        "Bára Nová",
+        "Ema Malá",
+    ]
 
     # A student's history with the trend chart.
     page.click("[data-testid=ranking] a:has-text('Adam Kováč')")

@@ -56,17 +56,19 @@ def test_session_csv_matches_the_ranking_and_defuses_formulas(teacher_client, cl
     )
     assert rows[0] == [
         "Rank",
-        "Student",
+        "Surname",
+        "First name",
+        "ID in the school system",
         "Nickname",
         "Score",
         "Board completed",
         "Ended at",
         "Note",
     ]
-    assert [row[:4] + row[-1:] for row in rows[1:]] == [
-        ["1", "Bára Nová", "'=Liška", "70", ""],
-        ["2", "Adam Kováč", "Sokol", "50", ""],
-        ["3", "", "Hosť", "20", "guest, not in the class"],
+    assert [row[:6] + row[-1:] for row in rows[1:]] == [
+        ["1", "Nová", "Bára", "", "'=Liška", "70", ""],
+        ["2", "Kováč", "Adam", "", "Sokol", "50", ""],
+        ["3", "", "", "", "Hosť", "20", "guest, not in the class"],
     ]
 
 
@@ -110,7 +112,7 @@ def test_class_results_participation_and_sessions(teacher_client, classroom, pla
     assert sessions[0][3:5] == ["Players", "Guests"]
     assert sessions[2][3:] == ["2", "1", "60.0", "70"]
     people = _csv(teacher_client.get(f"/classes/{classroom.pk}/results/participation.csv"))
-    assert people[1][:4] == ["Adam Kováč", "Sokol", "2", "100"]
+    assert people[1][:6] == ["Kováč", "Adam", "", "Sokol", "2", "100"]
 
 
 def test_student_sees_only_their_own_results(classroom, played):

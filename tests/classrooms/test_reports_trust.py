@@ -201,7 +201,7 @@ def test_csv_follows_the_page_language(classroom, adam, teacher):
         assert len(rows[0]) == 6, (language, rows[0])
         assert rows[2][4] == average
         people = _csv(client.get(f"/classes/{classroom.pk}/results/participation.csv"), separator)
-        assert people[2][1] == "'=Liška"  # formula-injection escaping stays
+        assert people[2][3] == "'=Liška"  # formula-injection escaping stays
 
 
 def test_every_csv_has_an_xlsx_twin_with_real_numbers(
@@ -219,12 +219,12 @@ def test_every_csv_has_an_xlsx_twin_with_real_numbers(
     assert rows[1][3:6] == [2, 62.5, 75]
     assert sheet.cell(row=2, column=1).is_date
     rows, sheet = _xlsx(teacher_client.get(f"{base}/results/participation.xlsx"))
-    liska = next(r for r in rows if r[0] == "Bára Nová")
-    assert liska[1] == "=Liška" and liska[2:6] == [1, 100, 75, 75]
-    cell = next(c for c in sheet["B"] if c.value == "=Liška")
+    liska = next(r for r in rows if r[:2] == ["Nová", "Bára"])
+    assert liska[3] == "=Liška" and liska[4:8] == [1, 100, 75, 75]
+    cell = next(c for c in sheet["D"] if c.value == "=Liška")
     assert cell.data_type == "s"  # a string, never a formula
     rows, _sheet = _xlsx(teacher_client.get(f"{base}/sessions/{record.pk}/results.xlsx"))
-    assert [r[3] for r in rows[1:]] == [75, 50]
+    assert [r[5] for r in rows[1:]] == [75, 50]
     assert "results.xlsx" in teacher_client.get(f"{base}/sessions/{record.pk}/").content.decode()
     rows, _sheet = _xlsx(teacher_client.get(f"{base}/members/{adam.pk}/results.xlsx"))
     assert rows[1][-1] == 50

@@ -146,8 +146,15 @@ def test_results_rows_and_downloads_carry_the_same_numbers(
     csv_en = teacher_client.get(f"/api/assignments/{assignment['id']}/results.csv")
     assert csv_en.status_code == 200
     lines = csv_en.content.decode("utf-8-sig").splitlines()
-    assert lines[0].split(",")[:3] == ["Name in the roster", "Status", "Score"]
-    assert lines[1].split(",")[:4] == ["Adam Kovář", "done", str(finished["score"]), "1"]
+    # surname and first name apart, the school system's ID, by surname (issue 37 §4)
+    assert lines[0].split(",")[:5] == [
+        "Surname",
+        "First name",
+        "ID in the school system",
+        "Status",
+        "Score",
+    ]
+    assert lines[1].split(",")[:6] == ["Kovář", "Adam", "", "done", str(finished["score"]), "1"]
     assert lines[1].split(",")[-1] == str(expected_mark)
 
     teacher_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "cs"
@@ -155,9 +162,9 @@ def test_results_rows_and_downloads_carry_the_same_numbers(
         f"/api/assignments/{assignment['id']}/results.csv", HTTP_ACCEPT_LANGUAGE="cs"
     )
     first = csv_cs.content.decode("utf-8-sig").splitlines()[1].split(";")
-    assert first[0] == "Adam Kovář" and first[2] == str(finished["score"])
+    assert first[:2] == ["Kovář", "Adam"] and first[4] == str(finished["score"])
     if "." in str(adam_row["time_spent_s"]):
-        assert "," in first[4] and "." not in first[4]
+        assert "," in first[6] and "." not in first[6]
 
     from openpyxl import load_workbook
 
@@ -165,9 +172,9 @@ def test_results_rows_and_downloads_carry_the_same_numbers(
     assert xlsx.status_code == 200
     sheet = load_workbook(io.BytesIO(xlsx.content)).active
     values = list(sheet.iter_rows(values_only=True))
-    assert values[1][0] == "Adam Kovář" and values[1][2] == finished["score"]
-    assert values[1][3] == 1 and values[1][-1] == expected_mark
-    assert values[3][0] == "Cyril Malý" and values[3][2] in (None, "")
+    assert values[1][:2] == ("Kovář", "Adam") and values[1][4] == finished["score"]
+    assert values[1][5] == 1 and values[1][-1] == expected_mark
+    assert values[2][:2] == ("Malý", "Cyril") and values[2][4] in (None, "")
 
 
 def test_the_schema_documents_the_homework_endpoints(teacher_client):

@@ -35,6 +35,22 @@ SHUFFLED = [
     "adam Malý",
     "Ábel Dlouhý",
 ]
+BY_SURNAME = [
+    "Zdeněk Bílý",
+    "Cyril Černý",
+    "Ábel Dlouhý",
+    "Hana Dvořáková",
+    "Čeněk Horák",
+    "Řehoř Kos",
+    "Šimon Krátký",
+    "Žofie Malá",
+    "adam Malý",
+    "Ivan Malý",
+    "Sára Nová",
+    "Lukáš Novák",
+    "Rudolf Tichý",
+    "Chrudoš Veselý",
+]
 CZECH = [
     "Ábel Dlouhý",
     "adam Malý",
@@ -82,6 +98,7 @@ def test_the_students_page_and_the_export_list_names_in_czech(
     answer = page.request.get(f"/classes/{classroom.pk}/results/participation.csv")
     assert answer.ok
     table = list(csv.reader(io.StringIO(answer.text().lstrip("\ufeff")), delimiter=";"))
-    names = [row[0] for row in table[1:] if row and row[0] in CZECH]
-    assert names == CZECH
+    # the export is in a class list's order: by surname, then first name (issue 37 §4)
+    names = [f"{row[1]} {row[0]}" for row in table[1:] if row and f"{row[1]} {row[0]}" in CZECH]
+    assert names == BY_SURNAME
     context.close()

@@ -313,18 +313,21 @@ def test_a_newcomer_runs_a_lesson_from_sign_up_to_the_excel_file(
     with page.expect_download() as download_info:
         page.click("[data-testid=participation-xlsx]")
     sheet = load_workbook(io.BytesIO(Path(download_info.value.path()).read_bytes())).active
-    people = {row[0].value: [c.value for c in row] for row in sheet.iter_rows(min_row=2)}
+    people = {
+        f"{row[1].value} {row[0].value}": [c.value for c in row]
+        for row in sheet.iter_rows(min_row=2)
+    }
     for name in ROSTER:
-        assert people[name][2] == 1  # one game
-        assert people[name][4] == scores[members[name].pk]  # its score is the average
+        assert people[name][4] == 1  # one game
+        assert people[name][6] == scores[members[name].pk]  # its score is the average
 
     page.locator("table.data-table a").first.click()
     with page.expect_download() as download_info:
         page.click("[data-testid=session-xlsx]")
     sheet = load_workbook(io.BytesIO(Path(download_info.value.path()).read_bytes())).active
     ranking = [[c.value for c in row] for row in sheet.iter_rows(min_row=2)]
-    assert sorted(row[1] for row in ranking) == sorted(ROSTER)
-    assert {row[1]: row[3] for row in ranking} == {
+    assert sorted(f"{row[2]} {row[1]}" for row in ranking) == sorted(ROSTER)
+    assert {f"{row[2]} {row[1]}": row[5] for row in ranking} == {
         name: scores[members[name].pk] for name in ROSTER
     }
     phones[0][1].set_viewport_size(PHONE)
