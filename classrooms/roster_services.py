@@ -209,3 +209,89 @@ def import_roster(*, classroom: Classroom, rows: list[Candidate]) -> ImportResul
         unchanged=len(plan.unchanged),
         missing=len(plan.missing),
     )
+
+
+# --- the roster from an LMS (NRPS) ------------------------------------------------------
+
+
+@dataclass
+class LmsSync:
+    added: int = 0
+    renamed: int = 0
+    linked: int = 0
+    # learners not added: the class is at its member cap
+    over_cap: int = 0
+
+    @property
+    def changed(self) -> int:
+        return self.added + self.renamed + self.linked
+
+
+def _free_name(name: str, taken: set[str]) -> str:
+    """``name``, or "name (2)", "name (3)"... when another entry has it already."""
+    candidate, number = name, 1
+    while candidate.casefold() in taken:
+        number += 1
+        candidate = f"{name} ({number})"
+    return candidate
+
+
+def sync_lms_members(*, classroom: Classroom, learners: list[tuple[str, str, str]]) -> LmsSync:
+    """Add or rename the LMS's active learners ``(source_id, name, fallback name)``
+    in the class by the same rules as every roster name: a valid roster name
+    (else the fallback), a claim code for each new entry, never past the class's
+    member cap (``services.MAX_MEMBERS``: the rest are counted in ``over_cap``),
+    an entry the teacher typed with the same name is linked, not doubled.
+    Nothing is deleted. The caller holds the class's row lock or lets this take it."""
+    classroom = services._lock(classroom)
+    result = LmsSync()
+    members = list(Membership.objects.filter(classroom=classroom))
+    by_source = {m.source_id: m for m in members if m.source_id}
+    room = services.MAX_MEMBERS - sum(1 for m in members if not m.is_pending)
+    taken = {_key(m.roster_name) for m in members}
+    for source_id, raw_name, fallback in learners:
+        try:
+            name = services.normalise_roster_name(raw_name)
+        except ClassroomError:
+            name = fallback
+        entry = by_source.get(source_id)
+        if entry is not None:
+            if raw_name and entry.roster_name != name and _key(name) not in taken:
+                taken.discard(_key(entry.roster_name))
+                entry.roster_name = name
+                entry.save(update_fields=["roster_name"])
+                taken.add(_key(name))
+                result.renamed += 1
+            continue
+        typed = next(
+            (
+                m
+                for m in members
+                if not m.source_id
+                and m.player_id is None
+                and not m.is_pending
+                and _key(m.roster_name) == _key(name)
+            ),
+            None,
+        )
+        if typed is not None:
+            typed.source_id = source_id
+            typed.save(update_fields=["source_id"])
+            by_source[source_id] = typed
+            result.linked += 1
+            continue
+        if room <= 0:
+            result.over_cap += 1
+            continue
+        entry = Membership.objects.create(
+            classroom=classroom,
+            roster_name=_free_name(name, taken),
+            source_id=source_id,
+            claim_code=services.new_claim_code(),
+        )
+        members.append(entry)
+        by_source[source_id] = entry
+        taken.add(_key(entry.roster_name))
+        room -= 1
+        result.added += 1
+    return result

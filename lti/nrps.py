@@ -8,12 +8,13 @@ a learner who left keeps their results.
 """
 
 import hashlib
+import logging
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classrooms.models import Classroom, Membership
+from classrooms import roster_services
 
 from . import net, tokens
 from .launch import LEARNER_ROLES
@@ -23,6 +24,8 @@ from .services import source_id
 
 CONTAINER_TYPE = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
 MAX_PAGES = 200
+
+logger = logging.getLogger(__name__)
 
 
 def _name(member: dict) -> str:
@@ -67,14 +70,16 @@ def fetch_members(course: Course) -> list[dict]:
 
 @transaction.atomic
 def apply_members(course: Course, members: list[dict]) -> int:
-    """Add or rename the course's active learners in the class; returns how many changed."""
+    """Add or rename the course's active learners in the class; returns how many changed.
+
+    The roster is written by ``classrooms.roster_services.sync_lms_members``, the
+    classrooms' own rules (member cap, claim codes, names), never here."""
     classroom = course.classroom
     # The course row first, then the class row: the order a launch takes them in
     # (the other order deadlocked with a launch of the same course). Launches lock
     # the class row before adding a member: one entry per LMS user.
     Course.objects.select_for_update().filter(pk=course.pk).first()
-    Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
-    changed = 0
+    learners = []
     for member in members:
         user_id = member.get("user_id")
         listed = member.get("roles")
@@ -85,20 +90,17 @@ def apply_members(course: Course, members: list[dict]) -> int:
             continue
         if member.get("status", "Active") != "Active":
             continue
-        name = _name(member)
-        entry = Membership.objects.filter(classroom=classroom, source_id=source_id(user_id)).first()
-        if entry is None:
-            fallback = _("Pupil") + " " + hashlib.sha256(user_id.encode()).hexdigest()[:4].upper()
-            Membership.objects.create(
-                classroom=classroom, roster_name=name or fallback, source_id=source_id(user_id)
-            )
-            changed += 1
-        elif name and entry.roster_name != name:
-            entry.roster_name = name
-            entry.save(update_fields=["roster_name"])
-            changed += 1
+        fallback = _("Pupil") + " " + hashlib.sha256(user_id.encode()).hexdigest()[:4].upper()
+        learners.append((source_id(user_id), _name(member), fallback))
+    synced = roster_services.sync_lms_members(classroom=classroom, learners=learners)
+    if synced.over_cap:
+        logger.warning(
+            "lti roster sync: class %s is full, %s learners not added",
+            classroom.pk,
+            synced.over_cap,
+        )
     Course.objects.filter(pk=course.pk).update(roster_synced_at=timezone.now())
-    return changed
+    return synced.changed
 
 
 def refresh(course_id: int) -> int:
