@@ -7,6 +7,7 @@
 // snapshot, which brings the live scores. A face-down tile has no face in
 // anything the server sends, so there is nothing here to hide.
 import { gettext, interpolate } from "../js/kit/i18n.js";
+import { roving } from "../js/kit/roving.js";
 import { whenRoomReady } from "../js/kit/socket.js";
 import { MARKS, faceSvg, lookOf, useRuler } from "./tiles.js";
 
@@ -49,6 +50,8 @@ if (root && live) {
   const ruler = $("[data-ruler]");
   const rulerStrip = $("[data-ruler-strip]");
   const endEl = $("[data-end]");
+  // the table is one Tab stop: the arrows go to the nearest tile that way, Enter flips
+  roving(boardEl, ".mt-tile");
 
   let catalogue = null;
   /** @type {MathessoView | null} */

@@ -9,6 +9,7 @@
 // in game.js (browser games) or on the server; this module only draws.
 
 import { gettext } from "../js/kit/i18n.js";
+import { roving } from "../js/kit/roving.js";
 
 export class Board {
   constructor(element) {
@@ -17,6 +18,8 @@ export class Board {
     this.lines = new Map(
       [...element.querySelectorAll(".poker-line")].map((node) => [Number(node.dataset.line), node]),
     );
+    // the board is one Tab stop; the arrows move between its free cells
+    if (element.querySelector("button.poker-cell")) roving(element, "button.poker-cell");
   }
 
   cell(index) {

@@ -4,6 +4,7 @@
 import { confirmDialog } from "../js/kit/dialog.js";
 import { el } from "../js/kit/dom.js";
 import { gettext, ngettext, interpolate as t } from "../js/kit/i18n.js";
+import { roving } from "../js/kit/roving.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
 import { createTutorial } from "./tutorial.js";
 
@@ -27,6 +28,8 @@ if (root && dataBlock) {
     logArea: root.querySelector("[data-th-log-area]"),
     log: root.querySelector("[data-th-log]"),
   };
+  // the hand is one Tab stop: the arrows go from card to card, Enter plays
+  roving(parts.hand, "button");
   let view = null;
   let log = [];
   let socket = null;

@@ -6,6 +6,7 @@
 import { confirmDialog } from "../../js/kit/dialog.js";
 import { el } from "../../js/kit/dom.js";
 import { gettext, interpolate as t, ngettext } from "../../js/kit/i18n.js";
+import { roving } from "../../js/kit/roving.js";
 import { JOKER } from "../data.js";
 import { csrfToken, myTurn, pendingAt, rack, root, stoneAt } from "./page.js";
 
@@ -140,7 +141,10 @@ export function wireMoveInput(table) {
     parts.zoom.textContent = zoomed ? gettext("Smaller board") : gettext("Bigger board");
   });
 
-  // --- taps and drags ---
+  // --- taps, keys and drags ---
+  // the board and the rack are one Tab stop each; the arrows move, Enter or Space taps
+  roving(parts.board, ".ab-cell");
+  roving(parts.rack, ".ab-rack-stone");
   parts.rack.addEventListener("click", (event) => {
     const button = event.target.closest("[data-index]");
     if (!button || !myTurn(table)) return;
