@@ -179,5 +179,7 @@ def review_response(request, ref: str):
             "turns": own,
             "score": sum(turn["score"] for turn in own),
             "missed": sum(turn["missed"] or 0 for turn in own),
+            # set by the homework pages: the pupil's roster name and the way back
+            "teacher_view": getattr(request, "homework_review", None),
         },
     )

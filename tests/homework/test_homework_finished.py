@@ -133,3 +133,32 @@ def test_a_game_started_before_closing_and_finished_after_is_marked_late(
     assert finished["over"]
     row = _results(teacher_client, assignment["id"])["Cyril Malý"]
     assert row["status"] == "late" and row["score"] == finished["score"]
+
+
+def test_the_teachers_abaku_review_names_the_pupil_with_a_way_back(teacher, classroom, pupils):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.rooms import services as rooms
+    from games.rooms.models import Room
+    from tests.homework.conftest import post
+
+    czech = Client(headers={"accept-language": "cs"})
+    czech.force_login(teacher)
+    body = {
+        "game": "abaku",
+        "title": "Abaku",
+        "settings": {"opponent": "none"},
+        "due_at": (timezone.now() + timedelta(days=3)).isoformat(),
+    }
+    homework = post(czech, f"/api/classes/{classroom.pk}/assignments/", body).json()
+    adam, profile, _member = pupils[0]
+    started = post(adam, "/abaku/api/games/", {"mode": "assignment", "assignment": homework["id"]})
+    room = Room.objects.get(code=started.json()["room"]["code"])
+    rooms.end_room(room=room, actor=profile)
+    rows = czech.get(f"/api/assignments/{homework['id']}/results/").json()["rows"]
+    url = next(row["review_url"] for row in rows if row["roster_name"] == "Adam Kovář")
+    text = czech.get(url).content.decode()
+    assert "Adam Kovář" in text
+    assert f'href="/classes/{classroom.pk}/homework/{homework["id"]}/"' in text
