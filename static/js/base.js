@@ -1,5 +1,6 @@
 // Small behaviours shared by every page: menu, language switcher, theme toggle,
 // confirmation dialogs for destructive forms, and the nickname suggestion button.
+import "./download.js";
 import { confirmDialog } from "./kit/dialog.js";
 
 const root = document.documentElement;
