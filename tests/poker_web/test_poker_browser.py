@@ -138,17 +138,17 @@ def test_joker_dialog_can_be_cancelled_and_reopened(player_page):
     assert SoloGame.objects.get().state["joker_cells"] == [12]
 
 
-def test_keyboard_tab_to_a_cell_and_enter_or_space_places_the_number(player_page):
+def test_keyboard_arrow_to_a_cell_and_enter_or_space_places_the_number(player_page):
     page = player_page
     first = start_rigged(page, [4, 8, 8])
     cell(page, 0).focus()
-    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
     expect(page.locator("#poker-hand")).to_have_text("4")
     expect(cell(page, 1).locator(".poker-value")).to_have_text(str(first))
-    # the focus moved on to the next free cell; Tab selects the one after it
+    # the focus moved on to the next free cell; the arrow selects the one after it
     expect(cell(page, 2)).to_be_focused()
-    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")
     page.keyboard.press(" ")
     expect(page.locator("#poker-hand")).to_have_text("8")
     expect(cell(page, 3).locator(".poker-value")).to_have_text("4")
