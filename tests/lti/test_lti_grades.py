@@ -74,6 +74,20 @@ def test_default_full_marks_keep_forty_ninety_five_105_and_150_apart(graded):
     assert any("150" in text for text in comments.values()), comments
 
 
+def test_changing_full_marks_sends_every_grade_again(graded, monkeypatch):
+    from lti import tasks
+
+    lms, course, assignment, link, grades = graded
+    _send_all(grades)
+    queued = []
+    monkeypatch.setattr(tasks.send_grade, "delay", queued.append)
+    services.update_assignment(assignment_id=assignment.pk, changes={"full_marks": 120})
+    assert sorted(queued) == sorted(grade.pk for grade in grades.values())
+    assert set(GradeSend.objects.values_list("status", flat=True)) == {"pending"}
+    services.update_assignment(assignment_id=assignment.pk, changes={"title": "Jiný název"})
+    assert len(queued) == len(grades)  # a change that is not about grades sends nothing
+
+
 def test_the_teachers_full_marks_cap_the_grade_and_the_mark_is_the_xlsx_one(graded):
     lms, course, assignment, link, grades = graded
     services.update_assignment(
