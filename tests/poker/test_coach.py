@@ -3,12 +3,21 @@ and kept, the value of a position, and refused input."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.poker.rules import JOKER, TABLE_NAMES, PokerGame, score_board, seeded_deck
-from games.poker.rules.coach import choose_cell, choose_joker, evaluate, evaluate_lines
+from games.poker.rules.coach import (
+    QUICK,
+    STRONG,
+    choose_cell,
+    choose_joker,
+    evaluate,
+    evaluate_lines,
+)
 
 JOKER_TABLES = [name for name in TABLE_NAMES if name != "matematico"]
 
@@ -70,6 +79,74 @@ def test_decisions_are_deterministic(table):
     if table in JOKER_TABLES:
         decisions = {repr(choose_joker(cells, table=table, seen=seen, kept=0)) for _ in range(3)}
         assert len(decisions) == 1
+
+
+def _strong_game(deck: list[int], table: str, steps: int) -> list[tuple]:
+    """The first ``steps`` decisions of a game led by the strong search, each as
+    (cells, card, seen, decision); the rules engine plays every move."""
+    game = PokerGame.new(table=table, deck=deck, now=0.0)
+    decisions = []
+    while not game.over and game.handled < steps:
+        seen = game.sequence[: game.handled]
+        if game.kept_jokers:
+            kept = game.kept_jokers - 1
+            choice = choose_joker(game.cells, table=table, seen=seen, kept=kept, search=STRONG)
+            decisions.append((list(game.cells), None, list(seen), repr(choice)))
+            if choice["action"] == "use":
+                game.place_kept_joker(choice["cell"], choice["value"], now=0.0)
+                continue
+        if game.hand == JOKER:
+            choice = choose_joker(
+                game.cells, table=table, seen=seen, kept=game.kept_jokers, search=STRONG
+            )
+            decisions.append((list(game.cells), JOKER, list(seen), repr(choice)))
+            if choice["action"] == "use":
+                game.use_joker(choice["cell"], choice["value"], now=0.0)
+            else:
+                game.keep_joker(now=0.0)
+        else:
+            cell = choose_cell(game.cells, game.hand, table=table, seen=seen, search=STRONG)
+            decisions.append((list(game.cells), game.hand, list(seen), cell))
+            game.place(cell, now=0.0)
+    return decisions
+
+
+@pytest.mark.parametrize("table", ["matematico", "contiguous"])
+def test_the_strong_search_never_peeks_at_undrawn_cards(table):
+    """Issue 42: the search looks ahead over the cards still unseen, never the
+    deck's order. The same game with the undrawn part of the deck reordered
+    (shuffled after 4 cards, reversed after 10) gets exactly the same decisions
+    up to that point; jokers included on the joker table."""
+    deck = seeded_deck(11 if table == "matematico" else 3, table)
+    original = _strong_game(deck, table, steps=10)
+    for cut, reorder in (
+        (4, random.Random(4).sample(deck[4:], k=len(deck) - 4)),
+        (10, deck[10:][::-1]),
+    ):
+        assert reorder != deck[cut:]
+        other = _strong_game([*deck[:cut], *reorder], table, steps=cut)
+        played = [d for d in original if len(d[2]) < cut]
+        assert other[: len(played)] == played
+
+
+def test_the_strong_search_is_deterministic_and_looks_further():
+    """The strong search gives the same answer every time, and it does decide
+    differently from the quick one somewhere (it is really used)."""
+    table = "matematico"
+    differ = 0
+    for seed in range(2):
+        deck = seeded_deck(seed, table)
+        cells: list[int | None] = [None] * 25
+        for step, card in enumerate(deck[:12]):
+            seen = deck[:step]
+            strong = choose_cell(cells, card, table=table, seen=seen, search=STRONG)
+            if step % 5 == 0:
+                assert choose_cell(cells, card, table=table, seen=seen, search=STRONG) == strong
+            differ += strong != choose_cell(cells, card, table=table, seen=seen, search=QUICK)
+            cells[strong] = card
+    assert differ > 0
+    with pytest.raises(ValueError):
+        choose_cell([None] * 25, 5, table=table, seen=[], search=3)  # type: ignore[arg-type]
 
 
 def test_the_last_empty_cell_is_the_only_choice():

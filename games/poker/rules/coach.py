@@ -29,8 +29,10 @@ The coach knows the table's deck composition and the cards dealt so far
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Required, TypedDict
 
@@ -52,10 +54,10 @@ VALUES_FILE = Path(__file__).with_name("coach_values.json")
 
 #: Tables whose combinations depend on the order of the cells in a line.
 POSITIONAL = frozenset({"contiguous"})
-#: How many of the best cells by the static value get the one-card look-ahead.
-LOOKAHEAD_CELLS = 3
 
 _VALUES = tuple(range(MIN_VALUE, MAX_VALUE + 1))
+#: Each line's cells read in one call (a tuple, in the line's order).
+_LINE_GETTERS = tuple(itemgetter(*line) for line in LINES)
 _LETTERS = "abcde"
 
 
@@ -199,7 +201,8 @@ class Model:
         self.fine = fine or {}
         self.coarse = coarse or {}
         self._cache: dict[tuple, float] = {}  # a pure function's memo
-        self._relevant: dict[tuple, tuple[int, ...]] = {}
+        # Per line content: the getter of the unseen counts its value depends on.
+        self._relevant: dict[tuple, Callable[[Sequence[int]], object]] = {}
 
     def line_value(
         self,
@@ -209,28 +212,25 @@ class Model:
         empty_cells: int,
     ) -> float:
         bonus = self.compiled.diagonal_bonus if line_index in DIAGONALS else 0
-        if None not in line:
-            points = _line_points(self.compiled, *line)
-            return float(points + bonus) if points else 0.0
         filled = tuple(line)
-        relevant = self._relevant.get(filled)
-        if relevant is None:
-            relevant = self._relevant[filled] = _relevant_values(self.table, line)
-        empties = 5 - len(line) + line.count(None)
-        memo_key = (
-            bonus,
-            filled,
-            empty_cells // 4,
-            tuple([min(remaining[v], empties) for v in relevant]),
-        )
+        if None not in filled:
+            points = _line_points(self.compiled, *filled)
+            return float(points + bonus) if points else 0.0
+        getter = self._relevant.get(filled)
+        if getter is None:
+            relevant = _relevant_values(self.table, filled)
+            getter = self._relevant[filled] = itemgetter(*relevant) if relevant else _nothing
+        # The memo key holds the raw unseen counts of the relevant values (the
+        # abstraction caps them, so equal keys always give equal values).
+        memo_key = (bonus, filled, empty_cells // 4, getter(remaining))
         cache = self._cache
         value = cache.get(memo_key)
         if value is not None:
             return value
-        fine, coarse = line_keys(self.table, line, remaining, empty_cells)
+        fine, coarse = line_keys(self.table, filled, remaining, empty_cells)
         found = self.fine.get(fine) or self.coarse.get(coarse)
         if found is None:
-            points = _line_points(self.compiled, *line)
+            points = _line_points(self.compiled, *filled)
             value = float(points + bonus) if points else 0.0
         else:
             mean, scoring = found
@@ -239,6 +239,10 @@ class Model:
             cache.clear()
         cache[memo_key] = value
         return value
+
+
+def _nothing(remaining: Sequence[int]) -> tuple[()]:
+    return ()
 
 
 def _load_models() -> dict[str, Model]:
@@ -290,9 +294,8 @@ class _Position:
         self.remaining = remaining
         self.empty = cells.count(None)
 
-    def line(self, index: int) -> list[int | None]:
-        cells = self.cells
-        return [cells[c] for c in LINES[index]]
+    def line(self, index: int) -> tuple[int | None, ...]:
+        return _LINE_GETTERS[index](self.cells)
 
     def line_values(self, empty_cells: int) -> list[float]:
         value = self.model.line_value
@@ -313,7 +316,7 @@ class _Position:
             cells[cell] = value
             delta = 0.0
             for li in LINES_THROUGH_CELL[cell]:
-                line = [cells[c] for c in LINES[li]]
+                line = _LINE_GETTERS[li](cells)
                 delta += line_value(li, line, remaining, empty_after) - base[li]
             cells[cell] = None
             result[cell] = delta
@@ -373,8 +376,71 @@ def _board(cells: Sequence[int | None]) -> list[int | None]:
     return board
 
 
+def _deep(position: _Position, cell: int, value: int) -> float:
+    """Two cards ahead: ``value`` goes to ``cell``; for every next card (weighted
+    by its unseen copies) the reply the static value prefers is judged by the
+    one-card look-ahead (``_lookahead``) -- an expectimax with the reply pruned
+    to the static favourite."""
+    cells = position.cells
+    remaining = position.remaining
+    cells[cell] = value
+    try:
+        empty = cells.count(None)
+        unseen_numbers = sum(remaining[1:])
+        if empty <= 1 or unseen_numbers == 0:
+            cells[cell] = None
+            return _lookahead(position, cell, value)
+        expected = 0.0
+        for nxt in _VALUES:
+            copies = remaining[nxt]
+            if not copies:
+                continue
+            remaining[nxt] -= 1
+            base = position.line_values(empty - 1)
+            reply, _ = _best(position.deltas(nxt, base, empty - 1))
+            expected += copies * _lookahead(position, reply, nxt)
+            remaining[nxt] += 1
+        return expected / unseen_numbers
+    finally:
+        cells[cell] = None
+
+
+@dataclass(frozen=True)
+class Search:
+    """How hard the coach looks ahead (a budget, not a clock: the same position
+    always gets the same answer).
+
+    ``cells``: how many of the best cells by the static value get the one-card
+    look-ahead; ``deep``: a budget of cell evaluations for the two-card look-ahead
+    (``_deep``) of the best of those -- at least two cells get it when the budget
+    is not 0, more as the board fills and each costs less."""
+
+    cells: int = 3
+    deep: int = 0
+
+    def deep_cells(self, empty: int) -> int:
+        if not self.deep or empty < 2:
+            return 0
+        # One two-card look-ahead evaluates about 13 * 14 * empty cells; two
+        # at least, or it could not change the choice.
+        return max(2, self.deep // (182 * empty))
+
+
+#: The coach before issue 42: one card ahead for the best 3 cells (about 10 ms
+#: a decision). The review and the tests use it; it stays the default.
+QUICK = Search()
+#: The coach of hints and robots (issue 42): one card ahead for the best 6 cells,
+#: two cards ahead for the best of them (p95 within 200 ms on the 2-core machine,
+#: see bench/RESULTS-poker-coach.md).
+STRONG = Search(cells=6, deep=4_400)
+
+
 def _choose_value_cell(
-    model: Model, board: list[int | None], remaining: list[int], values: Sequence[int]
+    model: Model,
+    board: list[int | None],
+    remaining: list[int],
+    values: Sequence[int],
+    search: Search = QUICK,
 ) -> tuple[int, int, float]:
     """Best (cell, value) for one of ``values`` placed now, with the look-ahead;
     returns its expected board value too."""
@@ -386,38 +452,55 @@ def _choose_value_cell(
         base = position.line_values(empty_after)
         deltas = position.deltas(value, base, empty_after)
         total = sum(base)
-        for cell in _ranked(deltas)[:LOOKAHEAD_CELLS]:
+        for cell in _ranked(deltas)[: search.cells]:
             candidates.append((total + deltas[cell], cell, value))
     if empty_after == 0 or len(candidates) == 1:
         static, cell, value = max(candidates, key=lambda c: (round(c[0], 9), -c[1], -c[2]))
         return cell, value, static
     candidates.sort(key=lambda c: (-round(c[0], 9), c[1], c[2]))
     if len(values) > 1:
-        candidates = candidates[:LOOKAHEAD_CELLS]
-    best: tuple[float, int, int] | None = None
+        candidates = candidates[: search.cells]
     position = _Position(model, board, remaining)
-    for _, cell, value in candidates:
-        expected = _lookahead(position, cell, value)
-        if best is None or expected > best[0] + 1e-9:
-            best = (expected, cell, value)
-    assert best is not None
-    return best[1], best[2], best[0]
+    judged = [(_lookahead(position, cell, value), cell, value) for _, cell, value in candidates]
+    # Stable sorts: equal expectations keep the static value's order.
+    judged.sort(key=lambda c: -round(c[0], 9))
+    deep = search.deep_cells(empty_after)
+    if deep and len(judged) > 1:
+        judged = [(_deep(position, cell, value), cell, value) for _, cell, value in judged[:deep]]
+        judged.sort(key=lambda c: -round(c[0], 9))
+    expected, cell, value = judged[0]
+    return cell, value, expected
 
 
 # --- public API ----------------------------------------------------------------
 
 
-def choose_cell(cells: Sequence[int | None], card: int, *, table: str, seen: Sequence[int]) -> int:
+def _check_search(search: object) -> Search:
+    if not isinstance(search, Search):
+        raise ValueError(f"search: expected a coach.Search, got {search!r}")
+    return search
+
+
+def choose_cell(
+    cells: Sequence[int | None],
+    card: int,
+    *,
+    table: str,
+    seen: Sequence[int],
+    search: Search = QUICK,
+) -> int:
     """The coach's empty cell for the number ``card`` in hand.
 
-    ``seen`` is every card dealt before this one in this game (jokers as 0).
+    ``seen`` is every card dealt before this one in this game (jokers as 0);
+    ``search`` how far it looks ahead (``QUICK`` or ``STRONG``).
     Deterministic: the same arguments always give the same cell.
     """
     model = model_for(table)
     board = _board(cells)
     value = _check_card(card)
+    search = _check_search(search)
     remaining = _remaining(table, seen, (value,))
-    cell, _, _ = _choose_value_cell(model, board, remaining, (value,))
+    cell, _, _ = _choose_value_cell(model, board, remaining, (value,), search)
     return cell
 
 
@@ -435,17 +518,24 @@ class JokerChoice(TypedDict, total=False):
 
 
 def choose_joker(
-    cells: Sequence[int | None], *, table: str, seen: Sequence[int], kept: int
+    cells: Sequence[int | None],
+    *,
+    table: str,
+    seen: Sequence[int],
+    kept: int,
+    search: Search = QUICK,
 ) -> JokerChoice:
     """Use a joker now (``{"action": "use", "cell": c, "value": v}``) or keep it
     (``{"action": "keep"}``).
 
     Asked for the joker in hand (``kept`` = jokers already in the reserve) or
     for a kept joker between cards (then ``kept`` counts the *other* kept
-    jokers). ``seen`` is every card dealt so far except a joker in hand.
+    jokers). ``seen`` is every card dealt so far except a joker in hand;
+    ``search`` how far the placement looks ahead (keeping is judged statically).
     """
     model = model_for(table)
     board = _board(cells)
+    search = _check_search(search)
     if type(kept) is not int or kept < 0:
         raise ValueError(f"kept must be a non-negative int, got {kept!r}")
     spec = get_table(table)
@@ -461,7 +551,7 @@ def choose_joker(
         best = max(max(position.deltas(v, base, free - 1).values()) for v in _VALUES)
         if best < JOKER_USE_GAIN:
             return {"action": "keep"}
-    cell, value, _ = _choose_value_cell(model, board, remaining, _VALUES)
+    cell, value, _ = _choose_value_cell(model, board, remaining, _VALUES, search)
     return {"action": "use", "cell": cell, "value": value}
 
 
