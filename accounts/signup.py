@@ -7,11 +7,21 @@ gets a note to its owner (nothing changes). Verification is a signed link
 opened the account works for its own classes but is granted nothing tied to
 the address (a co-teacher invitation).
 
+Someone may sign up with a colleague's address and never verify it (a
+squatter, issue 38 §4). The address's real owner takes it over by a mail link
+or by school sign-in: a new password set through the mailed password-reset
+link proves the address and verifies the account (``OwnerSetPasswordForm``;
+the squatter's password and sessions are gone with it), and a school sign-in
+with that verified address takes over an unverified account
+(``accounts.sso.adapter``). Deleting an unverified account keeps invitations
+addressed to its e-mail (``classrooms.privacy``): they were meant for the owner.
+
 Sign-ups are counted per network address with a budget a whole staff room fits
 in, and a known address gets its note at most once a day
 (accounts.mail_limits): sign-up must not mail a teacher twenty times.
 """
 
+from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.hashers import make_password
 from django.core import signing
 from django.db import IntegrityError, transaction
@@ -110,6 +120,21 @@ def sign_up(*, email: str, name: str, password: str, base_url: str, address: str
             existing.email,
         )
     return None
+
+
+class OwnerSetPasswordForm(SetPasswordForm):
+    """The password-reset link's form: whoever opened the mailed link owns the
+    address, so an unverified account becomes verified -- its owner takes it
+    over from whoever signed up with the address (their password, and with it
+    their sessions, no longer work)."""
+
+    def save(self, commit: bool = True):
+        user = super().save(commit=False)
+        if user.email_verified_at is None:
+            user.email_verified_at = timezone.now()
+        if commit:
+            user.save()
+        return user
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import player_views, views
+from accounts import player_views, signup, views
 
 app_name = "accounts"
 
@@ -36,6 +36,7 @@ urlpatterns = [
     path(
         "password/reset/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(
+            form_class=signup.OwnerSetPasswordForm,
             template_name="accounts/form_page.html",
             success_url=reverse_lazy("accounts:password_reset_complete"),
         ),

@@ -105,10 +105,18 @@ def export_account(user: User) -> dict:
     return {
         "classes": classes,
         "invitations_to_this_address": [
-            row_without_secrets(invite)
-            for invite in CoTeacher.objects.filter(email__iexact=user.email).order_by("pk")
+            row_without_secrets(invite) for invite in _own_invitations(user).order_by("pk")
         ],
     }
+
+
+def _own_invitations(user: User):
+    """Invitations that are this account's: those addressed to its e-mail only when
+    it proved the address; an unverified account (perhaps someone who signed up
+    with a colleague's address) has only what it accepted (issue 38 §4)."""
+    if user.email_verified:
+        return CoTeacher.objects.filter(email__iexact=user.email)
+    return CoTeacher.objects.filter(user=user)
 
 
 def _successor(classroom: Classroom) -> User | None:
@@ -144,7 +152,9 @@ def delete_account(user: User) -> None:
             classroom.co_teachers.filter(user=fate.successor).delete()
         else:
             classroom.delete()  # members, rooms, played games and their results go with it
-    CoTeacher.objects.filter(email__iexact=user.email).delete()
+    # Deleting an unverified account never deletes an invitation meant for the
+    # address's real owner.
+    _own_invitations(user).delete()
 
 
 HOOKS = PrivacyHooks(

@@ -142,6 +142,32 @@ class SchoolSocialAccountAdapter(DefaultSocialAccountAdapter):
             raise ImmediateHttpResponse(refusal(request, CANCELLED, name, status=400))
         raise ImmediateHttpResponse(refusal(request, FAILED, name, status=400))
 
+    def _take_over(
+        self, request, owner: User, person, kept: dict, candidate, provider: str, name: str
+    ) -> HttpResponse:
+        with transaction.atomic():
+            owner = User.objects.select_for_update().get(pk=owner.pk)
+            if not owner.is_active:
+                return refusal(request, INACTIVE, name)
+            # The squatter's password goes (and with it every session it opened).
+            owner.set_unusable_password()
+            owner.email_verified_at = timezone.now()
+            owner.name = person.name or owner.name
+            owner.save(update_fields=["password", "email_verified_at", "name"])
+            try:
+                with transaction.atomic():
+                    SocialAccount.objects.create(
+                        user=owner,
+                        provider=provider,
+                        uid=person.uid,
+                        extra_data=kept,
+                        last_login=timezone.now(),
+                    )
+            except IntegrityError:
+                return refusal(request, TAKEN, name, status=409)
+        log.info("unverified account taken over by its address's school sign-in (%s)", name)
+        return sign_in(request, owner, candidate)
+
     def pre_social_login(self, request, sociallogin) -> None:
         provider = sociallogin.provider
         app_settings = provider.app.settings
@@ -165,6 +191,14 @@ class SchoolSocialAccountAdapter(DefaultSocialAccountAdapter):
         owner = User.objects.filter(email__iexact=person.email).first() if person.email else None
         if code := policy.email_refusal(person, app_settings):
             refuse(request, code, name)
+        if owner is not None and owner.email_verified_at is None:
+            # Nobody proved this address; the school just did: its owner takes over
+            # the account from whoever signed up with it (issue 38 §4).
+            raise ImmediateHttpResponse(
+                self._take_over(
+                    request, owner, person, kept, candidate, provider.app.provider_id, name
+                )
+            )
         if owner is not None:
             # Never on the provider's word alone: the owner confirms (accounts.sso.link).
             request.session[PENDING_LINK] = {

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from allauth.socialaccount.models import SocialAccount
 from django.contrib.sessions.models import Session
+from django.utils import timezone
 
 from accounts.models import User
 from tests.sso.conftest import SCHOOL_DOMAIN, browser_session, csrf_token, refusal_code
@@ -180,7 +181,11 @@ def test_generic_provider_without_an_allowlist_signs_in(sso_server, op_reset):
 
 
 def existing_teacher(email=f"eva@{SCHOOL_DOMAIN}", password="a-long-Password-1"):
-    return User.objects.create_user(email=email, password=password, name="Eva")
+    """A teacher who verified the address (an unverified account is taken over
+    by the address's school sign-in: tests/security/test_squatter_accounts.py)."""
+    return User.objects.create_user(
+        email=email, password=password, name="Eva", email_verified_at=timezone.now()
+    )
 
 
 def test_an_unverified_address_cannot_take_over_an_existing_account(sso_server, op_reset):
