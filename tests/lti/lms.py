@@ -151,7 +151,9 @@ Browser pages (the LMS's own pages; inline scripts, no CSP)
 ``lms.deep_link_page_url(course, user)`` = ``<lms>/courses/<id>/deep_link?user=<user id>``
     Auto-submitting third-party-login forms (POST) to the tool; add ``&frame=1`` to get the
     same launch inside an ``<iframe id="tool">`` on an LMS page (``&frame_width=N``: the
-    frame N px wide, 1000 by default). The authorization endpoint's
+    frame N px wide, 1000 by default; ``&storage=1``: the login names
+    ``lti_storage_target=_parent`` and the LMS page answers ``lti.put_data`` /
+    ``lti.get_data`` from the tool's origin). The authorization endpoint's
     answer auto-posts to the tool; the deep-linking return answers an HTML page listing
     what was added (``<li data-link-id="…">``).
 
@@ -555,6 +557,28 @@ def _is_loopback(host: str | None) -> bool:
 
 def _audience_has(aud: Any, value: str) -> bool:
     return aud == value or (isinstance(aud, list) and value in aud)
+
+
+# The LMS page's client-side storage (IMS LTI Client Side postMessages, Platform
+# Storage): lti.put_data / lti.get_data from the tool's origin only; what it was
+# asked is in ``window.ltiStorageLog``.
+_STORAGE_SCRIPT = """
+const toolOrigin = %s;
+const stored = {};
+window.ltiStorageLog = [];
+window.addEventListener("message", (event) => {
+  const data = event.data;
+  if (!data || typeof data !== "object" || event.origin !== toolOrigin) return;
+  if (data.subject === "lti.put_data") {
+    stored[data.key] = data.value;
+  } else if (data.subject !== "lti.get_data") {
+    return;
+  }
+  window.ltiStorageLog.push(data.subject);
+  event.source.postMessage({subject: data.subject + ".response", message_id: data.message_id,
+    key: data.key, value: stored[data.key]}, event.origin);
+});
+"""
 
 
 def _page(title: str, body: str, script: str = "") -> bytes:
@@ -1388,6 +1412,8 @@ class LMS:
             "lti_message_hint": hint,
             "client_id": tool.client_id or "",
             "lti_deployment_id": record["deployment_id"],
+            # LTI client-side storage (lti.put_data / lti.get_data) in the LMS page.
+            **({"lti_storage_target": "_parent"} if record.get("storage") else {}),
         }
 
     def _build_id_token(self, record: dict[str, Any], auth: dict[str, str]) -> str:
@@ -1593,6 +1619,7 @@ class LMS:
             or (link.deployment_id if link else None)
             or tool.deployment_id,
             "document_target": options.pop("document_target", "window"),
+            "storage": options.pop("storage", False),
             "attack": options,
         }
         if kind == "LtiDeepLinkingRequest":
@@ -1731,7 +1758,7 @@ class LMS:
             raise LMSError(400, "no_user", "?user=<id> names no user", kind="html")
         return user
 
-    def _framed(self, req: _Req, title: str):
+    def _framed(self, req: _Req, title: str, tool_origin: str = ""):
         if req.query.get("frame") != "1":
             return None
         query = {k: v for k, v in req.query.items() if k not in {"frame", "frame_width"}}
@@ -1740,16 +1767,18 @@ class LMS:
         width = req.query.get("frame_width", "")
         width = width if width.isdigit() and 200 <= int(width) <= 4000 else "1000"
         body = f"<h1>{html.escape(title)}</h1><iframe id='tool' name='tool' src='{src}' width='{width}' height='700' allow='fullscreen'></iframe>"
-        return self._html(_page(title, body))
+        script = _STORAGE_SCRIPT % json.dumps(tool_origin) if req.query.get("storage") else ""
+        return self._html(_page(title, body, script))
 
     def _h_launch_page(self, req: _Req, course: str, link: str):
         course_obj = self._course(course)
         link_obj = self._link(course_obj, link)
-        framed = self._framed(req, link_obj.title)
+        tool = self.tools[link_obj.client_id]
+        login_uri = urlsplit(tool.initiate_login_uri or "")
+        framed = self._framed(req, link_obj.title, f"{login_uri.scheme}://{login_uri.netloc}")
         if framed:
             return framed
         user = self._page_user(req)
-        tool = self.tools[link_obj.client_id]
         target = "iframe" if req.query.get("in_frame") else "window"
         hint, record = self._record(
             "LtiResourceLinkRequest",
@@ -1758,7 +1787,7 @@ class LMS:
             course_obj,
             link_obj,
             link_obj.url,
-            {"document_target": target},
+            {"document_target": target, "storage": bool(req.query.get("storage"))},
         )
         return self._html(
             _auto_form(tool.initiate_login_uri or "", self._login_params(hint, record), "Launch")

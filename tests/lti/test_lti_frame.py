@@ -20,6 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from homework.models import Assignment
+from lti import launch
 from lti.framing import MARKER_COOKIE
 from lti.models import FrameGrant, GradeSend
 from tests.homework.test_homework_browser import _play_to_end  # works on a frame too
@@ -257,6 +258,35 @@ def test_when_the_frame_keeps_no_cookie_a_new_window_signs_in_again(framed_lms, 
     window.wait_for_load_state("load")
     window.locator("[data-testid=start-homework]").click()
     window.wait_for_selector("#poker-game:not([hidden])")
+
+
+def test_a_frame_that_lost_the_login_cookie_binds_the_launch_through_the_lms_storage(
+    framed_lms, asgi_server, page
+):
+    """The LMS offers its client-side storage (``lti_storage_target``): the login
+    puts the binding there (``lti.put_data``), the launch that came without the
+    cookie gets it back (``lti.get_data``) and is accepted in the frame."""
+    lms = framed_lms
+    course, instructor, pupils = _course_with(lms, learners=["Cyril Malý"])
+    assignment = _deep_link(lms, requests.Session(), instructor, course)
+    link = lms.links[course.id][-1]
+    page.set_viewport_size(DESKTOP)
+    dropped = []
+    prefix = re.compile("^" + re.escape(launch.STATE_COOKIE_PREFIX))
+
+    def lose_binding_cookie(route):
+        # Between the login and the launch the frame loses the login's cookie.
+        dropped.extend(c["name"] for c in page.context.cookies() if prefix.match(c["name"]))
+        page.context.clear_cookies(name=prefix)
+        route.continue_()
+
+    page.context.route(re.compile(r".*/auth\?.*"), lose_binding_cookie)
+    page.goto(lms.launch_page_url(course, link, pupils[0]) + "&frame=1&in_frame=1&storage=1")
+    frame = _tool_frame(page, r"/poker/play/\?assignment=\d+")
+    assert frame.locator(f'[data-assignment="{assignment.pk}"]').count() == 1
+    assert len(dropped) == 1
+    assert not [c for c in page.context.cookies() if prefix.match(c["name"])]
+    assert page.evaluate("window.ltiStorageLog") == ["lti.put_data", "lti.get_data"]
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["360", "1280"])
