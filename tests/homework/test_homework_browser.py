@@ -135,7 +135,8 @@ def test_teacher_sets_homework_three_pupils_play_and_the_teacher_reads_it(
 
     sheet = load_workbook(io.BytesIO(Path(download.value.path()).read_bytes())).active
     lines = list(sheet.iter_rows(values_only=True))[1:]
-    assert {line[0]: (line[2], line[3]) for line in lines} == {
+    # surname, first name, identifier, status, score, attempts, ... (issue 37 §4)
+    assert {f"{line[1]} {line[0]}": (line[4], line[5]) for line in lines} == {
         name: (value, count) for name, (_status, value, count) in expected.items()
     }
 
