@@ -68,7 +68,8 @@ def validate_nickname(raw: str, *, exclude_profile_id: int | None = None) -> str
     return nickname
 
 
-def _browser_for(token: str | None) -> tuple[Browser, str]:
+def browser_for(token: str | None) -> tuple[Browser, str]:
+    """The browser of the cookie's ``token``, else a new one: (browser, its token)."""
     if token:
         browser = Browser.objects.filter(token_hash=identity.hash_token(token)).first()
         if browser is not None:
@@ -84,6 +85,14 @@ def _unique_code() -> str:
             return code
 
 
+def add_profile(*, nickname: str) -> PlayerProfile:
+    """A profile in no browser yet (a teacher's own, the demo class's pupils),
+    with a fresh profile code; the caller has checked ``nickname``. Raises
+    ``IntegrityError`` when a concurrent request took the nickname first."""
+    with transaction.atomic():
+        return PlayerProfile.objects.create(nickname=nickname, code=_unique_code())
+
+
 @transaction.atomic
 def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerProfile, str]:
     """Create a profile, attach it to the browser (creating one) and select it.
@@ -92,7 +101,7 @@ def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerP
     """
     nickname = validate_nickname(nickname)
     nicknames.check_not_like_a_teacher(nickname)
-    browser, token = _browser_for(browser_token)
+    browser, token = browser_for(browser_token)
     try:
         with transaction.atomic():
             profile = PlayerProfile.objects.create(nickname=nickname, code=_unique_code())
@@ -168,7 +177,7 @@ def continue_with_code(
     if profile is None:
         limits.count(misses, client)
         raise AccountsError("unknown_code", _("No profile has this code. Check it and try again."))
-    browser, token = _browser_for(browser_token)
+    browser, token = browser_for(browser_token)
     browser.profiles.add(profile)
     browser.selected = profile
     browser.save(update_fields=["selected"])

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts import identity, limits, nicknames
+from accounts import limits, nicknames
 from accounts import services as account_services
 from accounts.errors import AccountsError
 from accounts.models import PlayerProfile, User
@@ -543,20 +543,10 @@ def ensure_teacher_player(*, user: User) -> PlayerProfile:
         except AccountsError:
             continue
         try:
-            with transaction.atomic():
-                player = PlayerProfile.objects.create(
-                    nickname=nickname, code=_unique_profile_code()
-                )
+            player = account_services.add_profile(nickname=nickname)
         except IntegrityError:
             continue
         user.player = player
         user.save(update_fields=["player"])
         return player
     raise ClassroomError("no_nickname", _("No free nickname was found. Set a name first."))
-
-
-def _unique_profile_code() -> str:
-    while True:
-        code = identity.new_profile_code()
-        if not PlayerProfile.objects.filter(code=code).exists():
-            return code

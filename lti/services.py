@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts import identity, nicknames
+from accounts import services as account_services
 from accounts.models import Browser, PlayerProfile, User
-from classrooms.models import Classroom, CoTeacher, Membership
-from classrooms.services import new_class_code
+from classrooms import lms_services
+from classrooms.models import Membership
 from core import registry
 from homework import services as homework_services
 from homework.errors import HomeworkError
@@ -97,21 +97,13 @@ def _player(person: Person, language: str) -> PlayerProfile:
     for _attempt in range(50):
         nickname = nicknames.generate(language=language)
         try:
-            with transaction.atomic():
-                player = PlayerProfile.objects.create(nickname=nickname, code=_profile_code())
+            player = account_services.add_profile(nickname=nickname)
         except IntegrityError:
             continue
         person.player = player
         person.save(update_fields=["player"])
         return player
     raise Refused("no_nickname", gettext_lazy("Please try again in a moment."), 503)
-
-
-def _profile_code() -> str:
-    while True:
-        code = identity.new_profile_code()
-        if not PlayerProfile.objects.filter(code=code).exists():
-            return code
 
 
 def _course_title(claims: dict) -> str:
@@ -154,13 +146,7 @@ def _course(validated: Validated, deployment, role: str, user: User | None) -> C
                 ),
                 409,
             )
-        classroom = Classroom.objects.create(
-            name=_course_title(validated.claims),
-            teacher=user,
-            join_code=new_class_code(),
-            # Pupils come through the LMS; a class code would let anyone in.
-            join_enabled=False,
-        )
+        classroom = lms_services.open_class(teacher=user, name=_course_title(validated.claims))
         course = Course.objects.create(
             deployment=deployment,
             context_id=context_id,
@@ -170,15 +156,7 @@ def _course(validated: Validated, deployment, role: str, user: User | None) -> C
     elif role == "instructor" and user is not None:  # an instructor always has one
         classroom = course.classroom
         if classroom.teacher_id != user.pk:
-            CoTeacher.objects.get_or_create(
-                classroom=classroom,
-                email=user.email,
-                defaults={
-                    "user": user,
-                    "invited_by": classroom.teacher,
-                    "accepted_at": timezone.now(),
-                },
-            )
+            lms_services.add_coteacher(classroom=classroom, user=user)
     nrps = validated.claims.get(launch.NRPS)
     url = nrps.get("context_memberships_url") if isinstance(nrps, dict) else None
     if net.acceptable_url(url) and course.memberships_url != url:
@@ -188,38 +166,9 @@ def _course(validated: Validated, deployment, role: str, user: User | None) -> C
 
 
 def _membership(course: Course, person: Person, player: PlayerProfile, name: str) -> Membership:
-    classroom = course.classroom
-    # The class row is the lock a roster refresh takes too: one entry per LMS user.
-    Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
-    member = (
-        Membership.objects.select_for_update()
-        .filter(Q(player=player) | Q(source_id=source_id(person.sub)), classroom=classroom)
-        .order_by("pk")
-        .first()
+    return lms_services.enter_member(
+        classroom=course.classroom, player=player, source_id=source_id(person.sub), name=name
     )
-    if member is None:
-        return Membership.objects.create(
-            classroom=classroom,
-            player=player,
-            roster_name=name or player.nickname,
-            source_id=source_id(person.sub),
-        )
-    changed = []
-    if member.player_id != player.pk:
-        member.player = player
-        changed.append("player")
-    if member.source_id != source_id(person.sub):
-        member.source_id = source_id(person.sub)
-        changed.append("source_id")
-    if member.status != Membership.Status.APPROVED:
-        member.status = Membership.Status.APPROVED
-        changed.append("status")
-    if name and member.roster_name != name:
-        member.roster_name = name
-        changed.append("roster_name")
-    if changed:
-        member.save(update_fields=changed)
-    return member
 
 
 def _copy_assignment(original: Assignment, course: Course) -> Assignment:
@@ -362,8 +311,7 @@ def select_player(token: str | None, player: PlayerProfile) -> str:
         Browser.objects.filter(token_hash=identity.hash_token(token)).first() if token else None
     )
     if browser is None:
-        token = identity.new_token()
-        browser = Browser.objects.create(token_hash=identity.hash_token(token))
+        browser, token = account_services.browser_for(None)
     identity.end_bound_sessions(browser, keep_id=player.pk)
     browser.profiles.add(player)
     browser.selected = player

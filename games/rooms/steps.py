@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import PlayerProfile
 from core import registry as game_registry
-from games.models import GameRecord, GameResult
+from games import services as results_service
+from games.models import GameResult
 from games.rooms import registry
 from games.rooms.delivery import announce_later
 from games.rooms.errors import RoomError
@@ -152,29 +153,27 @@ def finish(room: Room, adapter: RoomGame, now: datetime) -> list[dict]:
     room.next_tick_at = None
     seat_states = {s.player_id: s.state for s in room.seats.all()}
     results = adapter.results(room.state, seat_states)
-    record = GameRecord.objects.create(
+    # A player erased during the game is in the state under a pseudonym with no
+    # profile (accounts.erasure): their result is kept anonymous, as at erasure.
+    profiles = PlayerProfile.objects.filter(pk__in=[r.player_id for r in results])
+    known = set(profiles.values_list("pk", flat=True))
+    record, written = results_service.record_game(
         game=room.game,
         mode=room.mode,
         classroom=room.classroom,
         settings=room.settings,
         started_at=room.started_at or now,
         finished_at=now,
-    )
-    # A player erased during the game is in the state under a pseudonym with no
-    # profile (accounts.erasure): their result is kept anonymous, as at erasure.
-    profiles = PlayerProfile.objects.filter(pk__in=[r.player_id for r in results])
-    known = set(profiles.values_list("pk", flat=True))
-    written = GameResult.objects.bulk_create(
-        GameResult(
-            record=record,
-            player_id=r.player_id if r.player_id in known else None,
-            score=r.score,
-            rank=r.rank,
-            completed=r.completed,
-            details=r.details,
-            finished_at=now,
-        )
-        for r in results
+        results=[
+            results_service.Result(
+                player_id=r.player_id if r.player_id in known else None,
+                score=r.score,
+                rank=r.rank,
+                completed=r.completed,
+                details=r.details,
+            )
+            for r in results
+        ],
     )
     room.record = record
     _tell_homework(room, written)

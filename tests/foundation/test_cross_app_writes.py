@@ -130,20 +130,8 @@ def _project() -> tuple[dict[tuple[str, str], str], dict[str, str]]:
 #: model: this list may only shrink -- a new write fails (delete an entry here
 #: once its write is gone; ``cross_app_writes`` lists what is left).
 NOT_YET: set[str] = {
-    "classrooms/management/commands/load_demo.py: classrooms writes PlayerProfile (accounts)",
-    "classrooms/services.py: classrooms writes PlayerProfile (accounts)",
-    "games/poker/demo.py: poker writes GameRecord (games)",
-    "games/poker/demo.py: poker writes GameResult (games)",
-    "games/poker/services/results.py: poker writes GameRecord (games)",
-    "games/poker/services/results.py: poker writes GameResult (games)",
-    "games/rooms/steps.py: rooms writes GameRecord (games)",
-    "games/rooms/steps.py: rooms writes GameResult (games)",
+    # The LMS roster refresh: moving into classrooms.roster_services (issue 37 §4).
     "lti/nrps.py: lti writes Membership (classrooms)",
-    "lti/services.py: lti writes Browser (accounts)",
-    "lti/services.py: lti writes Classroom (classrooms)",
-    "lti/services.py: lti writes CoTeacher (classrooms)",
-    "lti/services.py: lti writes Membership (classrooms)",
-    "lti/services.py: lti writes PlayerProfile (accounts)",
 }
 
 

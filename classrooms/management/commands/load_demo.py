@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from accounts.identity import new_profile_code
+from accounts import services as account_services
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
 from classrooms.services import new_class_code
@@ -53,9 +53,7 @@ class Command(BaseCommand):
             for roster_name, nickname in DEMO_STUDENTS:
                 player = PlayerProfile.objects.filter(nickname=nickname, is_active=True).first()
                 if player is None:
-                    player = PlayerProfile.objects.create(
-                        nickname=nickname, code=new_profile_code()
-                    )
+                    player = account_services.add_profile(nickname=nickname)
                 Membership.objects.create(
                     classroom=classroom, player=player, roster_name=roster_name
                 )

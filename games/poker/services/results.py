@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from games.models import GameRecord, GameResult
+from games import services as results_service
+from games.models import GameResult
 
 from .. import coach_robot
 from ..models import SoloGame
@@ -20,17 +21,6 @@ def record(*, game: SoloGame, engine: PokerGame) -> GameResult:
     (``details`` conventions: docs/decisions.md and docs/poker-api.md)."""
     started = engine.started_at if engine.started_at is not None else engine.finished_at
     assert started is not None  # a game that is over has a finish (and so a start)
-    record = GameRecord.objects.create(
-        game="poker",
-        mode=game.mode,
-        settings={
-            "table": game.table,
-            "difficulty": game.difficulty,
-            "seconds_per_card": game.seconds_per_card,
-        },
-        started_at=moment(started),
-        finished_at=game.finished_at,
-    )
     details: dict[str, Any] = {
         "table": game.table,
         "difficulty": game.difficulty,
@@ -49,12 +39,23 @@ def record(*, game: SoloGame, engine: PokerGame) -> GameResult:
             robot_score=robot,
             outcome="win" if mine > robot else "loss" if mine < robot else "draw",
         )
-    result: GameResult = GameResult.objects.create(
-        record=record,
-        player=game.player,
-        score=engine.score().total,
-        completed=engine.completed,
+    _record, (result,) = results_service.record_game(
+        game="poker",
+        mode=game.mode,
+        settings={
+            "table": game.table,
+            "difficulty": game.difficulty,
+            "seconds_per_card": game.seconds_per_card,
+        },
+        started_at=moment(started),
         finished_at=game.finished_at,
-        details=details,
+        results=[
+            results_service.Result(
+                player_id=game.player_id,
+                score=engine.score().total,
+                completed=engine.completed,
+                details=details,
+            )
+        ],
     )
     return result
