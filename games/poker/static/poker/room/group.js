@@ -21,6 +21,19 @@ const root = document.getElementById("pr-root");
 const HOST_POLL_MS = 2000;
 const PLAYER_POLL_MS = 4000;
 
+/** The standings endpoint's answer, or null when it did not come. */
+async function standings() {
+  try {
+    const response = await fetch(root.dataset.standings, {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    });
+    return response.ok ? await response.json() : null;
+  } catch (error) {
+    return null;
+  }
+}
+
 function cardText(card) {
   return card === JOKER ? "★" : String(card);
 }
@@ -182,16 +195,7 @@ class GroupPage {
 
   /** How many players still in the game have not finished their board. */
   async behind() {
-    let data = null;
-    try {
-      const response = await fetch(root.dataset.standings, {
-        credentials: "same-origin",
-        headers: { Accept: "application/json" },
-      });
-      if (response.ok) data = await response.json();
-    } catch (error) {
-      data = null;
-    }
+    const data = await standings();
     if (data && data.status === "running") this.stillPlaying = data.playing || 0;
     return this.stillPlaying || 0;
   }
@@ -261,18 +265,8 @@ class GroupPage {
   async poll() {
     if (this.polling) return;
     this.polling = true;
-    let data = null;
-    try {
-      const response = await fetch(root.dataset.standings, {
-        credentials: "same-origin",
-        headers: { Accept: "application/json" },
-      });
-      if (response.ok) data = await response.json();
-    } catch (error) {
-      data = null;
-    } finally {
-      this.polling = false;
-    }
+    const data = await standings();
+    this.polling = false;
     if (data) this.renderStandings(data);
     if (data && data.status === "lobby") {
       if (data.absent && data.absent.length) this.schedulePoll(HOST_POLL_MS); // until they come
