@@ -16,7 +16,7 @@ needs no migration of shared tables.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -262,7 +262,7 @@ def assignable_games() -> list[GameSpec]:
     return [spec for spec in games() if spec.assignable is not None]
 
 
-def withdraw_public_data(player_ids) -> None:
+def withdraw_public_data(player_ids: Iterable[int | None]) -> None:
     """Tell every game that these players may no longer appear in public output.
 
     An explicit call from the service that decided it (accounts: consent, reset,
@@ -278,7 +278,7 @@ def withdraw_public_data(player_ids) -> None:
             spec.withdraw_public_data(ids)
 
 
-def profile_stats(results: QuerySet, **kwargs) -> dict[str, dict]:
+def profile_stats(results: QuerySet, **kwargs: Any) -> dict[str, dict]:
     """Each game's own profile statistics, keyed by slug (games without any are absent)."""
     stats = {}
     for spec in games():

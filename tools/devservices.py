@@ -131,7 +131,7 @@ def run() -> int:
         lock.release()
         return 1
 
-    def request_stop(signum, frame) -> None:
+    def request_stop(signum: int, frame: object) -> None:
         nonlocal stopping
         stopping = True
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -145,7 +146,7 @@ def room_of(ref: str) -> Room | None:
 REVIEW_CACHE_SECONDS = 6 * 3600
 
 
-def review_response(request, ref: str):
+def review_response(request: HttpRequest, ref: str) -> HttpResponse:
     """The move-by-move review of a pupil's homework game, for a teacher of the
     class (the homework app checked that before calling): per turn what was
     played, the best move there was and the points missed."""

@@ -35,7 +35,7 @@ class TableSettingsForm(forms.Form):
     )
     plain = forms.BooleanField(label=_("A board without premium squares"), required=False)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
 

@@ -5,12 +5,14 @@ new, 200 continued), shared with every room game in ``games/rooms/homework.py``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rooms import homework
 
 from . import assignments
 
 
-def _start(player, assignment):
+def _start(player: Any, assignment: Any) -> Any:
     return assignments.start_assignment_room(player=player, assignment=assignment)
 
 

@@ -9,6 +9,7 @@ never changes anything and never trusts a score from the client.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
@@ -121,7 +122,7 @@ def preview(request: HttpRequest, code: str) -> JsonResponse:
     )
 
 
-def _own_room(request: HttpRequest, code: str):
+def _own_room(request: HttpRequest, code: str) -> Any:
     """The Abaku room with this code if the requester has a seat in it, else None."""
     room = room_selectors.room_by_code(code)
     if room is None or room.game != "abaku" or not room.state or "game" not in room.state:

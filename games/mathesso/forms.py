@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -77,7 +79,7 @@ class TableSettingsForm(GameForm):
     extensions, scoring) without the nickname, since the students are seated
     with their own profiles."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         del self.fields["nickname"]

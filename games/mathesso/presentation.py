@@ -9,6 +9,7 @@ games/mathesso/static/mathesso/tiles.js).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.html import format_html, format_html_join
@@ -85,7 +86,9 @@ EXTENSION_TITLES = {"factorial": _("Factorial"), "cjv": _("CJV")}
 RULER_MARKS = {1: "●", 2: "▲", 3: "■", 4: "◆", 5: "★", 6: "✚", 7: "▼", 8: "✱", 9: "✖", 10: "◯"}
 
 
-def localised_catalogue(variant: str | None = None, extensions=()) -> dict[str, Any]:
+def localised_catalogue(
+    variant: str | None = None, extensions: Iterable[str] = ()
+) -> dict[str, Any]:
     """The engine's catalogue with names in the active language added as ``label``."""
     data = catalogue(variant, extensions)
     for colour in data["ruler"]:

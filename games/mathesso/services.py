@@ -19,7 +19,7 @@ from games.rooms.models import Room
 @transaction.atomic
 def change_settings(*, room_id: int, actor: PlayerProfile, settings: dict) -> Room:
     """Store new settings for a Mathesso lobby; only its host may, only before the start."""
-    room = Room.objects.select_for_update().filter(pk=room_id, game="mathesso").first()
+    room: Room | None = Room.objects.select_for_update().filter(pk=room_id, game="mathesso").first()
     if room is None:
         raise RoomError("unknown_room", _("There is no room with this code."))
     if room.host_id != actor.pk:

@@ -1,4 +1,6 @@
 from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from .models import DailyAttempt, DailyChallenge, LeaderboardEntry, SoloGame
@@ -54,11 +56,11 @@ class LeaderboardEntryAdmin(admin.ModelAdmin):
     )
     actions = ["hide_entries"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(description=_("Hide the selected entries from the leaderboards"))
-    def hide_entries(self, request, queryset):
+    def hide_entries(self, request: HttpRequest, queryset: QuerySet) -> None:
         for entry_id in list(queryset.values_list("pk", flat=True)):
             leaderboards.hide_leaderboard_entry(entry_id=entry_id)
         self.message_user(request, _("The entries were hidden."), messages.SUCCESS)
@@ -69,7 +71,7 @@ class DailyChallengeAdmin(admin.ModelAdmin):
     list_display = ("day", "table", "published_at", "frozen_at")
     readonly_fields = ("day", "table", "published_at", "frozen_at")
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
@@ -93,11 +95,11 @@ class DailyAttemptAdmin(admin.ModelAdmin):
     )
     actions = ["hide_attempts"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(description=_("Hide the selected results from the table of the day"))
-    def hide_attempts(self, request, queryset):
+    def hide_attempts(self, request: HttpRequest, queryset: QuerySet) -> None:
         for attempt_id in list(queryset.values_list("pk", flat=True)):
             leaderboards.hide_daily_attempt(attempt_id=attempt_id)
         self.message_user(request, _("The results were hidden."), messages.SUCCESS)

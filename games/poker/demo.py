@@ -2,13 +2,14 @@
 
 import random
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 
 from games import services as results_service
 
 
-def played_group_games(classroom, rng: random.Random) -> None:
+def played_group_games(classroom: Any, rng: random.Random) -> None:
     """Three finished poker group games of the class, 14, 7 and 1 days ago."""
     players = [member.player for member in classroom.members.all()]
     for days_ago in (14, 7, 1):

@@ -40,7 +40,9 @@ class RoomSettingsForm(forms.Form):
     min_seconds = MIN_SECONDS
     max_seconds = MAX_SECONDS
 
-    def __init__(self, data: Mapping[str, Any] | None = None, *, mode: str = "group", **kwargs):
+    def __init__(
+        self, data: Mapping[str, Any] | None = None, *, mode: str = "group", **kwargs: Any
+    ) -> None:
         super().__init__(data, **kwargs)
         self.mode = mode
         if mode != "group":  # in a duel both play; there is no dealing host

@@ -1,5 +1,8 @@
 """Matematický poker as the platform sees it (registered in ``apps.py``)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from core.registry import Assignable, ClassLaunch, GameSpec, ProfileStats
@@ -10,7 +13,9 @@ from .room_games import DuelGame, GroupGame
 from .services import leaderboards
 
 
-def _class_settings_form(data=None, *, prefix=None):
+def _class_settings_form(
+    data: Mapping[str, Any] | None = None, *, prefix: str | None = None
+) -> RoomSettingsForm:
     # One group-game card per class page: the fields keep the names of
     # /poker/room/new/group/, so both pages post the same form.
     return RoomSettingsForm(data, mode="group")

@@ -22,7 +22,7 @@ from accounts.models import PlayerProfile
 from games.models import GameResult
 
 
-def _daily_streak(days: list, today) -> int:
+def _daily_streak(days: list, today: date) -> int:
     """Consecutive days ending today or yesterday with a finished daily challenge."""
     played = set(days)
     day = today if today in played else today - timedelta(days=1)

@@ -1,5 +1,7 @@
 """The class page's Matematici settings."""
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -9,7 +11,7 @@ class TableSettingsForm(forms.Form):
         label=_("Small-deck variant: no burning at the end of a turn"), required=False
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
 

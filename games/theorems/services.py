@@ -54,7 +54,7 @@ def save_deck(
             raise TheoremsError(
                 "too_many_decks", _("You can keep at most 50 decks. Delete one first.")
             )
-        return SavedDeck.objects.create(
+        created: SavedDeck = SavedDeck.objects.create(
             player=player,
             name=name,
             mathematician=mathematician,
@@ -62,7 +62,10 @@ def save_deck(
             created_at=now,
             updated_at=now,
         )
-    deck = SavedDeck.objects.select_for_update().filter(pk=deck_id, player=player).first()
+        return created
+    deck: SavedDeck | None = (
+        SavedDeck.objects.select_for_update().filter(pk=deck_id, player=player).first()
+    )
     if deck is None:
         raise TheoremsError("unknown_deck", _("This deck does not exist."))
     deck.name, deck.mathematician, deck.cards, deck.updated_at = name, mathematician, cards, now

@@ -42,7 +42,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from itertools import combinations, permutations
 from threading import Lock
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .board import Board, Placed
 from .data import BOARD_SIZE, CENTRE, JOKER
@@ -279,7 +279,7 @@ class _Search:
         self._arrangements: dict[tuple[frozenset[str] | None, ...], list[str]] = {}
         self._arrangement_sets: dict[tuple[frozenset[str] | None, ...], set[str]] = {}
         self._examples: dict[int, set[str]] = {}
-        self._solved: dict[tuple, set[str]] = {}
+        self._solved: dict[tuple[object, ...], set[str]] = {}
         self._jokers: dict[str, list[tuple[bool, ...]]] = {}
         # Lines that look alike (same old digits around the same free squares,
         # the same cross restrictions) have the same legal arrangements.
@@ -464,7 +464,7 @@ def _cross_verdicts(prefix: str, suffix: str) -> list[tuple[bool, list[tuple[int
     return verdicts
 
 
-class _AllowedSets(dict):
+class _AllowedSets(dict[Any, Any]):
     """Allowed digit sets by the digits (as numbers) they hold, each made once."""
 
     def __missing__(self, key: tuple[int, ...]) -> frozenset[str]:
@@ -632,7 +632,7 @@ def _line_moves(
     touching = [
         chars[k] is None and (touch[line][k] if row else touch[k][line]) for k in range(BOARD_SIZE)
     ]
-    allowed_at: list = [None] * BOARD_SIZE
+    allowed_at: list[Any] = [None] * BOARD_SIZE
     allowed_known = [False] * BOARD_SIZE
     last = BOARD_SIZE - 1
     for start in range(BOARD_SIZE):

@@ -1,6 +1,7 @@
 """Template helpers for the Abaku pages."""
 
 import json
+from typing import Any
 
 from django import template
 
@@ -17,7 +18,7 @@ def robot_level_names_json() -> str:
 
 
 @register.simple_tag
-def abaku_hints_used(room) -> int:  # noqa: ANN001 -- a rooms Room
+def abaku_hints_used(room: Any) -> int:  # a rooms Room
     """Hints given in this game so far (only a game without other people has
     any, so the count is the one person's)."""
     state = getattr(room, "state", None)

@@ -66,4 +66,5 @@ def score_breakdown(face_ids: Iterable[str], points: bool = True) -> dict[str, A
 
 def score_pairs(faces: Iterable[str], points: bool = True) -> int:
     """The score of a player who owns these pairs (one face id per pair)."""
-    return score_breakdown(faces, points)["total"]
+    total: int = score_breakdown(faces, points)["total"]
+    return total

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 
 from games.mathesso.forms import GameForm
@@ -10,7 +12,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("mathesso/_settings_form.html", takes_context=True)
-def lobby_settings_form(context, room) -> dict:
+def lobby_settings_form(context: Any, room: Any) -> dict:
     """The host's form to change the variant before the start, filled with the current settings."""
     settings = room.settings or {}
     points = settings.get("points")

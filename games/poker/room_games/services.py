@@ -53,7 +53,7 @@ def new_round(*, room: Room, host: PlayerProfile) -> Room:
         return following
     round_settings = {k: v for k, v in room.settings.items() if k != "previous_room"}
     round_settings["previous_room"] = room.pk
-    fresh = room_services.create_room(
+    fresh: Room = room_services.create_room(
         game="poker", mode="group", host=host, settings=round_settings, classroom=room.classroom
     )
     players = room.seats.select_related("player").filter(

@@ -152,7 +152,7 @@ def group_standings(room: Room, *, player_id: int, now: float | None = None) -> 
     return payload
 
 
-def is_seated(room: Room, player) -> bool:
+def is_seated(room: Room, player: Any) -> bool:
     if player is None:
         return False
     return Seat.objects.filter(

@@ -200,9 +200,9 @@ class Model:
         self.compiled = _COMPILED[table]
         self.fine = fine or {}
         self.coarse = coarse or {}
-        self._cache: dict[tuple, float] = {}  # a pure function's memo
+        self._cache: dict[tuple[object, ...], float] = {}  # a pure function's memo
         # Per line content: the getter of the unseen counts its value depends on.
-        self._relevant: dict[tuple, Callable[[Sequence[int]], object]] = {}
+        self._relevant: dict[tuple[object, ...], Callable[[Sequence[int]], object]] = {}
 
     def line_value(
         self,
@@ -295,7 +295,8 @@ class _Position:
         self.empty = cells.count(None)
 
     def line(self, index: int) -> tuple[int | None, ...]:
-        return _LINE_GETTERS[index](self.cells)
+        values: tuple[int | None, ...] = _LINE_GETTERS[index](self.cells)
+        return values
 
     def line_values(self, empty_cells: int) -> list[float]:
         value = self.model.line_value

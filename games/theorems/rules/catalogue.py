@@ -81,7 +81,7 @@ class StarterDeck:
         return {"mathematician": self.mathematician, "deck": list(self.deck)}
 
 
-def _load() -> tuple[Mapping[str, Card], Mapping[str, Any], Mapping[str, Any], tuple]:
+def _load() -> tuple[Mapping[str, Card], Mapping[str, Any], Mapping[str, Any], tuple[Any, ...]]:
     raw = json.loads((Path(__file__).with_name("catalogue.json")).read_text(encoding="utf-8"))
     cards = {}
     for entry in raw["cards"]:

@@ -139,7 +139,8 @@ def _check_turn(state: GameState, action: Mapping[str, Any]) -> PlayerState:
             raise IllegalMove("decision_pending", "a choice must be made first")
         if action["player"] != state.current:
             raise IllegalMove("not_your_turn", "it is another player's turn")
-    return state.players[action["player"]]
+    player: PlayerState = state.players[action["player"]]
+    return player
 
 
 def _require_action_left(state: GameState) -> None:

@@ -39,7 +39,8 @@ def _score_choice(state: GameState, seat: int, kind: str, choice: Any) -> float:
         return -_remaining(state, seat, choice)
     if kind == "opponent":
         victim = state.players[choice]
-        return victim.boredom - derived.patience(state, choice) + len(victim.hand) / 10
+        value: float = victim.boredom - derived.patience(state, choice) + len(victim.hand) / 10
+        return value
     if kind == "opponent_theorem":
         return -_remaining(state, choice["player"], choice["card"])
     card = CATALOGUE[choice]
