@@ -6,13 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.a11y.keyboard import focused, tabs_to
-from tests.foundation import test_site_crawl as crawl
+from tests.a11y.keyboard import DESKTOP, PHONE, focused, poker_started, solo_room, tabs_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 800}
 MOST_TABS = 6
 
 POKER_CELL = "#poker-board button.poker-cell"
@@ -20,44 +17,9 @@ ABAKU_PLAYABLE = ".ab-cell, .ab-rack-stone"
 MATHESSO_PLAYABLE = ".mt-tile"
 
 
-@pytest.fixture
-def open_page(browser, asgi_server):
-    contexts = []
-
-    def open_(path: str, viewport: dict, cookies: dict | None = None):
-        context = browser.new_context(base_url=asgi_server, viewport=viewport, locale="en-GB")
-        context.set_default_timeout(crawl.TIMEOUT)
-        jar = {"matika_lang": "en", **(cookies or {})}
-        context.add_cookies([{"name": k, "value": v, "url": asgi_server} for k, v in jar.items()])
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(path)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-
-
-def _poker_started(open_page, viewport):
-    page = open_page("/poker/play/", viewport)
-    page.click("#poker-start")
-    expect(page.locator("#poker-game")).to_be_visible()
-    return page
-
-
-def _solo_room(game: str):
-    me, cookies = crawl._player_cookie("Bystrý Sokol")
-    room = crawl._room(game, "solo", me, started=True)
-    return f"/rooms/{room.code}/", cookies
-
-
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_poker_board_is_reached_in_few_tabs(transactional_db, open_page, viewport):
-    page = _poker_started(open_page, viewport)
-    print(
-        "poker tabs", viewport, tabs_to(page, POKER_CELL), tabs_to(page, POKER_CELL, skip_link=True)
-    )
+    page = poker_started(open_page, viewport)
     assert tabs_to(page, POKER_CELL, skip_link=True) <= MOST_TABS
 
 
@@ -66,11 +28,10 @@ def test_poker_board_is_reached_in_few_tabs(transactional_db, open_page, viewpor
 )
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_solo_board_is_reached_in_few_tabs(transactional_db, open_page, viewport, game, playable):
-    path, cookies = _solo_room(game)
+    path, cookies = solo_room(game)
     page = open_page(path, viewport, cookies)
     page.wait_for_selector(playable)
     page.wait_for_timeout(500)
-    print(game, "tabs", viewport, tabs_to(page, playable), tabs_to(page, playable, skip_link=True))
     assert tabs_to(page, playable, skip_link=True) <= MOST_TABS
 
 
@@ -81,7 +42,7 @@ def _label(page) -> str:
 def test_poker_is_played_to_the_end_with_the_keyboard(transactional_db, open_page):
     """Arrows, Home/End and Ctrl+Home/End move on the board; Enter places the number in
     hand (a joker's value is chosen in its dialog with Enter) until the board is full."""
-    page = _poker_started(open_page, PHONE)
+    page = poker_started(open_page, PHONE)
     assert tabs_to(page, POKER_CELL, skip_link=True) <= MOST_TABS
     page.keyboard.press("Control+Home")
     assert _label(page).startswith("Row 1, column 1")
