@@ -145,6 +145,7 @@ def _mapping(params, table, classroom: Classroom) -> roster_import.Mapping:
         class_column=_column(params, "class_column"),
         class_value=params.get("class_value", "").strip()[: roster_import.MAX_CELL],
         surname_first=params.get("surname_first", "") in ("1", "on"),
+        id_column=_column(params, "id_column"),
     )
 
 

@@ -29,7 +29,7 @@ from django.utils.translation import ngettext
 
 from classrooms import roster_rows
 from classrooms.errors import ClassroomError
-from classrooms.roster_rows import CLASSES, FIRST_NAMES, FULL_NAMES, LAST_NAMES, SURNAME_FIRST
+from classrooms.roster_rows import CLASSES, FIRST_NAMES, FULL_NAMES, IDS, LAST_NAMES, SURNAME_FIRST
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 # A whole school's export filtered by the class column still fits.
@@ -60,6 +60,8 @@ class Mapping:
     class_value: str = ""
     # the whole-name column starts with the surname ("Nováková Tereza")
     surname_first: bool = False
+    # the pupil's identifier in the school system (kept as ``source_id``)
+    id_column: int | None = None
 
 
 @dataclass
@@ -292,7 +294,13 @@ def guess_mapping(
         first = last = None
     if first is None and last is None and full is None:
         full = 0
-    mapping = Mapping(first=first, last=last, full=full, class_column=_find(table.headers, CLASSES))
+    mapping = Mapping(
+        first=first,
+        last=last,
+        full=full,
+        class_column=_find(table.headers, CLASSES),
+        id_column=_find(table.headers, IDS),
+    )
     if mapping.class_column is not None and class_name:
         wanted = _fold(class_name)
         mapping.class_value = next(
@@ -324,7 +332,13 @@ def class_values(table: Table, column: int | None) -> list[str]:
 
 def check_mapping(table: Table, mapping: Mapping) -> None:
     width = len(table.headers)
-    for column in (mapping.first, mapping.last, mapping.full, mapping.class_column):
+    for column in (
+        mapping.first,
+        mapping.last,
+        mapping.full,
+        mapping.class_column,
+        mapping.id_column,
+    ):
         if column is not None and not 0 <= column < width:
             _refuse("bad_mapping", _("Choose the columns again."))
     if mapping.full is None and mapping.first is None and mapping.last is None:
@@ -371,7 +385,8 @@ def split_candidates(table: Table, mapping: Mapping) -> tuple[list[Candidate], l
             continue
         if mapping.full is not None and mapping.surname_first:
             shown = roster_rows.surname_first_name(shown)
-        result.append(Candidate(row=row, name=shown))
+        source = cells[mapping.id_column][:255] if mapping.id_column is not None else ""
+        result.append(Candidate(row=row, name=shown, source_id=source))
     return result, left_out
 
 

@@ -52,6 +52,8 @@ FULL_NAMES = {
     "pupil",
 } | SURNAME_FIRST
 CLASSES = {"trida", "trieda", "class", "classname", "skupina", "group"}
+#: A pupil's identifier in the school system: kept as the entry's ``source_id``.
+IDS = {"id", "sourcedid", "evidencnicislo", "identifikator", "idzaka", "idziaka", "studentid"}
 #: Other column names of school exports: they make a row a header, never a pupil.
 OTHER_HEADERS = {
     "c",

@@ -241,3 +241,23 @@ def test_rows_columns_and_cells_are_capped_with_stable_codes(teacher):
         response = _upload_bytes(client, classroom, data.encode())
         assert response.status_code == 400
         assert f'data-error-code="{code}"' in response.content.decode()
+
+
+def test_an_id_column_is_kept_and_comes_back_in_the_exports(teacher):
+    from django.test import Client
+
+    classroom = factories.make_class(teacher, name="6.A")
+    client = Client(headers={"accept-language": "en"})
+    client.force_login(teacher)
+    text = "Příjmení;Jméno;ID žáka\nNováková;Tereza;B-1001\nChalupa;Jan;B-1002\n"
+    _upload_bytes(client, classroom, text.encode("cp1250"))
+    page = client.get(f"/classes/{classroom.pk}/members/import/map/?preview=1")
+    mapping = page.context["mapping"]
+    assert mapping.id_column == 2
+    _confirm(client, classroom, {"first": "1", "last": "0", "full": "", "id_column": "2"})
+    assert dict(classroom.members.values_list("roster_name", "source_id")) == {
+        "Tereza Nováková": "B-1001",
+        "Jan Chalupa": "B-1002",
+    }
+    text = client.get(f"/classes/{classroom.pk}/results/participation.csv").content.decode()
+    assert "Chalupa,Jan,B-1002" in text and "Nováková,Tereza,B-1001" in text
