@@ -142,7 +142,7 @@ def check_target(url: str) -> None:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         raise net.PlatformError("unreachable", host[:200]) from None
-    addresses = {ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos}
+    addresses = {ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos}
     if _loopback_allowed() and addresses and all(a.is_loopback for a in addresses):
         return  # the suite's local LMS, any port
     allowed_ports = set(getattr(settings, "LTI_REGISTRATION_PORTS", (443,)))
