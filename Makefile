@@ -38,6 +38,7 @@ lint: install $(TSC)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(PY) -m tools.protocol_schema --check
+	$(PY) -m tools.jsconfig --check
 	$(TSC) -p jsconfig.json
 
 jstest:

@@ -32,7 +32,7 @@ export class Board {
 export function buildBoard(container, { template = document.querySelector("template[data-poker-board-template]") } = {}) {
   let element = container.matches("[data-poker-board]") ? container : container.querySelector("[data-poker-board]");
   if (!element) {
-    container.append(template.content.cloneNode(true));
+    container.append(/** @type {HTMLTemplateElement} */ (template).content.cloneNode(true));
     element = container.querySelector("[data-poker-board]");
   }
   return new Board(element);

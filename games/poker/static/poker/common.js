@@ -16,7 +16,9 @@ export function randomSeed() {
   return (BigInt(words[0]) << 32n) | BigInt(words[1]);
 }
 
-/** Open a <dialog> modally; buttons marked data-close and Esc close it. */
+/** Open a <dialog> modally; buttons marked data-close and Esc close it.
+ * @param {any} dialog
+ * @param {{ onCancel?: () => void }} [options] */
 export function openDialog(dialog, { onCancel } = {}) {
   if (!dialog.dataset.wired) {
     dialog.dataset.wired = "1";

@@ -339,6 +339,7 @@ export class PokerGame {
   }
 
   afterHandling(at) {
+    /** @type {any[]} */
     const events = this.checkEnd(at);
     if (!this.over) events.push(...this.refill(at));
     return events;
