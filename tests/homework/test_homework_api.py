@@ -52,7 +52,7 @@ def test_a_teacher_creates_lists_reads_and_deletes_an_assignment(
     ("change", "code"),
     [
         ({"game": "chess"}, "bad_game"),
-        ({"game": "theorems"}, "bad_game"),
+        ({"game": "nope"}, "bad_game"),
         ({"game": "abaku", "settings": {"table": "matematico"}}, "bad_settings"),
         ({"title": "   "}, "bad_title"),
         ({"settings": {"table": "nope"}}, "bad_table"),
@@ -66,6 +66,7 @@ def test_a_teacher_creates_lists_reads_and_deletes_an_assignment(
         ({"attempts": "all"}, "invalid"),
         ({"opens_at": "2030-01-02T10:00:00Z", "due_at": "2030-01-01T10:00:00Z"}, "bad_due_at"),
         ({"mark_thresholds": [10, 20, 30, 40]}, "bad_marks"),
+        ({"full_marks": 0}, "bad_full_marks"),
     ],
 )
 def test_bad_input_is_a_stable_code_and_creates_nothing(teacher_client, classroom, change, code):
