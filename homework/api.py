@@ -53,7 +53,7 @@ class HomeworkErrorMixin(_ViewBase):
 
 
 class SettingsField(serializers.JSONField):
-    """The game's own settings (poker: table, difficulty, seconds_per_card)."""
+    """The game's own settings (e.g. a table, a difficulty, seconds per card)."""
 
 
 class AssignmentSerializer(serializers.ModelSerializer):

@@ -116,7 +116,7 @@ class Attempt(models.Model):
         on_delete=models.SET_NULL,
         related_name="homework_attempts",
     )
-    #: The game's own reference of this game (poker: the solo game's id).
+    #: The game's own reference of this game (e.g. the solo game's id).
     ref = models.CharField(_("game reference"), max_length=64, blank=True)
     counted = models.BooleanField(_("counted"), default=True)
     started_at = models.DateTimeField(_("started"), default=timezone.now)

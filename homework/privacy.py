@@ -1,7 +1,7 @@
 """Homework answers for its tables (``accounts.privacy`` hooks).
 
 - Erasure of a player: their attempts go (score, times, the link to their
-  game); the game itself is the poker app's row and goes with the profile. An
+  game); the game itself is its game app's row and goes with the profile. An
   attempt whose membership is deleted (the class forgets the pupil) cascades.
 - Export of a player: every attempt, with the homework and class it was for.
 - A teacher's account: the homework they set is in its export through the

@@ -15,7 +15,7 @@ The models are the one source (``games/rooms/schemas.py`` and each game's
   ``tsc --checkJs`` to check.
 
 Runtime definitions keep their names (``Frame``, ``RuntimeMessage``, ``SeatPublic``);
-a game's are prefixed with its name (``AbakuView``, ``PokerGroupMessage``).
+a game's are prefixed with its name (``<Game>View``, ``<Game>GroupMessage``).
 ``tests/rooms/test_protocol_schema.py`` fails when either file is stale.
 """
 
@@ -52,9 +52,9 @@ def _pascal(text: str) -> str:
 def namespaces() -> list[tuple[str, Names, list[dict[str, Any]]]]:
     """``(prefix, {name: type}, rooms)``: the runtime's, then one per game.
 
-    A game whose modes share their tables (Mathesso's table and solo) names its
-    unions ``Message``, ``Event`` and ``View``; one whose modes differ (poker's
-    group game and duel) names them per mode (``GroupMessage``, ``DuelEvent``).
+    A game whose modes share their tables (a table and a solo game) names its
+    unions ``Message``, ``Event`` and ``View``; one whose modes differ (a group
+    game and a duel) names them per mode (``GroupMessage``, ``DuelEvent``).
     """
     from games.rooms import protocol_doc, schemas
 

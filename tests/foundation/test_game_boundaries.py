@@ -1,9 +1,12 @@
 """Guards of the one-folder-per-game layout.
 
-- The platform (accounts, classrooms, config, games' shared modules, the rooms
-  runtime, project templates and static files) never names a game: every game
-  is found through ``core.registry``. Settings (``INSTALLED_APPS``) and
-  migrations are the only exceptions.
+- Outside a game's own folder nothing names a game -- the platform (core,
+  accounts, classrooms, homework, lti, config, games' shared modules, the rooms
+  runtime, project templates and static files), the dev tools and the project's
+  configuration files: every game is found through ``core.registry`` or by
+  glob. Settings (``INSTALLED_APPS``), migrations and generated files
+  (``protocol.js``, ``jsconfig.json``'s list of static roots) are the only
+  exceptions.
 - The four rules engines import without Django.
 """
 
@@ -17,7 +20,19 @@ from pathlib import Path
 BASE = Path(__file__).resolve().parents[2]
 GAMES = ("poker", "mathesso", "abaku", "theorems")
 GAME_WORDS = re.compile(r"poker|mathesso|abaku|theorem|matematici", re.IGNORECASE)
-PLATFORM = ("accounts", "classrooms", "config", "games", "templates", "static")
+PLATFORM = (
+    "core",
+    "accounts",
+    "classrooms",
+    "config",
+    "games",
+    "homework",
+    "lti",
+    "tools",
+    "templates",
+    "static",
+)
+ROOT_FILES = ("Makefile", "pyproject.toml", ".pre-commit-config.yaml")
 SUFFIXES = {".py", ".html", ".js", ".css", ".json", ".txt"}
 
 
@@ -29,7 +44,7 @@ def _platform_files() -> list[Path]:
             parts = relative.parts
             if path.suffix not in SUFFIXES or not path.is_file():
                 continue
-            if "migrations" in parts or "__pycache__" in parts:
+            if {"migrations", "__pycache__", "node_modules"}.intersection(parts):
                 continue
             if parts[0] == "games" and len(parts) > 2 and parts[1] in GAMES:
                 continue  # a game's own folder
@@ -38,7 +53,7 @@ def _platform_files() -> list[Path]:
             if parts == ("static", "js", "kit", "protocol.js"):
                 continue  # generated from every registered game's models (tools/)
             files.append(path)
-    return files
+    return files + [BASE / name for name in ROOT_FILES]
 
 
 def test_the_platform_never_names_a_game():

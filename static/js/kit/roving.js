@@ -5,8 +5,8 @@
 // to the first/last of all; Enter and Space act, as the items are buttons.
 //
 // Nearest by position on the screen, not by index: the same code serves the
-// poker and Abaku grids, Mathesso's scattered tiles and a row of cards. Items
-// that cannot take focus (disabled, hidden) are stepped over; Mathesso's
+// games' square grids, scattered tiles and a row of cards. Items
+// that cannot take focus (disabled, hidden) are stepped over; a game's
 // unplayable tiles are aria-disabled and stay reachable, so their face is read.
 
 /** @typedef {{ x: number, y: number, height: number }} Spot */
