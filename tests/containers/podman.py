@@ -93,3 +93,36 @@ def wait_http(url: str, *, host: str = "localhost", status: int = 200, patience:
 
 def inspect(container: str) -> dict:
     return json.loads(run("inspect", container).stdout)[0]
+
+
+REPLACED = {"command", "entrypoint", "test"}
+
+
+def merge(base: dict, override: dict) -> dict:
+    """``docker compose -f base -f override`` for what the kit's files use:
+    mappings merged, ``command``/``entrypoint``/``test`` replaced, other lists joined."""
+    merged = dict(base)
+    for key, value in override.items():
+        if key in merged and isinstance(merged[key], dict) and isinstance(value, dict):
+            merged[key] = merge(merged[key], value)
+        elif key in merged and isinstance(merged[key], list) and isinstance(value, list):
+            merged[key] = value if key in REPLACED else merged[key] + value
+        else:
+            merged[key] = value
+    return merged
+
+
+def compose_for_podman(files: list[Path]) -> dict:
+    """The compose files as one, in the form podman-compose 1.0 reads: it takes
+    no per-network settings of a service (nginx's fixed address; the override
+    makes the web containers trust the kit's network instead)."""
+    import yaml
+
+    merged: dict = {}
+    for path in files:
+        merged = merge(merged, yaml.safe_load(path.read_text()))
+    for service in merged["services"].values():
+        if isinstance(service.get("networks"), dict):
+            service["networks"] = list(service["networks"])
+    merged.pop("networks", None)  # pre-created: podman network create --subnet ...
+    return {k: v for k, v in merged.items() if not k.startswith("x-")}

@@ -13,6 +13,9 @@ import yaml
 
 from tests.containers import podman
 
+# Building up a whole kit on a busy 2-core machine: patience, not a timing check.
+pytestmark = pytest.mark.timeout(1800)
+
 K8S = podman.PLATFORM / "k8s"
 
 

@@ -131,7 +131,8 @@ def test_nginx_serves_tls_and_sends_plain_http_to_https():
 
 
 def test_the_web_healthcheck_probes_an_exempt_path_on_an_allowed_host(prod_settings):
-    probe = " ".join(shipped.compose()["services"]["web"]["healthcheck"]["test"])
+    test = shipped.compose()["services"]["web"]["healthcheck"]["test"]
+    probe = test if isinstance(test, str) else " ".join(test)
     match = re.search(r"http://(127\.0\.0\.1|localhost):8000(/\w+)", probe)
     assert match, probe
     host, path = match.groups()
