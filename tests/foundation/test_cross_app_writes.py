@@ -129,10 +129,7 @@ def _project() -> tuple[dict[tuple[str, str], str], dict[str, str]]:
 #: Writes not yet moved into the owner's services (issue 39 §2), by file and
 #: model: this list may only shrink -- a new write fails (delete an entry here
 #: once its write is gone; ``cross_app_writes`` lists what is left).
-NOT_YET: set[str] = {
-    # The LMS roster refresh: moving into classrooms.roster_services (issue 37 §4).
-    "lti/nrps.py: lti writes Membership (classrooms)",
-}
+NOT_YET: set[str] = set()  # the last one, lti/nrps.py, went in 276d362 (issue 37 §3)
 
 
 def _without_line(offender: str) -> str:
