@@ -40,7 +40,9 @@ SCORING_EXAMPLES = (
 )
 
 
-def _forms(request: HttpRequest, *, table=None, solo=None) -> dict:
+def _forms(
+    request: HttpRequest, *, table: GameForm | None = None, solo: GameForm | None = None
+) -> dict:
     return {
         "table_form": table or GameForm(prefix="table"),
         "solo_form": solo or GameForm(prefix="solo"),
