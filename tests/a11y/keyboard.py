@@ -62,6 +62,7 @@ def focused(page) -> dict:
 
 def poker_started(open_page, viewport):
     page = open_page("/poker/play/", viewport)
+    page.wait_for_load_state("networkidle")  # the page's modules are in, Start is theirs
     page.click("#poker-start")
     expect(page.locator("#poker-game")).to_be_visible()
     return page
