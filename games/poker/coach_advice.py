@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from .rules import JOKER, LINES, get_table
-from .rules.coach import choose_cell, choose_joker, evaluate_lines
+from .rules.coach import STRONG, Search, choose_cell, choose_joker, evaluate_lines
 
 #: A gain below this is no gain (the coach's line values are floats).
 GAIN = 1e-9
@@ -193,12 +193,14 @@ def hint(
     table: str,
     seen: Sequence[int],
     kept: int = 0,
+    search: Search = STRONG,
 ) -> dict[str, Any]:
     """The coach's advice for this position.
 
     ``hand``: the card in hand (``JOKER`` for a joker) or ``None`` between
     cards with kept jokers; ``seen``: every card dealt before the one in hand;
-    ``kept``: jokers in the reserve. Returns ``{"action": "place" | "use" |
+    ``kept``: jokers in the reserve; ``search``: how far the coach looks ahead
+    (the strong search of issue 42 unless a caller needs speed). Returns ``{"action": "place" | "use" |
     "keep" | "draw", "cell", "value", "line", "line_label", "builds", "why",
     "reason"}``: ``builds`` says whether the number serves the named line (``why``:
     ``match``, ``straight``, ``high_hand`` or ``ones_thirteens``, judged from the
@@ -206,7 +208,7 @@ def hint(
     is parked where the named line loses least (``why`` = None).
     """
     if hand is not None and hand != JOKER:
-        cell = choose_cell(cells, hand, table=table, seen=seen)
+        cell = choose_cell(cells, hand, table=table, seen=seen, search=search)
         advice = {
             "action": "place",
             **_placement(cells, cell, hand, table=table, seen=[*seen, hand]),
@@ -216,7 +218,7 @@ def hint(
     if hand is None and kept == 0:
         return {"action": "draw", "reason": _("Draw the next number.")}
     others = kept if hand == JOKER else kept - 1
-    choice = choose_joker(cells, table=table, seen=seen, kept=others)
+    choice = choose_joker(cells, table=table, seen=seen, kept=others, search=search)
     if choice["action"] == "keep":
         return {
             "action": "keep" if hand == JOKER else "draw",

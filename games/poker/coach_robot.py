@@ -13,14 +13,17 @@ Levels:
   by the game, so a reload replays the same robot);
 * ``greedy`` -- today's preview habit: the cell that gains most right now
   (ties to the first cell), a joker placed at once with its best value;
-* ``coach`` -- the coach (``games.poker.rules.coach``).
+* ``coach`` -- the coach (``games.poker.rules.coach``), searching two cards
+  ahead (``STRONG``) for the number it answers move by move; numbers it plays
+  in bulk (the rest of the deck after the player's end) get the quick search,
+  so one request never waits for many deep searches.
 """
 
 import random
 from typing import Any
 
 from .rules import JOKER, preview, score_board
-from .rules.coach import choose_cell, choose_joker
+from .rules.coach import QUICK, STRONG, Search, choose_cell, choose_joker
 from .rules.scoring import MAX_VALUE, MIN_VALUE
 
 LEVELS = ("beginner", "greedy", "coach")
@@ -55,13 +58,15 @@ def _beginner(cells: list[int | None], value: int, table: str, rng: random.Rando
     return rng.choice(empty[: max(1, (len(empty) + 1) // 2)])
 
 
-def _place(robot: dict[str, Any], card: int, *, table: str, seen: list[int], seed: int) -> None:
+def _place(
+    robot: dict[str, Any], card: int, *, table: str, seen: list[int], seed: int, search: Search
+) -> None:
     cells = robot["cells"]
     level = robot["level"]
     rng = random.Random(f"{seed}:{robot['handled']}")
     if card == JOKER:
         if level == "coach":
-            choice = choose_joker(cells, table=table, seen=seen, kept=robot["kept"])
+            choice = choose_joker(cells, table=table, seen=seen, kept=robot["kept"], search=search)
             if choice["action"] == "keep":
                 robot["kept"] += 1
                 return
@@ -71,7 +76,7 @@ def _place(robot: dict[str, Any], card: int, *, table: str, seen: list[int], see
         cells[cell] = value
         return
     if level == "coach":
-        cell = choose_cell(cells, card, table=table, seen=seen)
+        cell = choose_cell(cells, card, table=table, seen=seen, search=search)
     elif level == "greedy":
         cell = _greedy(cells, card, table)[0]
     else:
@@ -79,10 +84,12 @@ def _place(robot: dict[str, Any], card: int, *, table: str, seen: list[int], see
     cells[cell] = card
 
 
-def _offer_kept(robot: dict[str, Any], *, table: str, seen: list[int]) -> None:
+def _offer_kept(
+    robot: dict[str, Any], *, table: str, seen: list[int], search: Search = QUICK
+) -> None:
     cells = robot["cells"]
     while robot["kept"] and None in cells:
-        choice = choose_joker(cells, table=table, seen=seen, kept=robot["kept"] - 1)
+        choice = choose_joker(cells, table=table, seen=seen, kept=robot["kept"] - 1, search=search)
         if choice["action"] != "use":
             return
         cells[int(choice["cell"])] = int(choice["value"])
@@ -92,13 +99,17 @@ def _offer_kept(robot: dict[str, Any], *, table: str, seen: list[int]) -> None:
 def catch_up(
     robot: dict[str, Any], sequence: list[int], upto: int, *, table: str, seed: int
 ) -> dict[str, Any]:
-    """The robot handles the numbers ``sequence[robot.handled:upto]`` (mutates it)."""
-    while robot["handled"] < min(upto, len(sequence)) and None in robot["cells"]:
+    """The robot handles the numbers ``sequence[robot.handled:upto]`` (mutates it):
+    one number (the usual step after the player's move) with the strong search,
+    several at once with the quick one."""
+    end = min(upto, len(sequence))
+    search = STRONG if end - robot["handled"] <= 1 else QUICK
+    while robot["handled"] < end and None in robot["cells"]:
         seen = sequence[: robot["handled"]]
-        _offer_kept(robot, table=table, seen=seen)
+        _offer_kept(robot, table=table, seen=seen, search=search)
         if None not in robot["cells"]:
             break
-        _place(robot, sequence[robot["handled"]], table=table, seen=seen, seed=seed)
+        _place(robot, sequence[robot["handled"]], table=table, seen=seen, seed=seed, search=search)
         robot["handled"] += 1
     return robot
 

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from .rules import JOKER, PokerGame
-from .rules.coach import choose_cell, choose_joker
+from .rules.coach import QUICK, STRONG, Search, choose_cell, choose_joker
 
 #: The coach's entry in a ranking: no player has id 0.
 COACH_ID = 0
@@ -24,34 +24,43 @@ def coach_name() -> str:
     return _("Coach (robot)")
 
 
-def _offer_kept(game: PokerGame, at: float) -> None:
+def _offer_kept(game: PokerGame, at: float, search: Search = QUICK) -> None:
     while game.kept_jokers and None in game.cells and not game.over:
         seen = game.sequence[: game.handled]
-        choice = choose_joker(game.cells, table=game.table, seen=seen, kept=game.kept_jokers - 1)
+        choice = choose_joker(
+            game.cells, table=game.table, seen=seen, kept=game.kept_jokers - 1, search=search
+        )
         if choice["action"] != "use":
             return
         game.place_kept_joker(int(choice["cell"]), int(choice["value"]), at)
 
 
 def play(stored: Mapping[str, Any], state: Mapping[str, Any], at: float) -> dict[str, Any]:
-    """Deal the coach every number drawn so far and let it place them all at ``at``."""
+    """Deal the coach every number drawn so far and let it place them all at ``at``:
+    the first with the strong search (the usual case: one new number), any
+    further ones with the quick search (a draw never waits for many searches)."""
     from .room_games import common
 
     game = PokerGame.from_dict(stored)
     common.catch_up(game, state)
+    search = STRONG
     while not game.over and game.hand is not None:
-        _offer_kept(game, at)
+        _offer_kept(game, at, search)
         if game.over or game.hand is None:
             break
         seen = game.sequence[: game.handled]
         if game.hand == JOKER:
-            choice = choose_joker(game.cells, table=game.table, seen=seen, kept=game.kept_jokers)
+            choice = choose_joker(
+                game.cells, table=game.table, seen=seen, kept=game.kept_jokers, search=search
+            )
             if choice["action"] == "use":
                 game.use_joker(int(choice["cell"]), int(choice["value"]), at)
             else:
                 game.keep_joker(at)
         else:
-            game.place(choose_cell(game.cells, game.hand, table=game.table, seen=seen), at)
+            cell = choose_cell(game.cells, game.hand, table=game.table, seen=seen, search=search)
+            game.place(cell, at)
+        search = QUICK
     if not game.over:
         _offer_kept(game, at)
     return game.to_dict()

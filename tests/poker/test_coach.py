@@ -134,7 +134,7 @@ def test_the_strong_search_is_deterministic_and_looks_further():
     differently from the quick one somewhere (it is really used)."""
     table = "matematico"
     differ = 0
-    for seed in range(2):
+    for seed in (0,):
         deck = seeded_deck(seed, table)
         cells: list[int | None] = [None] * 25
         for step, card in enumerate(deck[:12]):

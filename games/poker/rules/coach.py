@@ -20,7 +20,9 @@ abstraction over self-play games (``bench/poker_coach_bench.py --train``). A
 full line is worth exactly its score. The coach then looks one card ahead:
 for the best few cells by this value it averages, over every value the next
 card can have (weighted by how many copies are unseen), the value after the
-best reply, and picks the cell with the highest expectation.
+best reply, and picks the cell with the highest expectation. With
+``search=STRONG`` (issue 42) the best of those are judged two cards ahead
+(``_deep``); ``QUICK``, the default, is the coach before that.
 
 The coach knows the table's deck composition and the cards dealt so far
 (``seen``), never the future order.
