@@ -86,6 +86,7 @@ def test_every_adapter_uses_the_declared_tables_and_view_model_of_its_game():
         ("mathesso", "table"): (mathesso.MESSAGES, mathesso.EVENTS, mathesso.MathessoView),
         ("mathesso", "solo"): (mathesso.MESSAGES, mathesso.EVENTS, mathesso.MathessoView),
         ("theorems", "table"): (theorems.MESSAGES, theorems.EVENTS, theorems.TheoremsView),
+        ("theorems", "homework"): (theorems.MESSAGES, theorems.EVENTS, theorems.TheoremsView),
         ("poker", "group"): (poker.GROUP_MESSAGES, poker.GROUP_EVENTS, poker.GroupView),
         ("poker", "duel"): (poker.DUEL_MESSAGES, poker.DUEL_EVENTS, poker.DuelView),
     }
