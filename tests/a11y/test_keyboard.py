@@ -70,3 +70,27 @@ def test_poker_is_played_to_the_end_with_the_keyboard(transactional_db, open_pag
         )
     expect(end).to_be_visible()
     assert page.locator(f"{POKER_CELL}.is-filled").count() == 25
+
+
+def test_abaku_stone_is_laid_and_taken_back_with_the_keyboard(transactional_db, open_page):
+    """Enter on a rack stone picks it, Shift+Tab returns to the board, the arrows go to
+    the centre square, Enter lays the stone there and Enter again takes it back."""
+    path, cookies = solo_room("abaku")
+    page = open_page(path, PHONE, cookies)
+    page.locator(".ab-rack-stone[draggable=true]").first.wait_for()  # the player's turn
+    assert tabs_to(page, ".ab-rack-stone", skip_link=True) is not None
+    page.keyboard.press("Enter")
+    expect(page.locator(".ab-rack-stone[aria-pressed=true]")).to_have_count(1)
+    page.keyboard.press("Shift+Tab")
+    assert _label(page).startswith("row "), focused(page)
+    page.keyboard.press("Control+Home")
+    for _step in range(7):
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowRight")
+    assert _label(page).startswith("row 8, column 8"), focused(page)
+    page.keyboard.press("Enter")
+    expect(page.locator(".ab-pending")).to_have_count(1)
+    assert "not played yet" in _label(page), focused(page)
+    page.keyboard.press("Enter")
+    expect(page.locator(".ab-pending")).to_have_count(0)
+    assert _label(page).startswith("row 8, column 8"), focused(page)
