@@ -23,9 +23,9 @@ TOP = """() => {
 }"""
 
 
-def tabs_to(page, selector: str, *, skip_link: bool = False, most: int = 40) -> int | None:
+def tabs_to(page, selector: str, *, skip_link: bool = False, most: int = 40) -> int:
     """How many Tab presses from the top reach an element matching ``selector``
-    (None: not within ``most``). With ``skip_link`` the first Tab's skip link is
+    (fails when ``most`` do not). With ``skip_link`` the first Tab's skip link is
     followed (Enter) and counted as that one press. A page still settling (a
     snapshot arriving) may move the focus itself: then the count starts again."""
     for _attempt in range(3):
@@ -43,7 +43,7 @@ def tabs_to(page, selector: str, *, skip_link: bool = False, most: int = 40) -> 
             page.keyboard.press("Tab")
         if page.evaluate("(s) => document.activeElement.matches(s)", selector):
             return presses
-    return None
+    raise AssertionError(f"{most} Tab presses do not reach {selector}")
 
 
 def focused(page) -> dict:

@@ -11,10 +11,12 @@ Czech at a desktop's, so both layouts are covered without doubling the pages.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import cast
 
 import pytest
 from django.utils import timezone
 
+from accounts.models import PlayerProfile
 from games.rooms import services as rooms
 from homework import services as homework
 from tests.a11y import axe
@@ -97,7 +99,7 @@ def homework_teacher() -> crawl.Visitor:
 def homework_pupil() -> crawl.Visitor:
     _teacher, classroom, assignments = _homework_class()
     pupil, cookies = crawl._player_cookie("Adam")
-    factories.add_member(classroom, pupil, roster_name="Adam Kovář")
+    factories.add_member(classroom, cast(PlayerProfile, pupil), roster_name="Adam Kovář")
     visits = [crawl.Visit(f"/classes/{classroom.pk}/")]
     visits += [
         crawl.Visit(f"/poker/play/?assignment={assignments['poker'].pk}", label="poker homework"),
