@@ -13,6 +13,7 @@ counts as dead.
 import logging
 import os
 import time
+from typing import Any
 
 from celery import Celery, bootsteps
 from celery.signals import beat_init, task_failure, task_retry, task_success, worker_ready
@@ -48,7 +49,7 @@ def heartbeat_redis_url() -> str:
     return getattr(settings, "HEALTH_REDIS_URL", None) or settings.REDIS_URL
 
 
-def _redis():
+def _redis() -> Any:
     from config import redisconf
 
     return redisconf.client(heartbeat_redis_url(), timeout=2)
@@ -89,7 +90,7 @@ def write_beat_heartbeat() -> None:
         logger.warning("beat heartbeat not written: %s", exc.__class__.__name__)
 
 
-def read_heartbeats(client, now: float | None = None) -> dict:
+def read_heartbeats(client: Any, now: float | None = None) -> dict:
     """Live workers and the beat's age, from one pipelined round trip on ``client``."""
     now = time.time() if now is None else now
     worker_ttl = 3 * heartbeat_seconds()
@@ -116,16 +117,16 @@ class HealthHeartbeat(bootsteps.StartStopStep):
 
     requires = {"celery.worker.components:Timer"}
 
-    def __init__(self, worker, **kwargs) -> None:
+    def __init__(self, worker: Any, **kwargs: Any) -> None:
         super().__init__(worker, **kwargs)
         self.tref = None
 
-    def start(self, worker) -> None:
+    def start(self, worker: Any) -> None:
         self.tref = worker.timer.call_repeatedly(
             heartbeat_seconds(), write_worker_heartbeat, (worker.hostname,), priority=10
         )
 
-    def stop(self, worker) -> None:
+    def stop(self, worker: Any) -> None:
         if self.tref is not None:
             self.tref.cancel()
             self.tref = None
@@ -136,35 +137,35 @@ app.steps["worker"].add(HealthHeartbeat)
 
 
 @worker_ready.connect
-def _worker_ready(sender=None, **kwargs) -> None:
+def _worker_ready(sender: Any = None, **kwargs: Any) -> None:
     hostname = getattr(sender, "hostname", None)
     if hostname:
         write_worker_heartbeat(hostname)
 
 
 @beat_init.connect
-def _beat_started(sender=None, **kwargs) -> None:
+def _beat_started(sender: Any = None, **kwargs: Any) -> None:
     write_beat_heartbeat()
 
 
 # Tasks run, failed and retried, for /metrics (config/task_counts.py): counted in the
 # broker's Redis, so the web processes see every worker's figures.
-def _count(state: str, sender) -> None:
+def _count(state: str, sender: Any) -> None:
     from config import task_counts
 
     task_counts.count_task(getattr(sender, "name", None) or "unknown", state)
 
 
 @task_success.connect
-def _task_succeeded(sender=None, **kwargs) -> None:
+def _task_succeeded(sender: Any = None, **kwargs: Any) -> None:
     _count("succeeded", sender)
 
 
 @task_failure.connect
-def _task_failed(sender=None, **kwargs) -> None:
+def _task_failed(sender: Any = None, **kwargs: Any) -> None:
     _count("failed", sender)
 
 
 @task_retry.connect
-def _task_retried(sender=None, **kwargs) -> None:
+def _task_retried(sender: Any = None, **kwargs: Any) -> None:
     _count("retried", sender)

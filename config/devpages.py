@@ -9,6 +9,7 @@ Everything else is untouched: errors (500) keep the debug traceback page.
 """
 
 from collections.abc import Callable
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import Resolver404, get_resolver
@@ -26,7 +27,7 @@ class ProjectNotFoundPageMiddleware:
             return page_not_found(request, exc)
         return self.get_response(request)
 
-    def process_exception(self, request: HttpRequest, exception: Exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> Any:
         if isinstance(exception, Http404):
             return page_not_found(request, exception)
         return None

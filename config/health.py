@@ -27,6 +27,7 @@ import asyncio
 import logging
 import time
 import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -145,7 +146,7 @@ def check_redis_and_celery(timeout: float | None = None) -> dict:
     }
 
 
-async def _in_thread(function, timeout: float):
+async def _in_thread(function: Callable[[float], Any], timeout: float) -> Any:
     loop = asyncio.get_running_loop()
     return await asyncio.wait_for(loop.run_in_executor(_EXECUTOR, function, timeout), timeout + 0.5)
 
@@ -250,7 +251,7 @@ class EchoConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs) -> None:
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
         text = content.get("text") if isinstance(content, dict) else None
         if not isinstance(text, str) or len(text) > ECHO_MAX_TEXT:
             await self.send_json({"type": "error", "code": "bad_message"})
@@ -261,7 +262,7 @@ class EchoConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "echo", "text": event["text"]})
 
     @classmethod
-    async def decode_json(cls, text_data):
+    async def decode_json(cls, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
         except ValueError:

@@ -24,7 +24,9 @@ two equal).
 
 from __future__ import annotations
 
+import logging
 import os
+from typing import Any
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
 # python-json-logger turns every named field into a key; "timestamp" is added
@@ -36,7 +38,7 @@ class DropColourMessage:
     """Uvicorn attaches an ANSI-coloured copy of each message (``color_message``);
     in a JSON line it is noise, so it is removed before formatting."""
 
-    def filter(self, record) -> bool:
+    def filter(self, record: logging.LogRecord) -> bool:
         record.__dict__.pop("color_message", None)
         return True
 
@@ -46,7 +48,7 @@ class ForeignHostIsAWarning:
     Django logs it at ERROR with a traceback, which made every scanner's probe
     look like a server fault (issue 38 §4). One WARNING line, no traceback."""
 
-    def filter(self, record) -> bool:
+    def filter(self, record: logging.LogRecord) -> bool:
         record.levelno = 30  # logging.WARNING
         record.levelname = "WARNING"
         record.exc_info = None
@@ -143,7 +145,7 @@ def init_sentry() -> bool:
     return True
 
 
-def _use_project_logging_in_celery(**kwargs) -> None:
+def _use_project_logging_in_celery(**kwargs: Any) -> None:
     """Celery's ``setup_logging`` signal: apply ``settings.LOGGING`` instead of
     Celery's own root-logger format, so worker and beat log like the web process."""
     import logging.config

@@ -26,6 +26,8 @@ import glob
 import hmac
 import logging
 import os
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -54,11 +56,11 @@ PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
 class CeleryCollector:
     """Tasks run and failed (all workers) and the queue length, read from Redis."""
 
-    def describe(self):
+    def describe(self) -> list[Any]:
         """The names, without asking Redis (registering must not connect)."""
         return self._families()
 
-    def _families(self):
+    def _families(self) -> list[Any]:
         return [
             CounterMetricFamily(
                 "matika_celery_tasks",
@@ -70,7 +72,7 @@ class CeleryCollector:
             ),
         ]
 
-    def collect(self):
+    def collect(self) -> Iterator[Any]:
         tasks, queue = self._families()
         try:
             client = broker_redis()
@@ -173,7 +175,7 @@ class MetricsMiddleware:
     allowed host. The bearer token is the check here; the answer builds no URL
     from the Host header."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

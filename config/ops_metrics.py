@@ -16,7 +16,9 @@ the page itself never fails for them.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from prometheus_client.core import GaugeMetricFamily
 
@@ -68,10 +70,10 @@ def _sentinel_master() -> tuple[str, str] | None:
 class OperationsCollector:
     """Readiness, PostgreSQL connections and the Redis master, for the alert rules."""
 
-    def describe(self):
+    def describe(self) -> list[Any]:
         return self._families()
 
-    def _families(self):
+    def _families(self) -> list[Any]:
         return [
             GaugeMetricFamily(
                 "matika_ready", "1 when this readiness check passes, else 0.", labels=["check"]
@@ -89,7 +91,7 @@ class OperationsCollector:
             ),
         ]
 
-    def collect(self):
+    def collect(self) -> Iterator[Any]:
         ready, used, limit, master = self._families()
         try:
             found = _EXECUTOR.submit(_gather).result(timeout=_patience())

@@ -21,6 +21,8 @@ transport options): ``celery_settings()``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 SCHEME = "redis-sentinel"
@@ -70,7 +72,7 @@ def parse_sentinel_url(url: str) -> tuple[list[tuple[str, int]], str, int]:
     return parse_sentinels(parts.netloc.replace("+", ",")), path[0], db
 
 
-def from_environment(environ) -> dict:
+def from_environment(environ: Mapping[str, str]) -> dict:
     """The Redis settings for ``config/settings/base.py``.
 
     Keys: ``REDIS_SENTINELS``, ``REDIS_SENTINEL_MASTER`` and, for each role, its
@@ -102,7 +104,7 @@ def from_environment(environ) -> dict:
     }
 
 
-def celery_settings(environ, redis_url: str) -> dict:
+def celery_settings(environ: Mapping[str, str], redis_url: str) -> dict:
     """``CELERY_BROKER_URL``, ``CELERY_RESULT_BACKEND`` and, with Sentinel, their
     transport options naming the master."""
     if is_sentinel(redis_url):
@@ -122,7 +124,7 @@ def celery_settings(environ, redis_url: str) -> dict:
     }
 
 
-def channel_layer_host(url: str, **options) -> dict:
+def channel_layer_host(url: str, **options: Any) -> dict:
     """One ``hosts`` entry for channels_redis (``address`` or Sentinel)."""
     if is_sentinel(url):
         sentinels, master, db = parse_sentinel_url(url)
@@ -130,7 +132,7 @@ def channel_layer_host(url: str, **options) -> dict:
     return {"address": url, **options}
 
 
-def cache_settings(url: str, **extra) -> dict:
+def cache_settings(url: str, **extra: Any) -> dict:
     """A ``CACHES`` entry for Django's Redis cache, through Sentinel when ``url`` says so."""
     entry = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, **extra}
     if is_sentinel(url):
@@ -146,7 +148,7 @@ class SentinelPool:
     URL gives a connection pool that always talks to the current master."""
 
     @classmethod
-    def from_url(cls, url: str, **options):
+    def from_url(cls, url: str, **options: Any) -> Any:
         from redis.sentinel import Sentinel, SentinelConnectionPool
 
         sentinels, master, db = parse_sentinel_url(url)
@@ -156,7 +158,7 @@ class SentinelPool:
         return SentinelConnectionPool(master, Sentinel(sentinels, **timeouts), db=db, **options)
 
 
-def client(url: str, *, timeout: float = 2.0):
+def client(url: str, *, timeout: float = 2.0) -> Any:
     """A ``redis.Redis`` for ``url`` (``redis://``, ``rediss://`` or ``redis-sentinel://``),
     with ``timeout`` seconds to connect and per command."""
     import redis
