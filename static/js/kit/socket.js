@@ -35,8 +35,11 @@ import { gettext } from "./i18n.js";
 
 const TERMINAL_CLOSE_CODES = new Set([4403, 4410, 4429]);
 const CLOSE_MESSAGE_TOO_BIG = 1009;
-const HEARTBEAT_MS = 20000;
-const SILENCE_LIMIT_MS = 45000;
+// A ping every 4 s; a socket that has heard nothing (not even a pong) for 10 s
+// is taken as gone: a phone whose network went away says so within about 14 s
+// (browsers may not notice a dead TCP connection for minutes).
+export const HEARTBEAT_MS = 4000;
+export const SILENCE_LIMIT_MS = 10000;
 const ANSWER_TIMEOUT_MS = 30000; // per transmission, while connected
 const RATE_LIMIT_RETRY_MS = 500;
 const MAX_BACKOFF_MS = 15000;
@@ -115,9 +118,12 @@ export class RoomSocket extends EventTarget {
     const ws = new this.WebSocketClass(this.url);
     this.ws = ws;
     this.emit("status", { state: this.attempt ? "reconnecting" : "connecting" });
+    // The heartbeat runs from here: a connection that does not open within the
+    // silence limit is given up and tried again too.
+    this.lastHeard = Date.now();
+    this.heartbeat = this.timers.setInterval(() => this.beat(), HEARTBEAT_MS);
     ws.onopen = () => {
       this.lastHeard = Date.now();
-      this.heartbeat = this.timers.setInterval(() => this.beat(), HEARTBEAT_MS);
     };
     ws.onmessage = (message) => {
       this.lastHeard = Date.now();
@@ -171,12 +177,27 @@ export class RoomSocket extends EventTarget {
   }
 
   beat() {
-    if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS && this.ws) {
-      // A silent socket after a network switch: drop it and reconnect.
-      this.ws.close(4000);
+    if (Date.now() - this.lastHeard >= SILENCE_LIMIT_MS && this.ws) {
+      this.dropSilent();
       return;
     }
     this.raw({ type: "ping" });
+  }
+
+  // No pong in time (network gone, a network switch): say so now and reconnect.
+  // Its close may take minutes on a dead network, so the socket is let go at once.
+  dropSilent() {
+    const ws = this.ws;
+    this.clearTimers();
+    this.ws = null;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    try {
+      ws.close(4000);
+    } catch (e) {
+      // already closing
+    }
+    for (const entry of this.pending.values()) this.clearEntryTimers(entry);
+    if (!this.stopped) this.scheduleReconnect();
   }
 
   raw(message) {
