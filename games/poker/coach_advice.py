@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from .rules import JOKER, LINES, get_table
-from .rules.coach import STRONG, Search, choose_cell, choose_joker, evaluate_lines
+from .rules.coach import LIVE, Search, choose_cell, choose_joker, evaluate_lines
 
 #: A gain below this is no gain (the coach's line values are floats).
 GAIN = 1e-9
@@ -193,14 +193,14 @@ def hint(
     table: str,
     seen: Sequence[int],
     kept: int = 0,
-    search: Search = STRONG,
+    search: Search = LIVE,
 ) -> dict[str, Any]:
     """The coach's advice for this position.
 
     ``hand``: the card in hand (``JOKER`` for a joker) or ``None`` between
     cards with kept jokers; ``seen``: every card dealt before the one in hand;
     ``kept``: jokers in the reserve; ``search``: how far the coach looks ahead
-    (the strong search of issue 42 unless a caller needs speed). Returns ``{"action": "place" | "use" |
+    (``coach.LIVE`` unless a caller needs another). Returns ``{"action": "place" | "use" |
     "keep" | "draw", "cell", "value", "line", "line_label", "builds", "why",
     "reason"}``: ``builds`` says whether the number serves the named line (``why``:
     ``match``, ``straight``, ``high_hand`` or ``ones_thirteens``, judged from the

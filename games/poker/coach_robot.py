@@ -13,8 +13,8 @@ Levels:
   by the game, so a reload replays the same robot);
 * ``greedy`` -- today's preview habit: the cell that gains most right now
   (ties to the first cell), a joker placed at once with its best value;
-* ``coach`` -- the coach (``games.poker.rules.coach``), searching two cards
-  ahead (``STRONG``) for the number it answers move by move; numbers it plays
+* ``coach`` -- the coach (``games.poker.rules.coach``), with the live search
+  (``coach.LIVE``) for the number it answers move by move; numbers it plays
   in bulk (the rest of the deck after the player's end) get the quick search,
   so one request never waits for many deep searches.
 """
@@ -23,7 +23,7 @@ import random
 from typing import Any
 
 from .rules import JOKER, preview, score_board
-from .rules.coach import QUICK, STRONG, Search, choose_cell, choose_joker
+from .rules.coach import LIVE, QUICK, Search, choose_cell, choose_joker
 from .rules.scoring import MAX_VALUE, MIN_VALUE
 
 LEVELS = ("beginner", "greedy", "coach")
@@ -100,10 +100,10 @@ def catch_up(
     robot: dict[str, Any], sequence: list[int], upto: int, *, table: str, seed: int
 ) -> dict[str, Any]:
     """The robot handles the numbers ``sequence[robot.handled:upto]`` (mutates it):
-    one number (the usual step after the player's move) with the strong search,
+    one number (the usual step after the player's move) with the live search,
     several at once with the quick one."""
     end = min(upto, len(sequence))
-    search = STRONG if end - robot["handled"] <= 1 else QUICK
+    search = LIVE if end - robot["handled"] <= 1 else QUICK
     while robot["handled"] < end and None in robot["cells"]:
         seen = sequence[: robot["handled"]]
         _offer_kept(robot, table=table, seen=seen, search=search)

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from .rules import JOKER, PokerGame
-from .rules.coach import QUICK, STRONG, Search, choose_cell, choose_joker
+from .rules.coach import LIVE, QUICK, Search, choose_cell, choose_joker
 
 #: The coach's entry in a ranking: no player has id 0.
 COACH_ID = 0
@@ -37,13 +37,13 @@ def _offer_kept(game: PokerGame, at: float, search: Search = QUICK) -> None:
 
 def play(stored: Mapping[str, Any], state: Mapping[str, Any], at: float) -> dict[str, Any]:
     """Deal the coach every number drawn so far and let it place them all at ``at``:
-    the first with the strong search (the usual case: one new number), any
+    the first with the live search (``coach.LIVE``) (the usual case: one new number), any
     further ones with the quick search (a draw never waits for many searches)."""
     from .room_games import common
 
     game = PokerGame.from_dict(stored)
     common.catch_up(game, state)
-    search = STRONG
+    search = LIVE
     while not game.over and game.hand is not None:
         _offer_kept(game, at, search)
         if game.over or game.hand is None:

@@ -432,10 +432,15 @@ class Search:
 #: The coach before issue 42: one card ahead for the best 3 cells (about 10 ms
 #: a decision). The review and the tests use it; it stays the default.
 QUICK = Search()
-#: The coach of hints and robots (issue 42): one card ahead for the best 6 cells,
-#: two cards ahead for the best of them (p95 within 200 ms on the 2-core machine,
+#: The two-card search of issue 42: one card ahead for the best 6 cells, two
+#: cards ahead for the best of them (CPU p95 178 ms on the busy 2-core machine,
 #: see bench/RESULTS-poker-coach.md).
 STRONG = Search(cells=6, deep=4_400)
+#: The search of the live callers (hint, robot, coach seat). Measured on 100
+#: fresh matematico decks, STRONG scored +1.6 ± 7.3 over QUICK for about 9x the
+#: CPU (bench/RESULTS-poker-coach.md), so the callers stay on QUICK until a
+#: search measurably wins; switching them is this one line.
+LIVE = QUICK
 
 
 def _choose_value_cell(
