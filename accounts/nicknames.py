@@ -32,6 +32,7 @@ import json
 import random
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -202,19 +203,14 @@ def looks_like(nickname: str, name: str) -> bool:
     )
 
 
-def check_not_like_a_teacher(nickname: str, *, exclude_profile_id: int | None = None) -> None:
-    """Refuse a pupil's nickname that can pass for a teacher's name or own nickname."""
-    from accounts.models import User
-
-    teachers = User.objects.filter(is_active=True)
-    if exclude_profile_id is not None:  # a teacher renaming their own profile
-        teachers = teachers.exclude(player_id=exclude_profile_id)
-    for name, own in teachers.values_list("name", "player__nickname").iterator():
-        if any(value and looks_like(nickname, value) for value in (name, own)):
-            raise NicknameError(
-                "like_a_teacher",
-                _("This nickname looks like a teacher's name. Please choose another one."),
-            )
+def check_not_like_a_teacher(nickname: str, teacher_names: Iterable[str | None]) -> None:
+    """Refuse a pupil's nickname that can pass for one of ``teacher_names`` (the
+    teachers' names and own nicknames, read by ``accounts.services``)."""
+    if any(value and looks_like(nickname, value) for value in teacher_names):
+        raise NicknameError(
+            "like_a_teacher",
+            _("This nickname looks like a teacher's name. Please choose another one."),
+        )
 
 
 def check_characters(nickname: str) -> None:

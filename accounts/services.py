@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts import consent, identity, limits, nicknames, privacy
 from accounts.errors import AccountsError
-from accounts.models import Browser, PlayerProfile, PublicationConsent
+from accounts.models import Browser, PlayerProfile, PublicationConsent, User
 from core import registry as game_registry
 
 
@@ -93,6 +93,15 @@ def add_profile(*, nickname: str) -> PlayerProfile:
         return PlayerProfile.objects.create(nickname=nickname, code=_unique_code())
 
 
+def _check_not_like_a_teacher(nickname: str, exclude_profile_id: int | None = None) -> None:
+    """A pupil's nickname must not pass for an active teacher's name or own nickname."""
+    teachers = User.objects.filter(is_active=True)
+    if exclude_profile_id is not None:  # a teacher renaming their own profile
+        teachers = teachers.exclude(player_id=exclude_profile_id)
+    pairs = list(teachers.values_list("name", "player__nickname"))
+    nicknames.check_not_like_a_teacher(nickname, [value for pair in pairs for value in pair])
+
+
 @transaction.atomic
 def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerProfile, str]:
     """Create a profile, attach it to the browser (creating one) and select it.
@@ -100,7 +109,7 @@ def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerP
     Returns the profile and the browser token the response must store.
     """
     nickname = validate_nickname(nickname)
-    nicknames.check_not_like_a_teacher(nickname)
+    _check_not_like_a_teacher(nickname)
     browser, token = browser_for(browser_token)
     try:
         with transaction.atomic():
@@ -116,7 +125,7 @@ def create_profile(*, browser_token: str | None, nickname: str) -> tuple[PlayerP
 @transaction.atomic
 def rename_profile(*, profile: PlayerProfile, nickname: str) -> PlayerProfile:
     nickname = validate_nickname(nickname, exclude_profile_id=profile.pk)
-    nicknames.check_not_like_a_teacher(nickname, exclude_profile_id=profile.pk)
+    _check_not_like_a_teacher(nickname, exclude_profile_id=profile.pk)
     profile = PlayerProfile.objects.select_for_update().get(pk=profile.pk)
     profile.nickname = nickname
     try:
