@@ -69,7 +69,7 @@ def test_typed_name_waits_for_the_teachers_approval(player_client, teacher_clien
     assert member.status == Membership.Status.PENDING
     assert member.player == player
     page = student.get(f"/classes/{classroom.pk}/")
-    assert "has not confirmed your name" in page.content.decode()
+    assert "waiting for your teacher to confirm" in page.content.decode()
     teacher_page = teacher_client.get(f"/classes/{classroom.pk}/")
     assert member in teacher_page.context["pending"]
     teacher_client.post(f"/classes/{classroom.pk}/members/{member.pk}/approve/")

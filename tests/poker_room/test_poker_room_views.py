@@ -98,7 +98,7 @@ def test_standings_are_for_seated_players_and_hide_boards_while_playing(client):
 
 def test_the_projector_is_the_hosts_only(client):
     room, host, (first, _second) = started_group()
-    assert as_player(client, first).get(f"/poker/room/{room.code}/projector/").status_code == 404
+    assert as_player(client, first).get(f"/poker/room/{room.code}/projector/").status_code == 403
     page = as_player(client, host).get(f"/poker/room/{room.code}/projector/")
     assert page.status_code == 200 and room.code.encode() in page.content
 

@@ -55,7 +55,7 @@ def test_the_teacher_hosts_by_session_and_logging_out_ends_every_right(server, o
     browser.post("/accounts/logout/")
     page = browser.get("/accounts/player/").content.decode()
     assert teacher.player.nickname not in page and teacher.player.code[:5] not in page
-    assert browser.get(f"/poker/room/{room.code}/projector/").status_code == 404
+    assert browser.get(f"/poker/room/{room.code}/projector/").status_code == 403
     assert b"data-host-controls" not in browser.get(f"/rooms/{room.code}/").content
     stale = open_socket(server, room.code, logged_in)
     refusal = stale.recv_until(lambda m: m["type"] == "error")

@@ -74,7 +74,8 @@ def projector(request: HttpRequest, code: str) -> HttpResponse:
     room = _poker_room(request, code, "group")
     player = room_selectors.request_player(request, room)
     if player is None or room.host_id != player.pk:
-        raise Http404(_("Only the host can open the projector view."))
+        # A pupil who opened the projector link: a friendly way to their own board.
+        return render(request, "poker/room/projector_not_host.html", {"room": room}, status=403)
     join_url = room_lookups.share_url(request, room)  # keyed: the class is never refused
     return render(
         request,
