@@ -35,11 +35,13 @@ import { gettext } from "./i18n.js";
 
 const TERMINAL_CLOSE_CODES = new Set([4403, 4410, 4429]);
 const CLOSE_MESSAGE_TOO_BIG = 1009;
-// A ping every 4 s; a socket that has heard nothing (not even a pong) for 10 s
-// is taken as gone: a phone whose network went away says so within about 14 s
-// (browsers may not notice a dead TCP connection for minutes).
+// A ping every 4 s; a socket that has heard nothing (not even a pong) for 8 s
+// after a ping is taken as gone: a phone whose network went away says so within
+// about 12 s (browsers may not notice a dead TCP connection for minutes). Counted
+// from the ping, so a background tab whose timers the browser slows down is not
+// dropped for the silence between its pings.
 export const HEARTBEAT_MS = 4000;
-export const SILENCE_LIMIT_MS = 10000;
+export const SILENCE_LIMIT_MS = 8000;
 const ANSWER_TIMEOUT_MS = 30000; // per transmission, while connected
 const RATE_LIMIT_RETRY_MS = 500;
 const MAX_BACKOFF_MS = 15000;
@@ -90,7 +92,7 @@ export class RoomSocket extends EventTarget {
     this.attempt = 0;
     this.stopped = false;
     this.ws = null;
-    this.lastHeard = 0;
+    this.unansweredSince = null; // when the oldest ping (or connect) still without an answer went
   }
 
   connect() {
@@ -120,13 +122,13 @@ export class RoomSocket extends EventTarget {
     this.emit("status", { state: this.attempt ? "reconnecting" : "connecting" });
     // The heartbeat runs from here: a connection that does not open within the
     // silence limit is given up and tried again too.
-    this.lastHeard = Date.now();
+    this.unansweredSince = Date.now();
     this.heartbeat = this.timers.setInterval(() => this.beat(), HEARTBEAT_MS);
     ws.onopen = () => {
-      this.lastHeard = Date.now();
+      this.unansweredSince = null;
     };
     ws.onmessage = (message) => {
-      this.lastHeard = Date.now();
+      this.unansweredSince = null;
       /** @type {Frame} */
       let data;
       try {
@@ -177,10 +179,13 @@ export class RoomSocket extends EventTarget {
   }
 
   beat() {
-    if (Date.now() - this.lastHeard >= SILENCE_LIMIT_MS && this.ws) {
+    const now = Date.now();
+    const waited = this.unansweredSince === null ? 0 : now - this.unansweredSince;
+    if (waited >= SILENCE_LIMIT_MS && this.ws) {
       this.dropSilent();
       return;
     }
+    if (this.unansweredSince === null && this.connected) this.unansweredSince = now;
     this.raw({ type: "ping" });
   }
 
