@@ -128,9 +128,10 @@ class Deployment(models.Model):
 
 
 class LaunchState(models.Model):
-    """The OIDC login's state and nonce, kept here (not in a cookie, which a
-    cross-site form_post may not bring back); single use, short-lived. Nothing
-    about the user is in it."""
+    """The OIDC login's state and nonce, kept here; single use, short-lived.
+    The browser that started the login holds only a keyed hash of the state (a
+    partitioned cookie, or the LMS's client-side storage), which binds the launch
+    to that browser (issue 38 §2). Nothing about the user is in it."""
 
     state_hash = models.CharField(max_length=64, unique=True)
     nonce = models.CharField(max_length=64)
