@@ -362,3 +362,22 @@ def test_a_framed_launch_of_a_browser_without_fetch_metadata_gets_the_ticket_pag
     # A forged marker is dropped and changes nothing.
     forged = requests.get(asgi_server + "/", cookies={MARKER_COOKIE: "1:forged"}, timeout=60)
     assert "frame-ancestors 'none'" in forged.headers["Content-Security-Policy"]
+
+
+def test_a_framed_instructor_downloads_the_homework_table_inside_the_frame(
+    framed_lms, asgi_server, page
+):
+    """ "Download CSV / Excel" inside the LMS frame (issue 37 §4): the file arrives with
+    the framed session's cookie (the plain link's request lacked it: 403)."""
+    _homework, frame = _framed_instructor(framed_lms, page)
+    for testid, first_bytes in (("homework-csv", b"\xef\xbb\xbf"), ("homework-xlsx", b"PK")):
+        with page.expect_download() as info:
+            frame.locator(f"[data-testid={testid}]").click()
+        download = info.value
+        assert download.failure() is None
+        with open(download.path(), "rb") as saved:
+            content = saved.read()
+        assert content.startswith(first_bytes), content[:200]
+        if testid == "homework-csv":
+            header = content.decode("utf-8-sig").splitlines()[0]
+            assert "Surname" in header or "Příjmení" in header, header
