@@ -30,7 +30,8 @@ def bins(scores: list[int], count: int = BINS) -> list[tuple[int, int, int]]:
 def distribution(scores: list[int], *, title: str) -> SafeString:
     groups = bins(scores)
     if not groups:
-        return mark_safe(f'<p class="muted chart-empty">{escape(_("No finished game yet."))}</p>')
+        empty = _("No finished game yet.")  # outside the f-string: xgettext reads it here
+        return mark_safe(f'<p class="muted chart-empty">{escape(empty)}</p>')
     tallest = max(n for _low, _high, n in groups)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / len(groups)

@@ -118,9 +118,11 @@ def score_given(score: int, full_marks: int, maximum: int) -> float:
 def comment(assignment, score: int, mark: int | None) -> str:
     """What the gradebook shows beside the grade, in the homework's language."""
     with translation.override(assignment.language or "cs"):
-        parts = [f"{_('Score')}: {score}"]
+        # (gettext outside the f-strings: xgettext does not read inside them)
+        score_word, mark_word = _("Score"), _("Mark")
+        parts = [f"{score_word}: {score}"]
         if mark is not None:
-            parts.insert(0, f"{_('Mark')}: {mark}")
+            parts.insert(0, f"{mark_word}: {mark}")
         return " · ".join(parts)
 
 
