@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
@@ -49,7 +50,13 @@ def _clean_title(title: object) -> str:
         raise HomeworkError("bad_title", _("Give the homework a title."))
     if len(text) > TITLE_MAX:
         raise HomeworkError(
-            "bad_title", _("The title may have at most %(max)d characters.") % {"max": TITLE_MAX}
+            "bad_title",
+            ngettext(
+                "The title may have at most %(max)d character.",
+                "The title may have at most %(max)d characters.",
+                TITLE_MAX,
+            )
+            % {"max": TITLE_MAX},
         )
     return text
 

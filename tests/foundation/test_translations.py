@@ -13,7 +13,7 @@ import polib
 import pytest
 
 BASE_DIR = Path(__file__).resolve().parents[2]
-SOURCE_DIRS = ["accounts", "classrooms", "games", "config", "templates"]
+SOURCE_DIRS = ["core", "accounts", "classrooms", "games", "homework", "lti", "config", "templates"]
 TRANSLATE_TAG = re.compile(r"""{%\s*(?:translate|trans)\s+(["'])(.+?)\1""")
 BLOCK_TAG = re.compile(
     r"{%\s*blocktranslate(?P<args>[^%]*)%}(?P<body>.*?){%\s*endblocktranslate\s*%}", re.S
@@ -320,3 +320,22 @@ def test_plural_entries_have_every_form_of_the_language(language, domain):
         wanted = sorted(re.findall(r"%\(\w+\)[sd]", entry.msgid_plural))
         for form in forms.values():
             assert sorted(re.findall(r"%\(\w+\)[sd]", form)) == wanted, entry.msgid
+
+
+def test_no_gettext_call_hides_inside_an_f_string():
+    """xgettext does not read inside f-strings: ``f"{_('Score')}: {n}"`` never reaches
+    the catalogues, so the page stays English in Czech (homework's empty chart did)."""
+    hidden = []
+    for path in _source_files((".py",)):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            for inner in ast.walk(node):
+                if (
+                    isinstance(inner, ast.Call)
+                    and isinstance(inner.func, ast.Name)
+                    and inner.func.id in GETTEXT_NAMES
+                ):
+                    hidden.append(f"{path.relative_to(BASE_DIR)}:{inner.lineno}")
+    assert hidden == []
