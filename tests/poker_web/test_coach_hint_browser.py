@@ -12,8 +12,9 @@ from tests.poker_web.test_poker_browser import start_rigged
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 PHONE = {"width": 360, "height": 740}
-# The coach's sentence: the line the move helps, or where a parked number costs least.
-REASON = re.compile(r"at row \d, column \d: it helps ")
+# The coach's sentence: the line the move helps, the empty line it starts, or where a
+# parked number costs least (games/poker/coach_advice.py).
+REASON = re.compile(r"at row \d, column \d: it (helps|starts an empty line)")
 
 
 def test_the_easy_game_hint_highlights_an_empty_cell_and_says_why(player_page, artifacts):
