@@ -6,24 +6,25 @@ import { gettext, interpolate, ngettext, pgettext } from "../kit/i18n.js";
 import { watchHostSession } from "../kit/signedout.js";
 import { RoomSocket } from "../kit/socket.js";
 
+/** @type {(HTMLElement & {roomSocket?: RoomSocket}) | null} */
 const root = document.querySelector("[data-room-live]");
 
 if (root) {
   const me = Number(root.dataset.playerId);
   const isHost = root.dataset.host === "true";
-  const seatsList = root.querySelector("[data-room-seats]");
-  const countBadge = root.querySelector("[data-room-count]");
-  const connection = root.querySelector("[data-room-connection]");
-  const statusLine = root.querySelector("[data-room-status]");
+  const seatsList = /** @type {HTMLElement} */ (root.querySelector("[data-room-seats]"));
+  const countBadge = /** @type {HTMLElement} */ (root.querySelector("[data-room-count]"));
+  const connection = /** @type {HTMLElement} */ (root.querySelector("[data-room-connection]"));
+  const statusLine = /** @type {HTMLElement} */ (root.querySelector("[data-room-status]"));
   // The start/lock row above the game and the end button below it.
-  const controlRows = [...root.querySelectorAll("[data-host-controls]")];
+  const controlRows = [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-host-controls]"))];
   const controls = controlRows.length ? root : null;
-  const rematchForm = root.querySelector("[data-room-rematch]");
+  const rematchForm = /** @type {HTMLElement | null} */ (root.querySelector("[data-room-rematch]"));
   const layout = document.querySelector("[data-room-layout]");
-  const leaveButton = root.querySelector("[data-room-leave]");
-  const errorLine = root.querySelector("[data-room-error]");
-  const invite = document.querySelector("[data-room-invite]");
-  const board = root.querySelector("[data-room-board]");
+  const leaveButton = /** @type {HTMLButtonElement | null} */ (root.querySelector("[data-room-leave]"));
+  const errorLine = /** @type {HTMLElement} */ (root.querySelector("[data-room-error]"));
+  const invite = /** @type {HTMLDetailsElement | null} */ (document.querySelector("[data-room-invite]"));
+  const board = /** @type {HTMLElement | null} */ (root.querySelector("[data-room-board]"));
   // A duel starts by itself at the last join; a host who only deals takes no place.
   const autoStart = root.dataset.autoStart === "true";
   const hostCounts = root.dataset.hostCounts !== "false";
@@ -76,7 +77,7 @@ if (root) {
     statusLine.textContent = text;
     if (controls) {
       const live = room.status === "lobby" || room.status === "running";
-      for (const button of root.querySelectorAll("[data-room-action]")) {
+      for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll("[data-room-action]"))) {
         const action = button.dataset.roomAction;
         button.hidden =
           !live ||
@@ -241,8 +242,9 @@ if (root) {
   root.roomSocket = socket;
 
   socket.addEventListener("sync", (event) => {
-    room = event.detail.room;
-    role = event.detail.you.role;
+    const { detail } = /** @type {CustomEvent} */ (event);
+    room = detail.room;
+    role = detail.you.role;
     renderSeats();
     showStatus();
     foldInvite();
@@ -250,7 +252,7 @@ if (root) {
 
   socket.addEventListener("event", (event) => {
     if (!room) return;
-    for (const change of event.detail.events) {
+    for (const change of /** @type {CustomEvent} */ (event).detail.events) {
       switch (change.type) {
         case "player_joined":
           upsertSeat(change.seat);
@@ -296,15 +298,16 @@ if (root) {
       offline: gettext("Connection lost. Reconnecting…"),
       online: gettext("Connected"),
     };
-    connection.textContent = texts[event.detail.state] || "";
-    connection.dataset.state = event.detail.state;
+    const { state } = /** @type {CustomEvent} */ (event).detail;
+    connection.textContent = texts[state] || "";
+    connection.dataset.state = state;
   });
 
   // Removed: at once, nothing of the game stays (board, status, controls).
   socket.addEventListener("kicked", (event) => {
     // "You are in the room." no longer holds: the green flash goes too.
     for (const flash of document.querySelectorAll(".messages .message-success")) flash.remove();
-    connection.textContent = event.detail.message;
+    connection.textContent = /** @type {CustomEvent} */ (event).detail.message;
     connection.dataset.state = "closed";
     root.dataset.kicked = "true";
     statusLine.textContent = "";
@@ -312,7 +315,8 @@ if (root) {
     if (board) board.hidden = true;
     // The list would no longer follow the room: it goes too.
     seatsList.hidden = true;
-    if (countBadge.closest("h2")) countBadge.closest("h2").hidden = true;
+    const heading = countBadge.closest("h2");
+    if (heading) heading.hidden = true;
     root.classList.remove("pr-playing");
     for (const row of controlRows) row.hidden = true;
     if (rematchForm) rematchForm.hidden = true;
@@ -344,7 +348,7 @@ if (root) {
   });
 
   if (controls) {
-    for (const button of root.querySelectorAll("[data-room-action]")) {
+    for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll("[data-room-action]"))) {
       button.addEventListener("click", async () => {
         if (button.dataset.confirm && !(await confirmDialog(button.dataset.confirm))) return;
         button.disabled = true;
