@@ -33,25 +33,27 @@ if (navToggle) {
   });
 }
 
-for (const select of document.querySelectorAll("select[data-autosubmit]")) {
+for (const select of /** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("select[data-autosubmit]"))) {
   select.addEventListener("change", () => select.form.submit());
 }
 
-for (const form of document.querySelectorAll("form[data-confirm]")) {
+for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (document.querySelectorAll("form[data-confirm]"))) {
   form.addEventListener("submit", async (event) => {
     if (form.dataset.confirmed === "yes") return;
     event.preventDefault();
     if (await confirmDialog(form.dataset.confirm)) {
       form.dataset.confirmed = "yes";
-      form.requestSubmit(event.submitter || undefined);
+      form.requestSubmit(/** @type {SubmitEvent} */ (event).submitter || undefined);
     }
   });
 }
 
 // A taken nickname comes back with free ones as buttons: a tap puts one in the field.
 document.addEventListener("click", (event) => {
+  /** @type {HTMLElement | null} */
   const button = event.target instanceof Element ? event.target.closest("[data-use-nickname]") : null;
   if (!button) return;
+  /** @type {HTMLInputElement | null} */
   const target = document.querySelector(button.dataset.target);
   if (!target) return;
   target.value = button.dataset.useNickname;
@@ -59,8 +61,9 @@ document.addEventListener("click", (event) => {
   target.focus();
 });
 
-for (const button of document.querySelectorAll("[data-suggest-nickname]")) {
+for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("[data-suggest-nickname]"))) {
   button.addEventListener("click", async () => {
+    /** @type {HTMLInputElement} */
     const target = document.querySelector(button.dataset.target);
     button.disabled = true;
     try {
