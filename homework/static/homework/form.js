@@ -2,7 +2,7 @@
 // seconds per number only for a hard game. The dates are read in the teacher's
 // time zone: the hidden field gets the browser's zone (the server keeps it on
 // the homework and shows the dates in it).
-const form = document.getElementById("homework-form");
+const form = /** @type {HTMLFormElement | null} */ (document.getElementById("homework-form"));
 
 function browserZone() {
   try {
@@ -14,12 +14,13 @@ function browserZone() {
 
 function sync() {
   if (!form) return;
-  const game = form.elements.game ? form.elements.game.value : "";
-  for (const input of form.querySelectorAll("[data-game]")) {
-    const field = input.closest(".field") || input.parentElement;
+  const fields = /** @type {Record<string, HTMLInputElement | undefined>} */ (/** @type {unknown} */ (form.elements));
+  const game = fields.game ? fields.game.value : "";
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll("[data-game]"))) {
+    const field = /** @type {HTMLElement} */ (input.closest(".field") || input.parentElement);
     let shown = input.dataset.game === game;
     if (shown && input.name.endsWith("__seconds_per_card")) {
-      const difficulty = form.elements[`${game}__difficulty`];
+      const difficulty = fields[`${game}__difficulty`];
       shown = !difficulty || difficulty.value === "hard";
     }
     field.hidden = !shown;
@@ -43,9 +44,9 @@ function toLocalInput(iso) {
 
 if (form) {
   const zone = browserZone();
-  const hidden = form.elements.time_zone;
+  const hidden = /** @type {HTMLInputElement | undefined} */ (form.elements.namedItem("time_zone"));
   if (zone && hidden && zone !== hidden.value) {
-    for (const input of form.querySelectorAll("input[data-utc]")) {
+    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll("input[data-utc]"))) {
       const local = toLocalInput(input.dataset.utc);
       if (local) input.value = local;
     }
@@ -58,3 +59,5 @@ if (form) {
   form.addEventListener("change", sync);
   sync();
 }
+
+export {}; // an ES module (type="module"): its names are its own
