@@ -3,6 +3,7 @@
 // this browser travels through the LMS page instead: the login puts it there, the
 // launch gets it back and posts it with the launch. Only answers from the LMS's
 // own origin count.
+/** @type {HTMLElement | null} */
 const root = document.querySelector("[data-lti-storage]");
 
 function storageWindow(name) {
