@@ -7,8 +7,9 @@ Refusals are ``{"code", "message"}`` with a stable code; nothing is created or
 changed on bad input.
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -17,11 +18,13 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from classrooms import selectors as class_selectors
 from classrooms.api import ErrorSerializer
+from classrooms.models import Classroom
 
 from . import exports, selectors, services
 from .errors import HomeworkError
@@ -36,7 +39,7 @@ else:
 class HomeworkErrorMixin(_ViewBase):
     permission_classes = [IsAuthenticated]
 
-    def handle_exception(self, exc):
+    def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, HomeworkError):
             return Response({"code": exc.code, "message": exc.message}, status=exc.status)
         response = super().handle_exception(exc)
@@ -146,7 +149,7 @@ class AssignmentUpdateSerializer(AssignmentCreateSerializer):
     """Every field optional; after opening only title, due_at, late and what
     pupils see may change (``already_open`` otherwise)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             field.required = False
@@ -171,13 +174,13 @@ class ResultsSerializer(serializers.Serializer):
     rows = RowSerializer(many=True)
 
 
-def _teacher_class(request, pk: int):
+def _teacher_class(request: Request, pk: int) -> Classroom:
     return class_selectors.teacher_classroom(request.user, pk)
 
 
 class AssignmentList(HomeworkErrorMixin, APIView):
     @extend_schema(responses=AssignmentSerializer(many=True))
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         classroom = _teacher_class(request, pk)
         return Response(
             AssignmentSerializer(selectors.class_assignments(classroom), many=True).data
@@ -187,7 +190,7 @@ class AssignmentList(HomeworkErrorMixin, APIView):
         request=AssignmentCreateSerializer,
         responses={201: AssignmentSerializer, 400: ErrorSerializer},
     )
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         classroom = _teacher_class(request, pk)
         payload = AssignmentCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -202,14 +205,14 @@ class AssignmentList(HomeworkErrorMixin, APIView):
 
 class AssignmentDetail(HomeworkErrorMixin, APIView):
     @extend_schema(responses=AssignmentSerializer)
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         return Response(AssignmentSerializer(selectors.teacher_assignment(request.user, pk)).data)
 
     @extend_schema(
         request=AssignmentUpdateSerializer,
         responses={200: AssignmentSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
     )
-    def patch(self, request, pk: int):
+    def patch(self, request: Request, pk: int) -> Response:
         assignment = selectors.teacher_assignment(request.user, pk)
         payload = AssignmentUpdateSerializer(data=request.data, partial=True)
         payload.is_valid(raise_exception=True)
@@ -221,7 +224,7 @@ class AssignmentDetail(HomeworkErrorMixin, APIView):
         return Response(AssignmentSerializer(assignment).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request, pk: int):
+    def delete(self, request: Request, pk: int) -> Response:
         assignment = selectors.teacher_assignment(request.user, pk)
         services.delete_assignment(assignment_id=assignment.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -229,7 +232,7 @@ class AssignmentDetail(HomeworkErrorMixin, APIView):
 
 class AssignmentClose(HomeworkErrorMixin, APIView):
     @extend_schema(request=None, responses=AssignmentSerializer)
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         assignment = selectors.teacher_assignment(request.user, pk)
         return Response(
             AssignmentSerializer(services.close_assignment(assignment_id=assignment.pk)).data
@@ -252,7 +255,7 @@ def _rows(assignment: Assignment) -> dict:
 
 class Results(HomeworkErrorMixin, APIView):
     @extend_schema(responses=ResultsSerializer)
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         assignment = selectors.teacher_assignment(request.user, pk)
         table = _rows(assignment)
         rows = [{**vars(row), "review_url": row.extra["review_url"]} for row in table["rows"]]
@@ -272,6 +275,6 @@ class ResultsFile(HomeworkErrorMixin, APIView):
             (200, exports.XLSX_TYPE): OpenApiResponse(OpenApiTypes.BINARY),
         }
     )
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> HttpResponse:
         assignment = selectors.teacher_assignment(request.user, pk)
         return exports.results_file(assignment, self.fmt)
