@@ -3,6 +3,7 @@
 // of the page and reloads when it changes -- unless someone is typing, a
 // dialog is open or the teacher is choosing a game's settings (a reload would
 // forget them). A hidden tab does not poll.
+/** @type {HTMLElement | null} */
 const marker = document.querySelector("[data-class-status]");
 const EVERY_MS = 5000; // 30 phones in a class: about six light requests a second
 // A question that gets no answer is given up, so the next tick asks again: a
@@ -10,11 +11,11 @@ const EVERY_MS = 5000; // 30 phones in a class: about six light requests a secon
 const PATIENCE_MS = 10000;
 let choosing = false;
 document.addEventListener("change", (event) => {
-  if (event.target.closest("[data-game-settings]")) choosing = true;
+  if (/** @type {Element} */ (event.target).closest("[data-game-settings]")) choosing = true;
 });
 
 function busy() {
-  const active = document.activeElement;
+  const active = /** @type {HTMLInputElement | null} */ (document.activeElement);
   const typing =
     active && ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName) && active.value !== "";
   const settingsOpen = choosing && document.querySelector("[data-game-settings][open]");
