@@ -9,7 +9,9 @@ the assignment's or the one the teacher's browser reported last (session),
 else Europe/Prague.
 """
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django import forms
@@ -33,12 +35,12 @@ class LocalDateTimeInput(forms.DateTimeInput):
     input_type = "datetime-local"
     zone = SCHOOL_ZONE
 
-    def format_value(self, value):
+    def format_value(self, value: object) -> object:
         if isinstance(value, datetime):
             return value.astimezone(self.zone).strftime(LOCAL_FORMAT)
         return value
 
-    def get_context(self, name, value, attrs):
+    def get_context(self, name: str, value: object, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)
         if isinstance(value, datetime):
             # the moment itself, so the page's script can show it in the
@@ -53,7 +55,7 @@ class LocalDateTimeField(forms.DateTimeField):
     widget = LocalDateTimeInput
     input_formats = [LOCAL_FORMAT, "%Y-%m-%d %H:%M"]
 
-    def to_python(self, value):
+    def to_python(self, value: object) -> datetime | None:
         moment = super().to_python(value)
         if moment is None:
             return None
@@ -129,7 +131,7 @@ class AssignmentForm(forms.Form):
 
     MARK_FIELDS = ("mark_1", "mark_2", "mark_3", "mark_4")
 
-    def __init__(self, *args, zone: str | None = None, **kwargs):
+    def __init__(self, *args: Any, zone: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         reported = self.data.get("time_zone") if self.is_bound else None
         self.zone_name = zone_or_default(reported or zone)
@@ -162,13 +164,13 @@ class AssignmentForm(forms.Form):
                 second=0, microsecond=0
             )
 
-    def clean_time_zone(self):
+    def clean_time_zone(self) -> str:
         try:
             return services.clean_time_zone(self.cleaned_data.get("time_zone"))
         except HomeworkError as error:
             raise forms.ValidationError(error.message, code=error.code) from None
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
         zone = ZoneInfo(data.get("time_zone") or self.zone_name)
         for name in ("opens_at", "due_at"):
@@ -194,7 +196,7 @@ class AssignmentForm(forms.Form):
                 self.add_error(None, error.message)
         return data
 
-    def mark_fields(self):
+    def mark_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.MARK_FIELDS]
 
     def game_settings(self) -> dict:
@@ -205,14 +207,14 @@ class AssignmentForm(forms.Form):
         }
         return {name: value for name, value in values.items() if value not in (None, "")}
 
-    def setting_fields(self):
+    def setting_fields(self) -> list[forms.BoundField]:
         return [field for field in self if "__" in field.name]
 
     @staticmethod
-    def marks_initial(thresholds) -> dict:
+    def marks_initial(thresholds: Sequence[int] | None) -> dict[str, int]:
         if not thresholds:
             return {}
         return {f"mark_{n}": value for n, value in enumerate(thresholds, start=1)}
 
-    def main_fields(self, names: str):
+    def main_fields(self, names: str) -> list[forms.BoundField]:
         return [self[name] for name in names.split()]
