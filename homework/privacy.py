@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from accounts.models import PlayerProfile
 from accounts.privacy import Erasure, PrivacyHooks
 
@@ -23,7 +25,7 @@ def erase_player(erasure: Erasure) -> None:
     Attempt.objects.filter(player_id=erasure.player_id).delete()
 
 
-def _moment(value) -> str | None:
+def _moment(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 

@@ -204,7 +204,7 @@ PICK_FIELDS = (
 )
 
 
-def _attempt_rows(**filters) -> QuerySet:
+def _attempt_rows(**filters: object) -> QuerySet:
     return (
         Attempt.objects.filter(**filters)
         .order_by("started_at", "pk")

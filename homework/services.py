@@ -61,7 +61,9 @@ def _clean_title(title: object) -> str:
     return text
 
 
-def _clean_times(opens_at: datetime | None, due_at: datetime | None, now: datetime):
+def _clean_times(
+    opens_at: datetime | None, due_at: datetime | None, now: datetime
+) -> tuple[datetime, datetime]:
     opens = opens_at or now
     if due_at is None:
         raise HomeworkError("bad_due_at", _("Choose when the homework is due."))

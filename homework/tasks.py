@@ -26,7 +26,7 @@ def close_due_assignments() -> list[int]:
 
 
 @shared_task(bind=True, base=MailTask, name="homework.send_summary", **MAIL_TASK_OPTIONS)
-def send_summary(self, *, assignment_id: int) -> bool:
+def send_summary(self: MailTask, *, assignment_id: int) -> bool:
     """The teacher's one summary mail of a closed assignment (opt-in)."""
     summary = selectors.summary_mail(assignment_id)
     if summary is None:

@@ -4,10 +4,13 @@ The class page belongs to ``classrooms``, which sits below homework and never
 imports it; its template includes ``homework/_class_section.html``, and this
 tag reads what the card shows for the viewer (teacher or pupil)."""
 
+from typing import Any
+
 from django import template
 from django.utils import timezone
 
 from classrooms import selectors as class_selectors
+from classrooms.models import Classroom
 from core import registry
 
 from .. import selectors
@@ -16,7 +19,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("homework/_section.html", takes_context=True)
-def homework_section(context, classroom):
+def homework_section(context: template.Context, classroom: Classroom) -> dict[str, Any]:
     request = context["request"]
     base = {"classroom": classroom, "request": request}
     if class_selectors.classes_for_teacher(request.user).filter(pk=classroom.pk).exists():
