@@ -59,8 +59,8 @@ export async function saveThroughFetch(link, tools = {}) {
   doc.body.append(save);
   save.click();
   save.remove();
-  const timer = setTimeout(() => urls.revokeObjectURL(url), 60_000);
-  if (typeof timer === "object" && timer && "unref" in timer) timer.unref(); // (node tests)
+  const timer = /** @type {unknown} */ (setTimeout(() => urls.revokeObjectURL(url), 60_000));
+  if (typeof timer === "object" && timer && "unref" in timer) /** @type {{ unref(): void }} */ (timer).unref(); // (node tests)
   return save.download;
 }
 
