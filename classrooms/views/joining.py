@@ -94,6 +94,7 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
         form.add_error("code", error.message)
         status = 429 if error.code == "rate_limited" else 404
         return render(request, "classrooms/join_code.html", {"form": form}, status=status)
+    _end_bound_profile(request)
     if request.player is not None:
         existing = services.membership_of(classroom=classroom, player=request.player)
         if existing is not None:
@@ -125,6 +126,18 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
         },
         status=status,
     )
+
+
+def _end_bound_profile(request: HttpRequest) -> None:
+    """The shared classroom computer (issue 38 §1): a class link opened while a
+    person's bound profile (a claimed roster entry, an LMS identity) is selected
+    is the next pupil's. That profile's session in this browser ends, as with
+    "I am not <name>", and the page goes on without a profile: the pupil joins
+    as themselves, never as the one before. Shared nickname profiles stay."""
+    if request.player is None or not request.player_bound:
+        return
+    identity.end_bound_sessions(request.browser)
+    request.player = None
 
 
 def _join_choices(members) -> list[dict]:
