@@ -10,6 +10,7 @@ if (script && "serviceWorker" in navigator) {
 }
 
 let deferredPrompt = null;
+/** @returns {NodeListOf<HTMLElement>} */
 const installButtons = () => document.querySelectorAll("#poker-install, [data-install]");
 
 window.addEventListener("beforeinstallprompt", (event) => {
@@ -39,7 +40,9 @@ for (const button of installButtons()) {
 function showConnection(offline) {
   const note = document.getElementById("poker-offline-note");
   if (note) note.hidden = !offline;
-  for (const node of document.querySelectorAll("[data-needs-server]")) node.hidden = offline;
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-needs-server]"))) {
+    node.hidden = offline;
+  }
 }
 
 /** navigator.onLine only knows about the network cable, so ask the server too:
