@@ -30,9 +30,9 @@ function loadState() {
 
 if (root) {
   let state = loadState();
-  const select = document.getElementById("poker-picker-table");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("poker-picker-table"));
   const card = document.getElementById("poker-card");
-  const drawButton = document.getElementById("poker-picker-draw");
+  const drawButton = /** @type {HTMLButtonElement} */ (document.getElementById("poker-picker-draw"));
   const dialog = document.getElementById("poker-reshuffle-dialog");
 
   const render = () => {
