@@ -29,19 +29,19 @@ if (root && steps.length) {
     const cost = step.cost ? ` ${interpolate(gettext("Cost: %(cost)s"), { cost: step.cost.toFixed(1) })}` : "";
     document.getElementById("poker-review-move").textContent = `${step.text}${cost}`;
     rows.forEach((row, index) => row.classList.toggle("is-current", index === current));
-    document.getElementById("poker-review-prev").disabled = current === 0;
-    document.getElementById("poker-review-next").disabled = current === steps.length - 1;
+    /** @type {HTMLButtonElement} */ (document.getElementById("poker-review-prev")).disabled = current === 0;
+    /** @type {HTMLButtonElement} */ (document.getElementById("poker-review-next")).disabled = current === steps.length - 1;
   };
 
   document.getElementById("poker-review-first").addEventListener("click", () => show(0));
   document.getElementById("poker-review-prev").addEventListener("click", () => show(current - 1));
   document.getElementById("poker-review-next").addEventListener("click", () => show(current + 1));
   document.getElementById("poker-review-last").addEventListener("click", () => show(steps.length - 1));
-  for (const link of root.querySelectorAll("[data-goto]")) {
+  for (const link of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-goto]"))) {
     link.addEventListener("click", () => show(Number(link.dataset.goto) - 1));
   }
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, textarea, select")) return;
+    if (/** @type {Element} */ (event.target).closest("input, textarea, select")) return;
     if (event.key === "ArrowRight") show(current + 1);
     else if (event.key === "ArrowLeft") show(current - 1);
   });
