@@ -19,7 +19,7 @@ function parse(text) {
 
 if (root) {
   const board = buildBoard(document.getElementById("poker-board"));
-  const select = document.getElementById("poker-sheet-table");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("poker-sheet-table"));
   const status = document.getElementById("poker-status");
   const saved = readStorage(STORAGE_KEY, null);
   if (saved && Array.isArray(saved.cells)) {
@@ -68,7 +68,7 @@ if (root) {
   const clearHint = () => board.cells.forEach((input) => input.classList.remove("is-hint"));
   const askHint = async () => {
     clearHint();
-    const card = Number.parseInt(document.getElementById("poker-sheet-card").value, 10);
+    const card = Number.parseInt(/** @type {HTMLInputElement} */ (document.getElementById("poker-sheet-card")).value, 10);
     if (!(card >= 1 && card <= 13)) {
       status.textContent = gettext("Type the next number (1 to 13) first.");
       return;
