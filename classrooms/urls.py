@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 from classrooms import reports
-from classrooms.views import classes, invitations, joining, roster
+from classrooms.views import classes, invitations, joining, live, roster
 
 app_name = "classrooms"
 
@@ -16,6 +16,8 @@ urlpatterns = [
     path("<int:pk>/", classes.detail, name="detail"),
     path("<int:pk>/back/", classes.back, name="back"),
     path("<int:pk>/status.json", classes.status, name="status"),
+    path("<int:pk>/waiting.json", live.waiting, name="live_waiting"),
+    path("<int:pk>/waiting/approve/", live.approve, name="live_approve"),
     path("<int:pk>/edit/", classes.edit, name="edit"),
     path("<int:pk>/qr/", classes.qr_page, name="qr"),
     path("<int:pk>/archive/", classes.archive, name="archive"),

@@ -8,6 +8,7 @@ over the WebSocket (consumers.py).
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Sequence
 from urllib.parse import urlencode
 
@@ -136,6 +137,10 @@ def _room_page(
     adapter = registry.get(room.game, room.mode)
     players = selectors.seats(room)
     is_host = player is not None and room.host_id == player.pk
+    # The teacher hosting a class game sees each pupil's roster name beside the
+    # nickname (a pupil hosting a class table never does: no login).
+    teacher_host = is_host and request.user.is_authenticated and room.classroom_id is not None
+    roster = selectors.roster_names(room) if teacher_host else {}
     context = {
         "room": room,
         "invite": is_host and _invites(room, adapter, players),
@@ -149,6 +154,9 @@ def _room_page(
         "table_seats": adapter.table_seats(room.settings or {}),
         "adapter": adapter,
         "players": players,
+        "seat_names": [(seat, roster.get(seat.player_id, "")) for seat in players],
+        "teacher_host": teacher_host,
+        "roster_json": json.dumps({str(pid): name for pid, name in roster.items()}),
         "error": error,
         # What the visitor typed stays in the field after a refusal (a taken
         # nickname), with the free ones offered as buttons beside it.

@@ -31,6 +31,14 @@ if (root) {
   let room = null;
   let role = root.dataset.role;
   let leaving = false;
+  // The host of a class game: each pupil's roster name beside the nickname
+  // (from the page, then from the class's waiting list as pupils come: classlive.js).
+  /** @type {Record<string, string>} */
+  const roster = root.dataset.roster ? JSON.parse(root.dataset.roster) : {};
+  document.addEventListener("matika:roster", (event) => {
+    Object.assign(roster, /** @type {CustomEvent} */ (event).detail);
+    if (room) renderSeats();
+  });
 
   function playingCount() {
     return room.seats.filter(
@@ -114,7 +122,9 @@ if (root) {
       ...room.seats.filter(listed).map((seat) => {
         const item = document.createElement("li");
         const name = document.createElement("span");
-        name.textContent = seat.nickname; // never innerHTML: nicknames are user input
+        const rosterName = roster[String(seat.player_id)];
+        // never innerHTML: nicknames are user input
+        name.textContent = rosterName ? `${seat.nickname} (${rosterName})` : seat.nickname;
         item.append(name);
         if (seat.status !== "joined") {
           item.classList.add("is-gone");
