@@ -2,21 +2,26 @@
 // (the server renders the statistics, so they are computed in one place only).
 import { setupFilters } from "./filters.js";
 
+/** @type {HTMLElement | null} */
 const builder = document.querySelector("[data-deck-builder]");
 
 if (builder) {
   const form = builder.querySelector("form");
   const slot = builder.querySelector("[data-stats-slot]");
+  /** @type {HTMLElement} */
   const errorLine = builder.querySelector("[data-check-error]");
-  const csrf = form.querySelector("input[name=csrfmiddlewaretoken]").value;
+  const csrf = /** @type {HTMLInputElement} */ (form.querySelector("input[name=csrfmiddlewaretoken]")).value;
   setupFilters(builder, { onlyChosen: true });
   let timer = null;
   let latest = 0;
 
   async function check() {
     const request = ++latest;
+    /** @type {HTMLInputElement | null} */
     const mathematician = form.querySelector("input[name=mathematician]:checked");
-    const cards = [...form.querySelectorAll("input[name=cards]:checked")].map((box) => box.value);
+    /** @type {NodeListOf<HTMLInputElement>} */
+    const boxes = form.querySelectorAll("input[name=cards]:checked");
+    const cards = [...boxes].map((box) => box.value);
     const response = await fetch(builder.dataset.checkUrl, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
@@ -33,7 +38,7 @@ if (builder) {
 
   const barCount = builder.querySelector("[data-bar-count]");
   form.addEventListener("change", (event) => {
-    if (!event.target.matches("input[name=cards], input[name=mathematician]")) return;
+    if (!(/** @type {Element} */ (event.target).matches("input[name=cards], input[name=mathematician]"))) return;
     barCount.textContent = String(form.querySelectorAll("input[name=cards]:checked").length);
     clearTimeout(timer);
     timer = setTimeout(() => check().catch(() => {}), 150);
