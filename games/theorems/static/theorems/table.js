@@ -8,6 +8,7 @@ import { roving } from "../js/kit/roving.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
 import { createTutorial } from "./tutorial.js";
 
+/** @type {HTMLElement | null} */
 const root = document.querySelector("[data-theorems-table]");
 const dataBlock = document.getElementById("theorems-data");
 
@@ -15,6 +16,7 @@ if (root && dataBlock) {
   const data = JSON.parse(dataBlock.textContent);
   const cards = data.cards;
   const fieldNames = Object.fromEntries(data.fields.map((f) => [f.id, f.name]));
+  /** @type {Record<string, HTMLElement>} */
   const parts = {
     lobby: root.querySelector("[data-th-lobby]"),
     setup: root.querySelector("[data-th-setup]"),
@@ -281,6 +283,7 @@ if (root && dataBlock) {
   }
 
   function renderSetup() {
+    /** @type {HTMLElement[]} */
     const children = [el("h3", { text: gettext("Choose your deck") })];
     if (view.my_deck) {
       children.push(
@@ -613,7 +616,7 @@ if (root && dataBlock) {
   whenRoomReady().then((roomSocket) => {
     socket = roomSocket;
     socket.addEventListener("sync", (event) => {
-      const snapshot = event.detail.view;
+      const snapshot = /** @type {CustomEvent} */ (event).detail.view;
       view = snapshot && snapshot.phase ? snapshot : null;
       log = view && view.game && view.game.log ? view.game.log : [];
       if (view && view.game) delete view.game.log;
@@ -622,7 +625,7 @@ if (root && dataBlock) {
     socket.addEventListener("event", (event) => {
       let finished = false;
       let gameOver = false;
-      for (const change of event.detail.events) {
+      for (const change of /** @type {CustomEvent} */ (event).detail.events) {
         if (change.type === "log") {
           log = log.concat(change.entries);
           if (change.entries.some((entry) => entry.type === "game_over")) gameOver = true;
@@ -641,7 +644,7 @@ if (root && dataBlock) {
       }
     });
     socket.addEventListener("private", (event) => {
-      for (const change of event.detail.events) {
+      for (const change of /** @type {CustomEvent} */ (event).detail.events) {
         if (change.type === "view") view = change.view;
       }
       render();
