@@ -18,7 +18,11 @@ function reducedMotion() {
 }
 
 export class RoomFx {
-  /** `toggle`: the button that switches sound and motion; `key`: the localStorage key. */
+  /**
+   * `toggle`: the button that switches sound and motion; `key`: the localStorage key.
+   * @param {HTMLElement | null} toggle
+   * @param {{ key?: string, on?: boolean }} [options]
+   */
   constructor(toggle, { key, on = true } = {}) {
     this.toggle = toggle;
     this.key = key;
@@ -49,7 +53,8 @@ export class RoomFx {
 
   context() {
     if (this.audio) return this.audio;
-    const Context = window.AudioContext || window.webkitAudioContext;
+    /** @type {typeof AudioContext | undefined} */
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return null;
     try {
       this.audio = new Context();
