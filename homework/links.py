@@ -6,9 +6,15 @@ to say about that assignment). The teacher's class table shows them beside the
 downloads.
 """
 
-from collections.abc import Callable, Iterable
+from __future__ import annotations
 
-Provider = Callable[[object], Iterable[tuple[str, str]]]
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .models import Assignment
+
+Provider = Callable[["Assignment"], Iterable[tuple[str, str]]]
 
 _PROVIDERS: list[Provider] = []
 
@@ -18,5 +24,5 @@ def register(provider: Provider) -> None:
         _PROVIDERS.append(provider)
 
 
-def for_teacher(assignment: object) -> list[tuple[str, str]]:
+def for_teacher(assignment: Assignment) -> list[tuple[str, str]]:
     return [link for provider in _PROVIDERS for link in provider(assignment)]

@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from homework import selectors as homework_selectors
-from homework.models import Attempt
+from homework.models import Assignment, Attempt
 
 from . import net, tokens
 from .deep_linking import score_maximum
@@ -115,7 +115,7 @@ def score_given(score: int, full_marks: int, maximum: int) -> float:
     return round(maximum * share, GRADE_DECIMALS)
 
 
-def comment(assignment, score: int, mark: int | None) -> str:
+def comment(assignment: Assignment, score: int, mark: int | None) -> str:
     """What the gradebook shows beside the grade, in the homework's language."""
     with translation.override(assignment.language or "cs"):
         # (gettext outside the f-strings: xgettext does not read inside them)

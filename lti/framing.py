@@ -33,12 +33,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from accounts.models import User
 from core.security import policy_for
 
-from .models import FrameGrant
+from .models import FrameGrant, Person, Platform
 
 MARKER_COOKIE = "matika_lti_frame"
 SALT = "matika.lti-frame"
@@ -65,7 +67,7 @@ def launch_is_framed(request: HttpRequest, claims: dict, claim_name: str) -> boo
 
 
 def grant(
-    request: HttpRequest, *, platform, person, role: str, destination: str
+    request: HttpRequest, *, platform: Platform, person: Person, role: str, destination: str
 ) -> tuple[FrameGrant, str]:
     """A new grant for this framed launch; returns it and its one-time ticket.
     The middleware sets the marker cookie on this response."""
@@ -98,7 +100,7 @@ def kept_login(ticket: str) -> dict | None:
     return cache.get(f"lti:frame-login:{_hash(ticket)}")
 
 
-def _live(queryset):
+def _live(queryset: QuerySet) -> QuerySet:
     return queryset.filter(
         ended_at__isnull=True,
         platform__is_active=True,
@@ -153,7 +155,7 @@ def marker_grant(request: HttpRequest) -> FrameGrant | None:
     return _live(FrameGrant.objects.select_related("platform")).filter(pk=pk).first()
 
 
-def end_grants_of_user(user) -> int:
+def end_grants_of_user(user: User) -> int:
     return FrameGrant.objects.filter(person__user=user, ended_at__isnull=True).update(
         ended_at=timezone.now()
     )
@@ -229,7 +231,9 @@ class FramedSessionMiddleware:
         return response
 
 
-def on_logged_out(sender, request=None, user=None, **kwargs) -> None:
+def on_logged_out(
+    sender: object, request: HttpRequest | None = None, user: User | None = None, **kwargs: object
+) -> None:
     """``user_logged_out``: a teacher's frame grants end with the session."""
     if user is not None and getattr(user, "pk", None):
         end_grants_of_user(user)

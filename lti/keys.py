@@ -20,14 +20,16 @@ from .models import ToolKey
 
 # Loading a PEM checks the key (about half a second of CPU on a busy machine);
 # a key never changes under its kid, so each process loads it once.
-_LOADED: dict[str, object] = {}
+_LOADED: dict[str, rsa.RSAPrivateKey] = {}
 
 
-def _loaded(key: ToolKey):
+def _loaded(key: ToolKey) -> rsa.RSAPrivateKey:
     private = _LOADED.get(key.kid)
     if private is None:
-        private = serialization.load_pem_private_key(key.private_pem.encode(), password=None)
-        _LOADED[key.kid] = private
+        loaded = serialization.load_pem_private_key(key.private_pem.encode(), password=None)
+        if not isinstance(loaded, rsa.RSAPrivateKey):  # the tool's keys are RSA (_new_key)
+            raise TypeError(f"tool key {key.kid} is not an RSA key")
+        private = _LOADED[key.kid] = loaded
     return private
 
 

@@ -19,11 +19,13 @@ token that passes everything creates or touches anything about a person.
 import hashlib
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import jwt
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
@@ -105,7 +107,7 @@ LEARNER_ROLES = {
 class Refused(Exception):  # noqa: N818 -- a refusal, not a crash
     """A launch refused: stable ``code``, a message for the page, an HTTP status."""
 
-    def __init__(self, code: str, message, status: int = 403) -> None:
+    def __init__(self, code: str, message: str, status: int = 403) -> None:
         super().__init__(code)
         self.code = code
         self.message = message
@@ -120,7 +122,7 @@ def launch_url(request: HttpRequest) -> str:
     return request.build_absolute_uri(reverse("lti:launch"))
 
 
-def _text(params, name: str, limit: int = 2000) -> str:
+def _text(params: Mapping[str, object], name: str, limit: int = 2000) -> str:
     value = params.get(name)
     if not isinstance(value, str) or len(value) > limit:
         return ""
@@ -166,7 +168,7 @@ class Login:
         return state_binding(self.state)
 
 
-def begin_login(request: HttpRequest, params) -> Login:
+def begin_login(request: HttpRequest, params: Mapping[str, object]) -> Login:
     """Step one (third-party initiated login): the URL of the platform's
     authorization endpoint to redirect the browser to, and the state to bind."""
     issuer = _text(params, "iss", 255)
@@ -321,14 +323,15 @@ def _may_refresh_keys(platform: Platform) -> bool:
         return True
 
 
-def _key_for(platform: Platform, kid: str):
+def _key_for(platform: Platform, kid: str) -> RSAPublicKey:
     keys = platform_keys(platform)
     if kid not in keys and _may_refresh_keys(platform):
         keys = platform_keys(platform, fresh=True)  # the platform may have rotated
     jwk = keys.get(kid) or (keys.get("") if len(keys) == 1 else None)
     if jwk is None:
         raise Refused("unknown_key", _("The LMS's signature could not be checked."), 403)
-    return jwt.PyJWK.from_dict(jwk, algorithm="RS256").key
+    key: RSAPublicKey = jwt.PyJWK.from_dict(jwk, algorithm="RS256").key
+    return key
 
 
 @dataclass

@@ -2,6 +2,7 @@
 with a timeout and without following redirects elsewhere."""
 
 import ipaddress
+from typing import Any
 from urllib.parse import urlsplit
 
 import requests
@@ -54,7 +55,7 @@ def origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def get(url: str, **kwargs) -> requests.Response:
+def get(url: str, **kwargs: Any) -> requests.Response:
     if not acceptable_url(url):
         raise PlatformError("bad_url", url)
     headers = {"User-Agent": USER_AGENT, **kwargs.pop("headers", {})}
@@ -64,7 +65,7 @@ def get(url: str, **kwargs) -> requests.Response:
         raise PlatformError("unreachable", str(error)[:200]) from None
 
 
-def post(url: str, **kwargs) -> requests.Response:
+def post(url: str, **kwargs: Any) -> requests.Response:
     if not acceptable_url(url):
         raise PlatformError("bad_url", url)
     headers = {"User-Agent": USER_AGENT, **kwargs.pop("headers", {})}

@@ -15,8 +15,9 @@ entries (teacher-only) and follow that app's rules.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from accounts.models import PlayerProfile, User
 from accounts.privacy import Erasure, PrivacyHooks
 
 from .models import (
@@ -49,7 +50,7 @@ def _binding(person: Person) -> dict:
     }
 
 
-def export_player(player) -> dict[str, list]:
+def export_player(player: PlayerProfile) -> dict[str, list]:
     people = list(Person.objects.filter(player=player).select_related("platform"))
     grades = GradeSend.objects.filter(person__in=people).select_related("link__assignment")
     return {
@@ -66,7 +67,7 @@ def export_player(player) -> dict[str, list]:
     }
 
 
-def export_account(user) -> dict:
+def export_account(user: User) -> dict:
     return {
         "lms": [
             _binding(person)
@@ -75,12 +76,12 @@ def export_account(user) -> dict:
     }
 
 
-def delete_account(user) -> None:
+def delete_account(user: User) -> None:
     Person.objects.filter(user=user, player__isnull=True).delete()
     Person.objects.filter(user=user).update(user=None)
 
 
-def apply_retention(now) -> dict[str, int]:
+def apply_retention(now: datetime) -> dict[str, int]:
     day = now - timedelta(days=LAUNCH_TRACE_DAYS)
     counts = {
         "lti_launch_states": LaunchState.objects.filter(created_at__lt=day).delete()[0],

@@ -32,6 +32,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
+
 from . import net
 from .models import Deployment, Platform, RegistrationLink
 
@@ -56,7 +58,7 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def new_link(*, user=None) -> str:
+def new_link(*, user: User | None = None) -> str:
     """A new one-time registration token (shown once; only its hash is kept)."""
     token = secrets.token_urlsafe(24)
     RegistrationLink.objects.create(

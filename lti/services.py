@@ -23,13 +23,14 @@ from accounts.models import Browser, PlayerProfile, User
 from classrooms import lms_services
 from classrooms.models import Membership
 from core import registry
+from core.registry import Assignable
 from homework import services as homework_services
 from homework.errors import HomeworkError
 from homework.models import Assignment
 
 from . import launch, net
 from .launch import Refused, Validated
-from .models import Course, DeepLinkRequest, Person, ResourceLink
+from .models import Course, DeepLinkRequest, Deployment, Person, ResourceLink
 
 #: The custom parameter a deep-linked resource link carries: the assignment id.
 CUSTOM_ASSIGNMENT = "matika_assignment"
@@ -122,7 +123,7 @@ def _claimed_id(claims: dict, claim: str, refusal: Refused) -> str:
     return found
 
 
-def _course(validated: Validated, deployment, role: str, user: User | None) -> Course:
+def _course(validated: Validated, deployment: Deployment, role: str, user: User | None) -> Course:
     context = validated.claims.get(launch.CONTEXT)
     context_id = _claimed_id(
         validated.claims,
@@ -346,8 +347,8 @@ def open_deep_link(token: object) -> DeepLinkRequest | None:
     )
 
 
-def default_settings(spec) -> dict:
-    return {name: default for name, _label, _choices, default in spec.assignable.setting_fields()}
+def default_settings(assignable: Assignable) -> dict:
+    return {name: default for name, _label, _choices, default in assignable.setting_fields()}
 
 
 @transaction.atomic
@@ -379,7 +380,7 @@ def create_linked_assignment(
             user=request.user,
             game=spec.slug,
             title=str(spec.name),
-            settings=default_settings(spec),
+            settings=default_settings(spec.assignable),
             opens_at=None,
             due_at=now + timedelta(days=DEFAULT_DAYS),
             language=language,

@@ -7,7 +7,7 @@ tasks, so the two modules import one way).
 
 import logging
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import transaction
 
 from . import ags, net, nrps
@@ -19,7 +19,7 @@ GRADE_RETRIES = 12
 
 
 @shared_task(name="lti.send_grade", bind=True, max_retries=GRADE_RETRIES, acks_late=True)
-def send_grade(self, grade_id: int) -> str:
+def send_grade(self: Task, grade_id: int) -> str:
     try:
         return ags.send(grade_id)
     except net.PlatformError as error:
@@ -33,7 +33,7 @@ def send_grade(self, grade_id: int) -> str:
 
 
 @shared_task(name="lti.refresh_roster", bind=True, max_retries=3)
-def refresh_roster(self, course_id: int) -> int:
+def refresh_roster(self: Task, course_id: int) -> int:
     try:
         return nrps.refresh(course_id)
     except net.PlatformError as error:

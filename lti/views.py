@@ -17,9 +17,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import identity
+from accounts.models import PlayerProfile, User
 from core import registry
 from core.security import policy_for
 from homework import selectors as homework_selectors
+from homework.models import Assignment
 
 from . import deep_linking, framing, keys, launch, net, registration, services
 from .models import GradeSend, Platform, ResourceLink
@@ -41,7 +43,7 @@ def _policy(request: HttpRequest, *, form_origin: str = "", frame_origin: str = 
     return "; ".join(out)
 
 
-def refused(request: HttpRequest, code: str, message, status: int) -> HttpResponse:
+def refused(request: HttpRequest, code: str, message: str, status: int) -> HttpResponse:
     response = render(
         request, "lti/refused.html", {"code": code, "message": message}, status=status
     )
@@ -291,7 +293,13 @@ def launch_view(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _sign_in(request: HttpRequest, response: HttpResponse, role: str, user, player) -> None:
+def _sign_in(
+    request: HttpRequest,
+    response: HttpResponse,
+    role: str,
+    user: User | None,
+    player: PlayerProfile | None,
+) -> None:
     """The LMS user signed in on this browser: a teacher's session, or the pupil's
     player selected on the browser's identity (any signed-in account signed out)."""
     if role == "instructor":
@@ -302,6 +310,7 @@ def _sign_in(request: HttpRequest, response: HttpResponse, role: str, user, play
         from django.contrib.auth import logout
 
         logout(request)
+    assert player is not None  # a learner's launch always binds a player (services)
     token = services.select_player(identity.read_token(request), player)
     identity.write_token(response, token)
 
@@ -406,7 +415,7 @@ def grades(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
     )
 
 
-def grades_link(assignment) -> list[tuple[str, str]]:
+def grades_link(assignment: Assignment) -> list[tuple[str, str]]:
     """The teacher's homework page links here when an LMS links to the assignment."""
     if not ResourceLink.objects.filter(assignment=assignment).exists():
         return []
