@@ -10,12 +10,14 @@ import { RoomFx } from "./fx.js";
 import { RoomBoard } from "./play.js";
 import { rankingItem } from "./ranking.js";
 
+/** @type {(HTMLElement & {duelPage?: DuelPage}) | null} */
 const root = document.getElementById("pr-root");
 
 class DuelPage {
   constructor(socket) {
     this.socket = socket;
     this.me = Number(root.dataset.playerId);
+    /** @type {(name: string) => HTMLElement} */
     this.q = (name) => root.querySelector(`[data-pr-${name}]`);
     this.board = new RoomBoard(root, socket);
     this.board.waitText = () => this.waitText();
@@ -108,7 +110,7 @@ class DuelPage {
       this.q("opponent-score").textContent = `${points}, ${cells}`;
     }
     const game = this.board.game;
-    const draw = this.q("duel-draw");
+    const draw = /** @type {HTMLButtonElement} */ (this.q("duel-draw"));
     draw.disabled = !game || game.over || game.hand !== null || (this.view && this.view.closed);
   }
 
