@@ -19,6 +19,7 @@ function cardText(card) {
 }
 
 if (root) {
+  /** @type {(name: string) => HTMLElement} */
   const q = (name) => root.querySelector(`[data-pr-${name}]`);
   const socket = new RoomSocket(root.dataset.code);
   let sequence = [];
@@ -133,7 +134,7 @@ if (root) {
   };
 
   socket.addEventListener("sync", (event) => {
-    const { room, view } = event.detail;
+    const { room, view } = /** @type {CustomEvent} */ (event).detail;
     status = room.status;
     if (view && view.sequence) {
       sequence = [...view.sequence];
@@ -144,7 +145,7 @@ if (root) {
   socket.addEventListener("event", (event) => {
     let drawnNow = false;
     let endedNow = false;
-    for (const change of event.detail.events) {
+    for (const change of /** @type {CustomEvent} */ (event).detail.events) {
       if (change.type === "drawn") {
         if (change.index === sequence.length) sequence.push(change.card);
         closed = change.closed;
