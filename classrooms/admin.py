@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.forms import BaseFormSet, ModelForm
+from django.http import HttpRequest
 
 from classrooms import services
 from classrooms.models import Classroom, CoTeacher, Membership
@@ -25,7 +27,9 @@ class ClassroomAdmin(admin.ModelAdmin):
     raw_id_fields = ("teacher",)
     inlines = [CoTeacherInline, MembershipInline]
 
-    def save_related(self, request, form, formsets, change):
+    def save_related(
+        self, request: HttpRequest, form: ModelForm, formsets: list[BaseFormSet], change: bool
+    ) -> None:
         # Staff editing a class (or its members inline) may forbid publication or
         # add members: the same domain event as the teacher's own services.
         super().save_related(request, form, formsets, change)
@@ -40,7 +44,9 @@ class MembershipAdmin(admin.ModelAdmin):
     search_fields = ("roster_name", "classroom__name", "player__nickname")
     raw_id_fields = ("classroom", "player", "other_players")
 
-    def save_related(self, request, form, formsets, change):
+    def save_related(
+        self, request: HttpRequest, form: ModelForm, formsets: list[BaseFormSet], change: bool
+    ) -> None:
         super().save_related(request, form, formsets, change)
         member = form.instance
         if not member.classroom.public_publication:

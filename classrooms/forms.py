@@ -1,4 +1,5 @@
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from accounts.nicknames import MAX_LENGTH
@@ -72,7 +73,7 @@ class JoinForm(forms.Form):
     )
 
 
-def game_settings_form(game: str, data=None) -> forms.Form | None:
+def game_settings_form(game: str, data: QueryDict | None = None) -> forms.Form | None:
     """The settings form of a game started from the class page (None: no settings).
 
     Each game declares its form (``GameSpec.class_launch.settings_form``); it turns

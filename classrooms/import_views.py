@@ -17,7 +17,8 @@ import zlib
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -33,13 +34,25 @@ UPLOAD_SECONDS = 60 * 60
 #: Where older versions kept the upload: dropped when met.
 LEGACY_SESSION_KEY = "classrooms.roster-import.%s"
 
+#: A parsed upload: a table (CSV, XLSX) or a OneRoster export.
+Parsed = roster_import.Table | roster_import.OneRoster
+#: What waits in the cache: (kind, file name, the parsed upload, upload id).
+Stored = tuple[str, str, Parsed, str]
+#: (mapping or chosen OneRoster class, candidate rows or None, rows left out, refusal or None)
+Plan = tuple[
+    roster_import.Mapping | str,
+    list[roster_import.Candidate] | None,
+    list[roster_import.LeftOut],
+    ClassroomError | None,
+]
+
 
 def _key(request: HttpRequest, classroom: Classroom) -> str:
     return UPLOAD_KEY % (classroom.pk, request.user.pk)
 
 
-def _store(request: HttpRequest, classroom: Classroom, kind: str, name: str, data) -> None:
-    if kind == "table":
+def _store(request: HttpRequest, classroom: Classroom, kind: str, name: str, data: Parsed) -> None:
+    if isinstance(data, roster_import.Table):
         stored = {"headers": data.headers, "rows": data.rows}
     else:
         stored = {
@@ -63,7 +76,7 @@ def _forget(request: HttpRequest, classroom: Classroom) -> None:
     cache.delete(_key(request, classroom))
 
 
-def _load(request: HttpRequest, classroom: Classroom):
+def _load(request: HttpRequest, classroom: Classroom) -> Stored | None:
     packed = cache.get(_key(request, classroom))
     if not packed:
         return None
@@ -106,7 +119,7 @@ def upload(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _parse(files):
+def _parse(files: list[UploadedFile]) -> tuple[str, str, Parsed]:
     if not files:
         raise ClassroomError("no_file", _("Choose the file with the class list."))
     if sum(f.size or 0 for f in files) > roster_import.MAX_FILE_BYTES:
@@ -126,7 +139,7 @@ def _parse(files):
     return "table", name, roster_import.read_upload(name, data)
 
 
-def _column(params, name: str) -> int | None:
+def _column(params: QueryDict, name: str) -> int | None:
     value = params.get(name, "")
     try:
         return int(value) if value != "" else None
@@ -134,7 +147,9 @@ def _column(params, name: str) -> int | None:
         raise ClassroomError("bad_mapping", _("Choose the columns again.")) from None
 
 
-def _mapping(params, table, classroom: Classroom) -> roster_import.Mapping:
+def _mapping(
+    params: QueryDict, table: roster_import.Table, classroom: Classroom
+) -> roster_import.Mapping:
     if "full" not in params and "first" not in params:
         roster = list(classroom.members.values_list("roster_name", flat=True))
         return roster_import.guess_mapping(table, class_name=classroom.name, roster=roster)
@@ -149,10 +164,10 @@ def _mapping(params, table, classroom: Classroom) -> roster_import.Mapping:
     )
 
 
-def _plan(classroom: Classroom, kind: str, data, params):
+def _plan(classroom: Classroom, data: Parsed, params: QueryDict) -> Plan:
     """(mapping or chosen OneRoster class, candidate rows or None, rows left out,
     refusal or None)."""
-    if kind == "table":
+    if isinstance(data, roster_import.Table):
         mapping = _mapping(params, data, classroom)
         if "preview" not in params:
             return mapping, None, [], None
@@ -172,11 +187,20 @@ def _plan(classroom: Classroom, kind: str, data, params):
         return chosen, None, [], refusal
 
 
-def _render_map(request, classroom, stored, params, *, error=None, status=200):
+def _render_map(
+    request: HttpRequest,
+    classroom: Classroom,
+    stored: Stored,
+    params: QueryDict,
+    *,
+    error: ClassroomError | None = None,
+    status: int = 200,
+) -> HttpResponse:
     kind, name, data, upload_id = stored
     try:
-        choice, rows, left_out, refusal = _plan(classroom, kind, data, params)
-    except ClassroomError as bad:
+        choice, rows, left_out, refusal = _plan(classroom, data, params)
+    except ClassroomError as bad:  # a table's columns chosen wrongly (OneRoster refuses in _plan)
+        assert isinstance(data, roster_import.Table)
         choice, rows, left_out, refusal = roster_import.guess_mapping(data), None, [], bad
     context = {
         "classroom": classroom,
@@ -187,7 +211,8 @@ def _render_map(request, classroom, stored, params, *, error=None, status=200):
         "preview": roster_services.preview(classroom, rows) if rows is not None else None,
         "left_out": left_out,
     }
-    if kind == "table":
+    if isinstance(data, roster_import.Table):
+        assert isinstance(choice, roster_import.Mapping)
         context.update(
             headers=list(enumerate(data.headers)),
             mapping=choice,
@@ -218,7 +243,7 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     if stored is None:
         messages.error(request, _("Upload the class list again."))
         return redirect("classrooms:import_upload", pk=classroom.pk)
-    kind, _name, data, upload_id = stored
+    _kind, _name, data, upload_id = stored
     params = request.POST.copy()
     params["preview"] = "1"
     if params.get("upload") != upload_id:
@@ -228,7 +253,7 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return _render_map(request, classroom, stored, params, error=error, status=409)
     try:
-        _choice, rows, _left_out, refusal = _plan(classroom, kind, data, params)
+        _choice, rows, _left_out, refusal = _plan(classroom, data, params)
         if refusal is not None:
             raise refusal
         result = roster_services.import_roster(classroom=classroom, rows=rows or [])

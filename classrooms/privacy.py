@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from accounts.models import PlayerProfile, User
 from accounts.privacy import Erasure, PrivacyHooks
@@ -110,7 +110,7 @@ def export_account(user: User) -> dict:
     }
 
 
-def _own_invitations(user: User):
+def _own_invitations(user: User) -> QuerySet:
     """Invitations that are this account's: those addressed to its e-mail only when
     it proved the address; an unverified account (perhaps someone who signed up
     with a colleague's address) has only what it accepted (issue 38 §4)."""

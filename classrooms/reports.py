@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.safestring import SafeString
 from django.utils.text import slugify
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
@@ -49,7 +50,7 @@ def _show_all(request: HttpRequest) -> bool:
     return request.GET.get("all") == "1"
 
 
-def _cell(value, decimal_comma: bool = False) -> str | int | float:
+def _cell(value: object, decimal_comma: bool = False) -> str | int | float:
     if value is None:
         return ""
     if isinstance(value, datetime):
@@ -137,11 +138,11 @@ def export(
     return csv_response(f"{base}.csv", header, rows)
 
 
-def _stamp(moment) -> str:
+def _stamp(moment: datetime | None) -> str:
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
 
 
-def _short(moment) -> str:
+def _short(moment: datetime | None) -> str:
     return date_format(timezone.localtime(moment), "j. n.") if moment else ""
 
 
@@ -182,7 +183,7 @@ def _base_name(classroom: Classroom) -> str:
     return slugify(classroom.name) or f"class-{classroom.pk}"
 
 
-def history_chart(history: selectors.History):
+def history_chart(history: selectors.History) -> SafeString:
     rows = history.shown
     return line_chart(
         title=_("Score in each game"),
@@ -192,7 +193,7 @@ def history_chart(history: selectors.History):
     )
 
 
-def sessions_chart(sessions: list[GameRecord]):
+def sessions_chart(sessions: list[GameRecord]) -> SafeString:
     ordered = list(reversed(sessions))
     return line_chart(
         title=_("Scores per game session"),

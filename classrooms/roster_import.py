@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -138,7 +139,7 @@ def _delimiter(text: str) -> str:
     return best if counts[best] else ";"
 
 
-def _clean_cell(value) -> str:
+def _clean_cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -158,7 +159,7 @@ def _too_many_rows() -> NoReturn:
     )
 
 
-def _table(raw_rows) -> Table:
+def _table(raw_rows: Iterable[Sequence[object]]) -> Table:
     """The header row (found below any title, address and print date, see
     ``roster_rows``) and the rows under it."""
     found: list[tuple[int, list[str]]] = []

@@ -191,7 +191,9 @@ def class_session(classroom: Classroom, pk: int | str) -> GameRecord:
     return record
 
 
-def departures(record_ids, player_ids=None) -> dict[tuple[int, int], str]:
+def departures(
+    record_ids: Iterable[int], player_ids: Iterable[int] | None = None
+) -> dict[tuple[int, int], str]:
     """(record id, player id) -> "left" or "kicked" for players whose seat in the
     room that wrote the record was given up before the game ended."""
     seats = Seat.objects.filter(
@@ -271,11 +273,11 @@ class RankingRow:
         return progress(self.result)
 
 
-def _plain(value) -> bool:
+def _plain(value: object) -> bool:
     return value is None or isinstance(value, str | int | float)
 
 
-def _grid(value) -> list[list] | None:
+def _grid(value: object) -> list[list] | None:
     """A list of equal rows of plain values, or a flat square list (e.g. a 5×5 board)."""
     if not isinstance(value, list) or not value:
         return None

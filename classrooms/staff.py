@@ -7,7 +7,7 @@ password alone opened the dashboard's numbers and links.
 """
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import date, timedelta
 from functools import wraps
 
 from django.apps import apps
@@ -63,7 +63,7 @@ def admin_links() -> list[tuple[str, str]]:
     return links
 
 
-def games_per_day(today, days: int = DAYS) -> tuple[list, dict[str, list[int]]]:
+def games_per_day(today: date, days: int = DAYS) -> tuple[list[date], dict[str, list[int]]]:
     """Finished-or-not games started per local day and game, oldest day first."""
     first = today - timedelta(days=days - 1)
     counts = (
@@ -96,7 +96,7 @@ def staff_with_second_factor(view: Callable[..., HttpResponse]) -> Callable[...,
     for the code and comes back."""
 
     @wraps(view)
-    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def guarded(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if not admin.site.has_permission(request):
             return redirect_to_login(request.get_full_path(), reverse("admin:login"))
         return view(request, *args, **kwargs)
