@@ -1,31 +1,36 @@
-"""Abaku robot levels: is each level a climb a child can make (spec 6, issues 19 and 31)?
+"""Abaku robot levels: is each level a climb a child can make (spec 6, issues 19, 31, 42)?
 
-Run from the project root:
+Run from the project root (on the shared machine under ``nice -n 19``):
     .venv/bin/python bench/abaku_robot_levels.py [--games 200] [--procs 2] [--append]
 
 The pairings come from the rules' level table (``LEVEL_TABLE``): every level
-against ``beaten_by``, the player one step up, who should win 50-70 % of the
-games (issue 31). Seats alternate, every game its own seed. The bench players:
+against the level below it, which it should beat in 55-75 % of the games, and
+every bench player against the levels ``BENCH_PLAYERS`` names for it, of which
+it should beat one in 30-70 % (issue 42). Seats alternate, every game its own
+seed (use seeds the tests do not use: the issue-42 runs start at 2,000,000).
+The bench players:
 
-* ``median`` always plays the median-scoring legal move (level 1 is measured
-  against it);
-* ``p90`` plays the 90th-percentile move (level 2);
-* ``greedy`` and ``strong`` are the robots of levels 4 and 5 (level 3 is
-  measured against greedy, level 4 against strong).
+* ``median``, ``p75``, ``p90`` always play the legal move at that percentile by
+  score (the median, the 75th and the 90th percentile);
+* ``greedy`` and ``strong`` are the robots of the two top levels.
 
 Level candidates can be screened beside them: ``uLOW-HIGH`` (a random
 percentile, as the percentile levels) and ``sLOW-HIGH`` (the move nearest r x
-the best score, as a share level), e.g. ``--pair greedy:s0.92-1.0``.
+the best score, as a share level), e.g. ``--pair greedy:s0.92-1.0``; a summary
+names a candidate by the level of the table that plays exactly it.
 
 On the busy shared machine use ``--log FILE``: the pairs are played
 interleaved, seed by seed, every finished game goes to FILE as one JSON line
 (with the load average), a stopped run loses nothing and resumes where it
 stopped; ``--summarize FILE`` prints the table.
 
-Win rates count a tie as half a win and carry a 95 % Wilson interval. Decision
-times are CPU seconds of one robot move (``robot_action``), so a busy shared
-machine stretches them less than wall time. ``--append`` adds a dated section
-to bench/RESULTS-abaku.md.
+Win rates count a tie as half a win and carry a 95 % Wilson interval; beside it
+the margin estimate: the win rate a normal margin with the games' mean and SD
+gives, with the interval of the mean (it uses the points, not only who won, so
+it is tighter at small n; a model, where the Wilson interval is the count).
+Decision times are CPU seconds of one robot move (``robot_action``), so a busy
+shared machine stretches them less than wall time. ``--append`` adds a dated
+section to bench/RESULTS-abaku.md.
 """
 
 from __future__ import annotations
@@ -53,13 +58,15 @@ from games.abaku.rules import (  # noqa: E402
     new_game,
     robot_action,
 )
-from games.abaku.rules.robot import percentile_move, share_move  # noqa: E402
+from games.abaku.rules.robot import BENCH_PLAYERS, percentile_move, share_move  # noqa: E402
 
 # Bench-only players: a fixed percentile of the legal moves by score.
-FIXED = {"median": 0.5, "p90": 0.9}
-# Every level against the player one step up, who should win 50-70 % of the games.
-PAIRINGS = [(level.beaten_by, level.id) for level in LEVEL_TABLE if level.beaten_by]
-TARGETS = {pair: (0.5, 0.7) for pair in PAIRINGS}
+FIXED = {"median": 0.5, "p75": 0.75, "p90": 0.9}
+# Every level against the one below it (55-75 %), every bench player against its levels (30-70 %).
+STEPS = [(upper, lower) for lower, upper in zip(LEVELS, LEVELS[1:], strict=False)]
+BENCH = [(player, level) for player, levels in BENCH_PLAYERS.items() for level in levels]
+PAIRINGS = STEPS + BENCH
+TARGETS = {**{pair: (0.3, 0.7) for pair in BENCH}, **{pair: (0.55, 0.75) for pair in STEPS}}
 
 
 def candidate(player: str) -> tuple[str, float, float] | None:
@@ -70,6 +77,21 @@ def candidate(player: str) -> tuple[str, float, float] | None:
         low, high = player[1:].split("-")
         return player[0], float(low), float(high)
     return None
+
+
+def level_name(player: str) -> str:
+    """The level id of the table that plays exactly the candidate ``player``
+    (``u0.37-0.6`` is ``easy``), else ``player``."""
+    screened = candidate(player)
+    if screened is None:
+        return player
+    kind, low, high = screened
+    for level in LEVEL_TABLE:
+        if kind == "u" and level.play == "percentile" and level.percentiles == (low, high):
+            return level.id
+        if kind == "s" and level.play == "share" and level.shares == (low, high):
+            return level.id
+    return player
 
 
 def action(state, player: str, rng: random.Random) -> dict:  # noqa: ANN001
@@ -126,6 +148,18 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
+def margin_estimate(margins: list[float]) -> tuple[float, float, float]:
+    """The win rate a normal margin with these games' mean and SD gives, and
+    the rates at the ends of the mean's 95 % interval (a model: it reads the
+    points of every game, not only who won, so it is tighter at small n)."""
+    if len(margins) < 2 or statistics.pstdev(margins) == 0:
+        return (float("nan"),) * 3
+    mean, sd = statistics.mean(margins), statistics.stdev(margins)
+    half = 1.96 * sd / math.sqrt(len(margins))
+    cdf = statistics.NormalDist().cdf
+    return cdf(mean / sd), cdf((mean - half) / sd), cdf((mean + half) / sd)
+
+
 def pct(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -144,7 +178,9 @@ def match(a: str, b: str, games: int, procs: int, first_seed: int) -> dict:
 def tally(a: str, b: str, results: list[dict]) -> dict:
     """The match of ``a`` against ``b`` from its games' results."""
     wins = sum(r["win_a"] for r in results)
+    margins = [r["points"][0] - r["points"][1] for r in results]
     return {
+        "margin": margin_estimate(margins),
         "a": a,
         "b": b,
         "games": len(results),
@@ -197,7 +233,7 @@ def summarize(log: Path) -> tuple[list[dict], tuple[float, float, float]]:
     matches = []
     for a, b in dict.fromkeys((r["a"], r["b"]) for r in rows):
         results = [r for r in rows if (r["a"], r["b"]) == (a, b)]
-        matches.append(tally(a, b, results))
+        matches.append(tally(level_name(a), level_name(b), results))
     loads = [r["load"] for r in rows]
     return matches, (min(loads), statistics.mean(loads), max(loads))
 
@@ -206,16 +242,16 @@ def report(matches: list[dict], command: str, wall: float) -> list[str]:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        f"## Robot levels (issues 19, 31): {now}",
+        f"## Robot levels (issues 19, 31, 42): {now}",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}, shared with other engineers' work (load average "
         f"{load:.1f} at the end); {wall / 60:.0f} min wall time.",
         f"Command: `{command}`",
         "",
-        "| pairing | games | A wins (ties ½) | A win rate | 95 % CI | target | A / B points per game "
-        "| margin SD | end reasons |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| pairing | games | A wins (ties ½) | A win rate | 95 % CI | target "
+        "| margin estimate (95 %) | A / B points per game | margin SD | end reasons |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     timing: dict[str, list[float]] = {}
     for m in matches:
@@ -231,7 +267,9 @@ def report(matches: list[dict], command: str, wall: float) -> list[str]:
         reasons = ", ".join(f"{k} {v}" for k, v in m["reasons"].items())
         lines.append(
             f"| {m['a']} (A) vs {m['b']} (B) | {m['games']} | {m['wins']:g} | {rate:.0%} "
-            f"| {low:.0%}–{high:.0%} | {verdict} | {m['points_a']:.0f} / {m['points_b']:.0f} "
+            f"| {low:.0%}–{high:.0%} | {verdict} "
+            f"| {m['margin'][0]:.0%} ({m['margin'][1]:.0%}–{m['margin'][2]:.0%}) "
+            f"| {m['points_a']:.0f} / {m['points_b']:.0f} "
             f"| {m['margin_sd']:.0f} | {reasons} |"
         )
         for player, values in m["times"].items():

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from .rules import DEFAULT_LEVEL, LEVELS, Board, evaluate_move
+from .rules import DEFAULT_LEVEL, LEVEL_TABLE, LEVELS, Board, evaluate_move
 from .rules.data import BOARD_SIZE, LAYOUTS
+from .rules.robot import LEVEL_BY_ID
 
 # The seed's six turns: where the stones go (row, col, digit); scores 6, 10, 18, 42, 22, 66.
 SEED_TURNS: tuple[tuple[tuple[int, int, int], ...], ...] = (
@@ -26,46 +27,53 @@ SEED_TURNS: tuple[tuple[tuple[int, int, int], ...], ...] = (
 # The part of the board the example uses (rows and columns, inclusive).
 WINDOW = (5, 11, 4, 11)
 
-# The robots' names and what each is like, keyed by the rules' level table
-# (``rules.robot.LEVEL_TABLE``, easiest first) -- the one place they are named:
-# the hub's and the class page's choices, and the board's seat names (sent with
-# the page). A child reads the descriptions: they say "ty".
-ROBOT_LEVEL_NAMES = {
-    "easy": pgettext_lazy("Abaku robot", "beginner"),
-    "medium": pgettext_lazy("Abaku robot", "learner"),
-    "advanced": pgettext_lazy("Abaku robot", "advanced"),
-    "greedy": pgettext_lazy("Abaku robot", "greedy"),
-    "strong": pgettext_lazy("Abaku robot", "strong"),
-}
-ROBOT_LEVEL_DESCRIPTIONS = {
-    "easy": _("Plays simple examples and often leaves points lying. Start here."),
-    "medium": _("Often finds a good move, but seldom the best one."),
-    "advanced": _(
-        "Nearly always finds a move worth many points. Try it once you beat the learner."
-    ),
-    "greedy": _("Always plays the move worth the most points right now."),
-    "strong": _(
-        "Plays for many points and thinks ahead: which stones to keep and what you could answer."
-    ),
-}
+# The robots' names and what each is like come from the rules' level table
+# (``rules.robot.LEVEL_TABLE``, easiest first; English there, translated here):
+# the hub's ladder and the class page's choices, and the board's seat names
+# (sent with the page). A child reads the descriptions: they say "ty".
+
+
+def robot_level_name(level: str) -> str:
+    """The level's name in the active language (the id for an unknown one)."""
+    known = LEVEL_BY_ID.get(level)
+    return gettext(known.name) if known else level
 
 
 def robot_levels() -> list[tuple[str, str]]:
     """(id, name) of every robot level in the engine's order."""
-    return [(level, str(ROBOT_LEVEL_NAMES.get(level, level))) for level in LEVELS]
+    return [(level.id, gettext(level.name)) for level in LEVEL_TABLE]
 
 
-def robot_level_choices() -> list[dict[str, Any]]:
-    """Every robot level in the engine's order for a level picker:
-    ``{id, number, name, description}``."""
+def next_level(level: str) -> str | None:
+    """The level one step above ``level`` (``None`` at the top or for an unknown id)."""
+    if level not in LEVELS:
+        return None
+    index = LEVELS.index(level) + 1
+    return LEVELS[index] if index < len(LEVELS) else None
+
+
+def suggested_level(beaten: set[str]) -> str:
+    """The level to try next: one step above the highest level beaten on one's
+    own (the top level once that is beaten), level 1 before any win."""
+    highest = next((level for level in reversed(LEVELS) if level in beaten), None)
+    if highest is None:
+        return DEFAULT_LEVEL
+    return next_level(highest) or highest
+
+
+def robot_level_choices(beaten: set[str] | None = None) -> list[dict[str, Any]]:
+    """Every robot level in the engine's order for the ladder:
+    ``{id, number, name, description, beaten}``."""
+    beaten = beaten or set()
     return [
         {
-            "id": level,
+            "id": level.id,
             "number": number,
-            "name": str(ROBOT_LEVEL_NAMES.get(level, level)),
-            "description": str(ROBOT_LEVEL_DESCRIPTIONS.get(level, "")),
+            "name": gettext(level.name),
+            "description": gettext(level.description),
+            "beaten": level.id in beaten,
         }
-        for number, level in enumerate(LEVELS, start=1)
+        for number, level in enumerate(LEVEL_TABLE, start=1)
     ]
 
 

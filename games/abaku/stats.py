@@ -37,3 +37,13 @@ def profile_stats(results: QuerySet, **_kwargs: Any) -> dict:
         "levels": levels,
         "highest_beaten": next((lv["name"] for lv in reversed(levels) if lv["beaten"]), None),
     }
+
+
+def beaten_levels(player: Any) -> set[str]:
+    """The robot levels ``player`` (a profile, or ``None``) has beaten on their own."""
+    if player is None or not getattr(player, "pk", None):
+        return set()
+    from games.models import GameResult
+
+    results = GameResult.objects.filter(player=player, record__game="abaku")
+    return {level["id"] for level in profile_stats(results)["levels"] if level["beaten"]}

@@ -27,20 +27,29 @@ from . import assignments, presentation, services
 from . import review as table_review
 from .adapter import TURN_SECONDS_CHOICES, clean_settings
 from .engine import refusal
-from .rules import DEFAULT_LEVEL, Board, IllegalMove, evaluate_move
+from .rules import DEFAULT_LEVEL, LEVELS, Board, IllegalMove, evaluate_move
+from .stats import beaten_levels
 
 MAX_PREVIEW_BYTES = 2048
 REVIEW_CACHE_SECONDS = 6 * 3600
 
 
 def index(request: HttpRequest) -> HttpResponse:
+    """The hub. The robot ladder marks the levels beaten on one's own and
+    picks the next one (``?level=`` -- the link after a won game -- picks
+    another)."""
+    beaten = beaten_levels(getattr(request, "player", None))
+    suggested = presentation.suggested_level(beaten)
+    chosen = request.GET.get("level")
     return render(
         request,
         "abaku/index.html",
         {
             "levels": presentation.robot_levels(),
-            "level_choices": presentation.robot_level_choices(),
+            "level_choices": presentation.robot_level_choices(beaten),
             "default_level": DEFAULT_LEVEL,
+            "suggested_level": suggested if beaten else None,
+            "chosen_level": chosen if chosen in LEVELS else suggested,
             "table_sizes": (2, 3, 4),
             "turn_choices": [c for c in TURN_SECONDS_CHOICES if c is not None],
         },

@@ -114,9 +114,11 @@ def test_full_size_duel_ends_with_the_greedy_robot_ahead() -> None:
 # --- the levels (issue 19; five since issue 31) ---------------------------------------------------
 
 
-def test_five_levels_easiest_first_and_a_first_game_gets_level_1() -> None:
-    # issue 31 added ``advanced`` between the learner and greedy
-    assert LEVELS == ("easy", "medium", "advanced", "greedy", "strong")
+def test_the_ladder_easiest_first_and_a_first_game_gets_level_1() -> None:
+    # issue 31 added ``advanced`` between the learner and greedy, issue 42 the
+    # steps between the first levels
+    assert LEVELS[0] == "easy" and LEVELS[-2:] == ("greedy", "strong")
+    assert LEVELS.index("easy") < LEVELS.index("medium") < LEVELS.index("advanced")
     assert DEFAULT_LEVEL == LEVELS[0]
 
 

@@ -1,8 +1,10 @@
-"""The robot ladder (issue 31: "each step is a climb a child can make").
+"""The robot ladder (issues 31 and 42: "each step is a climb a child can make").
 
-Properties (hypothesis) for every level of the one level table: only legal
-moves, and the same move (the same action) for the same seed. Examples for the
-retuned and the new level, and the table as the one source of the levels.
+Properties (hypothesis) for one level of each way of playing in the one level
+table (the levels of one way share its code; every level is checked cheaply on
+one move list below): only legal moves, and the same move (the same action)
+for the same seed. Examples for the levels, and the table as the one source
+of the levels, their names and their order.
 """
 
 from __future__ import annotations
@@ -26,16 +28,19 @@ from games.abaku.rules import (
     robot,
     robot_action,
 )
-from games.abaku.rules.robot import LEVEL_BY_ID, share_move
+from games.abaku.rules.robot import BENCH_PLAYERS, LEVEL_BY_ID, share_move
 
 from .abaku_helpers import ALL_STONES, random_position
 
 racks = st.lists(st.sampled_from(sorted(set(ALL_STONES))), min_size=1, max_size=5)
+# One level of each way of playing (percentile, share, best, strong): the
+# property tests' cost stays that of five levels while the ladder has 17.
+ONE_OF_EACH_PLAY = tuple({level.play: level.id for level in reversed(LEVEL_TABLE)}.values())
 
 
 # Few examples per level: the strong robot's look-ahead costs about a second a
 # move on the busy test machine.
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", ONE_OF_EACH_PLAY)
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     position=st.integers(0, 10_000),
@@ -62,7 +67,7 @@ def test_every_level_plays_only_legal_moves_and_the_same_one_for_a_seed(
         rack.remove(kind)
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", ONE_OF_EACH_PLAY)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), turns=st.integers(1, 3))
 def test_robot_actions_are_deterministic_for_a_seed_and_accepted_by_the_rules(
@@ -85,18 +90,32 @@ def test_robot_actions_are_deterministic_for_a_seed_and_accepted_by_the_rules(
 
 def test_the_level_table_is_the_one_source_of_the_levels() -> None:
     assert LEVELS == tuple(level.id for level in LEVEL_TABLE)
+    assert len(set(LEVELS)) == len(LEVELS) == 17
     assert DEFAULT_LEVEL == LEVEL_TABLE[0].id == "easy"
-    assert LEVELS == ("easy", "medium", "advanced", "greedy", "strong")
+    # the ids rooms stored before the ladder keep their place in it
+    assert [lv for lv in LEVELS if not lv[-1].isdigit()] == [
+        "easy",
+        "medium",
+        "advanced",
+        "greedy",
+        "strong",
+    ]
+    plays = [level.play for level in LEVEL_TABLE]
+    assert plays == ["percentile"] * 8 + ["share"] * 7 + ["best", "strong"]
+    # every level has its own name and a description, in English (the pages translate)
+    names = [level.name for level in LEVEL_TABLE]
+    assert len(set(names)) == len(names) and all(level.description for level in LEVEL_TABLE)
     for level in LEVEL_TABLE:
-        assert level.play in ("percentile", "share", "best", "strong")
         for low, high in (level.percentiles, level.shares):
             assert 0 <= low <= high <= 1
-    # every level but the top names the player one step up that the bench pits against it
-    assert [level.beaten_by for level in LEVEL_TABLE] == ["median", "p90", "greedy", "strong", ""]
-    # the percentile levels climb: each one's range starts above the one below
-    ranges = [level.percentiles for level in LEVEL_TABLE if level.play == "percentile"]
-    assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(ranges, ranges[1:], strict=False))
-    # level 3 aims at a share of the best score, below the best but close to it
+    # each way of playing climbs: each level's range starts and ends above the one below
+    for play, field in (("percentile", "percentiles"), ("share", "shares")):
+        ranges = [getattr(level, field) for level in LEVEL_TABLE if level.play == play]
+        assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(ranges, ranges[1:], strict=False))
+    # the bench players are each measured against levels of the table
+    assert set(BENCH_PLAYERS) == {"median", "p75", "p90", "greedy"}
+    assert all(set(levels) <= set(LEVELS) for levels in BENCH_PLAYERS.values())
+    # level 3's successor aims at a share of the best score, below the best but close to it
     low, high = LEVEL_BY_ID["advanced"].shares
     assert LEVEL_BY_ID["advanced"].play == "share" and 0.5 < low < high <= 1
 
@@ -207,3 +226,26 @@ def test_the_learner_plays_from_its_percentile_range_around_the_90th_percentile_
     assert min(picked) <= p90 <= max(picked)  # sometimes below, sometimes above
     easy = [choose_move(board, rack, "easy", random.Random(k)).score for k in range(40)]
     assert sum(picked) > sum(easy)  # a step above level 1
+
+
+def test_every_level_climbs_on_one_move_list(one_move_list: None) -> None:
+    """Every level of the ladder picks a legal move of the list, and at the
+    middle of its range each level scores at least as much as the one below
+    within its way of playing; the top of the list is greedy's."""
+    board = random_position(4, 5)
+    rack = [2, 3, 4, 6, 7]
+    moves = all_moves(board, rack)
+    best = max(m.score for m in moves)
+    middles: dict[str, list[int]] = {"percentile": [], "share": []}
+    for level in LEVEL_TABLE:
+        move = choose_move(board, rack, level.id, random.Random(7))
+        assert move in moves
+        if level.play in middles:
+            low, high = level.percentiles if level.play == "percentile" else level.shares
+            pick = robot.percentile_move if level.play == "percentile" else share_move
+            middles[level.play].append(pick(moves, (low + high) / 2, random.Random(0)).score)
+    for scores in middles.values():
+        assert scores == sorted(scores)
+    assert middles["percentile"][0] < middles["percentile"][-1] < best
+    assert middles["share"][0] < middles["share"][-1] <= best
+    assert choose_move(board, rack, "greedy", random.Random(1)).score == best

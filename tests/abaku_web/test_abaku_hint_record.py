@@ -148,7 +148,7 @@ def test_a_win_without_hints_beats_the_level():
     stats = account_selectors.player_stats(profile)["abaku"]
     strong = next(level for level in stats["levels"] if level["id"] == "strong")
     assert (strong["games"], strong["wins"], strong["assisted_wins"]) == (1, 1, 0)
-    assert strong["beaten"] and stats["highest_beaten"] == "strong"
+    assert strong["beaten"] and stats["highest_beaten"] == "Dragon"
 
 
 def test_a_refused_hint_counts_nothing():

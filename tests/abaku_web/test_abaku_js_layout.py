@@ -47,10 +47,10 @@ def test_js_styles_every_premium_letter() -> None:
 
 
 def test_robot_levels_are_named_once_for_every_engine_level() -> None:
-    from games.abaku.presentation import ROBOT_LEVEL_NAMES
+    from games.abaku.presentation import robot_level_names
     from games.abaku.rules import LEVELS
 
-    assert list(ROBOT_LEVEL_NAMES) == list(LEVELS)
+    assert list(robot_level_names()) == list(LEVELS)
     source = _table_source()
     assert "const LEVEL_NAMES = root" in source  # from the page, not a copy
     for level in LEVELS:

@@ -5,7 +5,8 @@
 import { el } from "../../js/kit/dom.js";
 import { gettext, interpolate as t, ngettext } from "../../js/kit/i18n.js";
 import { JOKER, LAYOUTS, SIZE } from "../data.js";
-import { game, myTurn, pendingAt, rack, seatName, stoneAt } from "./page.js";
+import { nextRobot } from "./ladder.js";
+import { LEVEL_NAMES, game, myTurn, pendingAt, rack, root, seatName, stoneAt } from "./page.js";
 import { describe, describeTurn } from "./words.js";
 
 const PREMIUM_CLASS = { d: "ab-d2", t: "ab-d3", D: "ab-e2", T: "ab-e3", "*": "ab-centre" };
@@ -195,6 +196,13 @@ export function renderResult(table) {
         ),
       }),
     );
+  }
+  const next = nextRobot(table.view, g, hintsUsed, Object.keys(LEVEL_NAMES));
+  if (next === "top") notes.push(el("p", { className: "ab-next-robot", text: gettext("You beat the strongest robot!") }));
+  else if (next) {
+    const href = `${(root && root.dataset.hubUrl) || "/abaku/"}?level=${encodeURIComponent(next.id)}`;
+    const text = t(gettext("You won! Climb to the next robot: level %(number)s, %(name)s"), { number: next.number, name: LEVEL_NAMES[next.id] });
+    notes.push(el("p", { className: "ab-next-robot", attrs: { "data-ab-next-robot": next.id } }, [el("a", { className: "button", attrs: { href }, text })]));
   }
   parts.result.replaceChildren(
     el("h3", { text: winners ? t(gettext("Winner: %(winners)s"), { winners }) : gettext("The game is over.") }),
