@@ -17,6 +17,7 @@ import { RoomFx } from "./fx.js";
 import { RoomBoard } from "./play.js";
 import { rankingItem } from "./ranking.js";
 
+/** @type {(HTMLElement & {groupPage?: GroupPage}) | null} */
 const root = document.getElementById("pr-root");
 const HOST_POLL_MS = 2000;
 const PLAYER_POLL_MS = 4000;
@@ -43,6 +44,7 @@ class GroupPage {
     this.socket = socket;
     this.me = Number(root.dataset.playerId);
     this.isHost = root.dataset.host === "1";
+    /** @type {(name: string) => HTMLElement} */
     this.q = (name) => root.querySelector(`[data-pr-${name}]`);
     this.board = null;
     this.view = null;
@@ -181,7 +183,7 @@ class GroupPage {
 
   async draw() {
     if (!this.isHost || this.status !== "running") return;
-    const button = this.q("draw");
+    const button = /** @type {HTMLButtonElement} */ (this.q("draw"));
     if (button.disabled) return;
     button.disabled = true;
     try {
@@ -239,7 +241,7 @@ class GroupPage {
     const running = this.status === "running" && this.view;
     const host = this.q("host");
     host.hidden = this.status === "finished" || this.status === "expired";
-    this.q("draw").disabled = !running || this.view.closed;
+    /** @type {HTMLButtonElement} */ (this.q("draw")).disabled = !running || this.view.closed;
     if (!this.view) return;
     const sequence = this.view.sequence;
     const last = sequence.length ? sequence[sequence.length - 1] : null;
@@ -373,7 +375,7 @@ class GroupPage {
       final.scrollIntoView({ block: "start" });
     }
     if (data.next_room && !this.isHost && !this.kicked) {
-      const link = this.q("next-link");
+      const link = /** @type {HTMLAnchorElement} */ (this.q("next-link"));
       link.href = `/rooms/${encodeURIComponent(data.next_room)}/`;
       this.q("next").hidden = false;
     }
