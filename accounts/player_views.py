@@ -20,6 +20,7 @@ from accounts import (
     nicknames,
     selectors,
     services,
+    trust,
 )
 from accounts.errors import AccountsError
 from accounts.forms import NicknameForm, ProfileCodeForm
@@ -75,6 +76,8 @@ def _profile_page(
         "consent": selectors.current_consent(request.player) if request.player else None,
         "consent_question": consent.question(),
         "consent_age_statement": consent.age_statement(),
+        "needs_verification": request.user.is_authenticated
+        and not trust.may_act_for_others(request.user),
     }
     return render(request, "accounts/profile.html", context, status=status)
 

@@ -38,9 +38,8 @@ class ClassroomErrorMixin(_ViewBase):
 
     def handle_exception(self, exc):
         if isinstance(exc, ClassroomError):
-            return Response(
-                {"code": exc.code, "message": exc.message}, status=status.HTTP_400_BAD_REQUEST
-            )
+            # 400, or the refusal's own status (403 ``email_unverified``, 429)
+            return Response({"code": exc.code, "message": exc.message}, status=exc.status)
         response = super().handle_exception(exc)
         if isinstance(exc, ValidationError):
             response.data = {

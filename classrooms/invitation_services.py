@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts import mail_limits, mail_text
+from accounts import mail_limits, mail_text, trust
 from accounts import tasks as mail_tasks
 from accounts.models import User
 from classrooms import services
@@ -59,11 +59,7 @@ def invite_co_teacher(
         raise ClassroomError("already_invited", _("This colleague is already invited."))
     if classroom.co_teachers.count() >= services.MAX_CO_TEACHERS:
         raise ClassroomError("too_many_co_teachers", _("A class can have at most 10 co-teachers."))
-    if not invited_by.email_verified:
-        raise ClassroomError(
-            "email_unverified",
-            _("Confirm your e-mail address first: open the link we mailed to you."),
-        )
+    trust.require_verified(invited_by, ClassroomError)
     wait = mail_limits.take_invitation(
         account_id=invited_by.pk, recipient=email, address=address or "not-a-request"
     )

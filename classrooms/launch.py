@@ -22,6 +22,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts import trust
 from accounts.models import PlayerProfile, User
 from classrooms import services
 from classrooms.errors import ClassroomError
@@ -168,6 +169,7 @@ def start_group_game(
     cookie, so host rights end when the teacher logs out.
     ``settings`` go to the game's adapter, which refuses bad ones (nothing is created).
     """
+    trust.require_verified(user, ClassroomError)
     chosen = _game(game)
     if not chosen.is_group:
         raise ClassroomError("unknown_game", _("This game cannot be started for a class."))

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts import limits, nicknames
+from accounts import limits, nicknames, trust
 from accounts import services as account_services
 from accounts.errors import AccountsError
 from accounts.models import PlayerProfile, User
@@ -120,6 +120,9 @@ def _add_roster_names(classroom: Classroom, names: list[str]) -> list[Membership
 def create_classroom(
     *, teacher: User, name: str, school_year: str = "", subject: str = "", roster: str = ""
 ) -> Classroom:
+    """A new class of ``teacher``: only an account whose address is proved
+    creates one (``accounts.trust``; pupils see the class and its teacher's name)."""
+    trust.require_verified(teacher, ClassroomError)
     fields = _clean_class_fields(name=name, school_year=school_year, subject=subject)
     names = parse_roster(roster)
     classroom = Classroom.objects.create(teacher=teacher, join_code=new_class_code(), **fields)

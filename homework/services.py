@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import trust
 from accounts.models import PlayerProfile, User
 from classrooms.models import Classroom, Membership
 from core import registry
@@ -153,7 +154,9 @@ def create_assignment(
     language: str = "",
     now: datetime | None = None,
 ) -> Assignment:
-    """A new assignment of ``classroom`` (the caller checked that ``user`` teaches it)."""
+    """A new assignment of ``classroom`` (the caller checked that ``user`` teaches it);
+    pupils see it, so only an account whose address is proved sets one (``accounts.trust``)."""
+    trust.require_verified(user, HomeworkError)
     now = now or timezone.now()
     slug, cleaned = _clean_game_settings(game, settings)
     opens, due = _clean_times(opens_at, due_at, now)

@@ -11,6 +11,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import trust
 from classrooms import launch, reports, selectors, services, waiting
 from classrooms.errors import ClassroomError
 from classrooms.forms import (
@@ -52,6 +53,9 @@ def start(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
+    if not trust.may_act_for_others(request.user):
+        # Where a newcomer lands after logging in: what to do first, and the link again.
+        return trust.verify_first(request, status=403 if request.method == "POST" else 200)
     first = not selectors.classes_for_teacher(request.user).exists()
     form = NewClassroomForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -282,6 +286,8 @@ def set_joining(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def start_game(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
+    if not trust.may_act_for_others(request.user):  # the tables as much as the group game
+        return trust.verify_first(request)
     game = request.POST.get("game", "")
     form = game_settings_form(game, request.POST)
     try:

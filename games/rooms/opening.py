@@ -23,7 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
-from accounts import identity
+from accounts import identity, trust
 from accounts import services as accounts_services
 from accounts.models import PlayerProfile
 
@@ -74,6 +74,11 @@ def open_from_request(
     """``open_room`` for the browser behind ``request``: its selected profile, or
     a new one named by ``nickname`` (the form's ``nickname`` field by default).
     A browser that keeps nothing cannot get a profile (``storage_off``)."""
+    # A room others join (not a solo game, which starts at once): a signed-in account
+    # that has not proved its address hosts none (``accounts.trust``).
+    user = getattr(request, "user", None)
+    if not start and user is not None and user.is_authenticated:
+        trust.require_verified(user, RoomError)
     if request.player is None and not request.storage_enabled:
         raise RoomError(
             "storage_off",

@@ -16,8 +16,11 @@ PASSWORD = "Tajne-heslo-123"
 
 
 def make_teacher(email: str | None = None, **extra) -> User:
+    """A teacher whose address is verified (``email_verified_at=None``: one that is not,
+    who creates, hosts and invites nothing: ``accounts.trust``)."""
     email = email or f"teacher{next(_numbers)}@skola.sk"
     extra.setdefault("name", "Pani Učiteľka")
+    extra.setdefault("email_verified_at", timezone.now())
     return User.objects.create_user(email, PASSWORD, **extra)
 
 

@@ -98,7 +98,7 @@ def test_the_link_is_useless_to_another_account_or_an_unverified_one(invited):
     stranger = _client(_verified("cudzi@skola.sk"))
     assert stranger.post(link).status_code == 400
     assert not _sees_the_class(stranger, classroom)
-    unverified = _client(factories.make_teacher("kolega@skola.sk"))
+    unverified = _client(factories.make_teacher("kolega@skola.sk", email_verified_at=None))
     assert unverified.post(link).status_code == 400
     assert not _sees_the_class(unverified, classroom)
     assert CoTeacher.objects.get().accepted_at is None

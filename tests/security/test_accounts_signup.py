@@ -55,10 +55,13 @@ def test_signup_does_not_log_in_and_the_account_is_unverified_until_the_link():
     assert "_auth_user_id" not in client.session
     user = User.objects.get(email="novy@skola.sk")
     assert not user.email_verified
-    # the password works before verification: the teacher can use their own classes
+    # the password works before verification, but the account creates no class yet
+    # (tests/security/test_unverified_accounts.py): the page says to open the link
     response = client.post("/accounts/login/", {"username": "novy@skola.sk", "password": PASSWORD})
     assert response.status_code == 302
-    assert client.get("/classes/new/").status_code == 200
+    new_class = client.get("/classes/new/")
+    assert new_class.status_code == 200
+    assert 'data-code="email_unverified"' in new_class.content.decode()
     path = _verification_path(mail.outbox[0])
     assert _client().get(path).status_code == 200
     user.refresh_from_db()

@@ -9,6 +9,7 @@ import random
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import PlayerProfile, User
@@ -42,7 +43,12 @@ class Command(BaseCommand):
         teacher = User.objects.filter(email=DEMO_EMAIL).first()
         if teacher is None:
             teacher = User.objects.create_user(
-                DEMO_EMAIL, DEMO_PASSWORD, name="Demo Teacher", is_staff=True, is_superuser=True
+                DEMO_EMAIL,
+                DEMO_PASSWORD,
+                name="Demo Teacher",
+                is_staff=True,
+                is_superuser=True,
+                email_verified_at=timezone.now(),
             )
         classroom, created = Classroom.objects.get_or_create(
             teacher=teacher,
