@@ -164,6 +164,8 @@ class GroupPage {
     const live = document.querySelector("[data-room-live]");
     if (live) live.classList.toggle("pr-playing", this.status === "running" && Boolean(this.board));
     if (this.status === "finished" || this.status === "expired") {
+      // A board still behind when the host ended the game: over too (nothing to place).
+      if (this.board) this.board.end();
       this.schedulePoll(0);
     } else if (this.status === "running" && this.isHost) {
       this.schedulePoll(HOST_POLL_MS);
@@ -176,7 +178,7 @@ class GroupPage {
     const game = this.board.game;
     if (game.over && this.status === "running") {
       this.q("waiting").hidden = false;
-      this.q("waiting").textContent = gettext("Your board is finished. Waiting for the others…");
+      this.q("waiting").textContent = gettext("Waiting for the others…"); // the board says it is finished
       this.schedulePoll(500);
     }
   }
@@ -311,7 +313,7 @@ class GroupPage {
     } else {
       this.q("waiting").hidden = false;
       this.q("waiting").textContent = interpolate(
-        gettext("Your board is finished. Still playing: %(count)s of %(total)s."),
+        gettext("Waiting for the others. Still playing: %(count)s of %(total)s."),
         { count: data.playing, total: data.total },
       );
     }

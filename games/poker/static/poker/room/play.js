@@ -8,7 +8,7 @@
 // a "board" event (sent when time decided something the page may not have
 // applied) or a sync replaces the mirror, and a refusal asks for a sync.
 
-import { gettext, interpolate } from "../../js/kit/i18n.js";
+import { gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
 import { buildBoard, paintBoard } from "../board.js";
 import {
   RULE_MESSAGES,
@@ -24,6 +24,7 @@ import {
 import { JOKER } from "../deck.js";
 import { PokerGame } from "../game.js";
 import { bestCells, preview } from "../preview.js";
+import { markMissed } from "./ranking.js";
 
 const PREVIEW_KEY = "matika-poker-preview";
 
@@ -42,6 +43,7 @@ export class RoomBoard extends EventTarget {
     this.pending = null; // joker with a chosen value: {source: "hand"|"kept", value}
     this.busy = false;
     this.lastDealt = -1;
+    this.ended = false; // the room ended (the host ended it): a board behind is over too
     this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
     // Who the empty hand waits for, said by the page (the host's draw, the opponent).
     this.waitText = () => gettext("Wait for the next number.");
@@ -54,10 +56,10 @@ export class RoomBoard extends EventTarget {
       cell.addEventListener("click", () => this.clickCell(Number(cell.dataset.cell)));
     }
     this.q("hand").addEventListener("click", () => {
-      if (this.game && this.game.hand === JOKER && !this.game.over) this.askJoker("hand");
+      if (this.game && this.game.hand === JOKER && !(this.game.over || this.ended)) this.askJoker("hand");
     });
     this.q("kept").addEventListener("click", () => {
-      if (this.game && this.game.kept_jokers > 0 && !this.game.over) this.askJoker("kept");
+      if (this.game && this.game.kept_jokers > 0 && !(this.game.over || this.ended)) this.askJoker("kept");
     });
     const eye = this.q("eye");
     eye.setAttribute("aria-pressed", String(this.showPreview));
@@ -134,7 +136,7 @@ export class RoomBoard extends EventTarget {
     this.pending = livePending(this.pending, this.game, JOKER);
     this.render();
     const fresh = !before || before.handled !== this.game.handled || before.sequence.length !== this.game.sequence.length;
-    if (this.game.hand === JOKER && !this.game.over && fresh && !this.pending && !this.dialog.open) {
+    if (this.game.hand === JOKER && !(this.game.over || this.ended) && fresh && !this.pending && !this.dialog.open) {
       this.askJoker("hand");
     }
     this.dispatchEvent(new CustomEvent("change", { detail: { game: this.game } }));
@@ -150,7 +152,7 @@ export class RoomBoard extends EventTarget {
   }
 
   async send(action) {
-    if (this.busy || !this.game || this.game.over) return;
+    if (this.busy || !this.game || this.game.over || this.ended) return;
     this.busy = true;
     this.root.classList.add("is-busy");
     const before = PokerGame.fromDict(this.game.toDict());
@@ -181,7 +183,7 @@ export class RoomBoard extends EventTarget {
   }
 
   clickCell(cell) {
-    if (!this.game || this.game.over || this.busy) return;
+    if (!this.game || this.game.over || this.ended || this.busy) return;
     if (this.game.cells[cell] !== null) return;
     const next = cellAction(this.game.hand, this.pending, cell, JOKER);
     if (next.ask) this.askJoker(next.ask);
@@ -211,7 +213,7 @@ export class RoomBoard extends EventTarget {
   /** Hard mode: countdown; when it runs out the mirror forfeits like the server will. */
   tick() {
     const timer = this.q("timer");
-    if (!this.game || this.game.over) {
+    if (!this.game || this.game.over || this.ended) {
       timer.hidden = true;
       return;
     }
@@ -240,29 +242,38 @@ export class RoomBoard extends EventTarget {
     timer.classList.toggle("is-urgent", left <= 3);
   }
 
+  /** The game ended for everybody: nothing more to place, the empty cells are missed. */
+  end() {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.dialog.open) closeDialog(this.dialog);
+    this.render();
+  }
+
   render() {
     const game = this.game;
     if (!game) return;
-    const inHand = game.over ? null : game.hand;
+    const over = game.over || this.ended;
+    const inHand = over ? null : game.hand;
     const hand = this.q("hand");
     hand.dataset.dealt = String(game.sequence.length); // tests and styles can follow the draws
-    hand.dataset.over = String(game.over);
+    hand.dataset.over = String(over);
     hand.classList.toggle("is-joker", inHand === JOKER);
     if (inHand === null) hand.textContent = "–";
     else if (inHand === JOKER) {
       hand.textContent = this.pending && this.pending.source === "hand" ? `★${this.pending.value}` : "★";
     } else hand.textContent = String(inHand);
-    const waiting = game.over ? 0 : Math.max(0, game.sequence.length - game.handled - 1);
+    const waiting = over ? 0 : Math.max(0, game.sequence.length - game.handled - 1);
     const queue = this.q("queue");
     queue.hidden = waiting === 0;
     queue.textContent = interpolate(gettext("+%(count)s waiting"), { count: waiting });
     const kept = this.q("kept");
     this.q("kept-count").textContent = String(game.kept_jokers);
-    kept.disabled = game.kept_jokers === 0 || game.over;
+    kept.disabled = game.kept_jokers === 0 || over;
     kept.classList.toggle("is-active", Boolean(this.pending && this.pending.source === "kept"));
     const score = game.score();
     this.q("total").textContent = String(score.total);
-    this.q("warning").hidden = !game.jokersAtRisk || game.over;
+    this.q("warning").hidden = !game.jokersAtRisk || over;
     let value = null;
     if (this.pending) value = this.pending.value;
     else if (inHand !== null && inHand !== JOKER) value = inHand;
@@ -272,10 +283,24 @@ export class RoomBoard extends EventTarget {
       jokerCells: game.joker_cells,
       gains,
       best: bestCells(gains),
-      playable: !game.over && (value !== null || inHand === JOKER),
+      playable: !over && (value !== null || inHand === JOKER),
       lines: score.lines,
     });
-    if (game.over) this.setStatusOnce("over", gettext("Your board is finished."));
+    markMissed(this.board, over ? game.cells : null);
+    const missed = game.cells.filter((cell) => cell === null).length;
+    if (over && missed) {
+      this.setStatusOnce(
+        "over",
+        interpolate(
+          ngettext(
+            "Your board is finished: %(count)s cell stays empty, its number was missed.",
+            "Your board is finished: %(count)s cells stay empty, their numbers were missed.",
+            missed,
+          ),
+          { count: missed },
+        ),
+      );
+    } else if (over) this.setStatusOnce("over", gettext("Your board is finished."));
     else if (inHand === null && game.kept_jokers === 0) this.setStatusOnce("wait", this.waitText());
     else if (this.lastStatusKind === "wait") this.setStatus(""); // a number is in hand: no more waiting
   }
