@@ -376,7 +376,7 @@ def session_results(request: HttpRequest, pk: int, record_id: int) -> HttpRespon
             "classroom": classroom,
             "record": record,
             "mode_name": mode_name(record),
-            "ranking": [row for row in ranking if row.member],
+            "ranking": selectors.class_ranking(ranking),  # no gap where a guest placed
             "guests": [row for row in ranking if not row.member],
             "has_boards": any(row.board for row in ranking),
             "has_jokers": any(row.board and row.jokers for row in ranking),
@@ -388,6 +388,7 @@ def session_results(request: HttpRequest, pk: int, record_id: int) -> HttpRespon
 def session_csv(request: HttpRequest, pk: int, record_id: int, fmt: str = "csv") -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     record = selectors.class_session(classroom, record_id)
+    ranking = selectors.session_ranking(classroom, record)
     return export(
         fmt,
         f"{_base_name(classroom)}-{record.game}-{record.pk}",
@@ -416,10 +417,9 @@ def session_csv(request: HttpRequest, pk: int, record_id: int, fmt: str = "csv")
                     guest=row.member is None,
                 ),
             ]
-            # Class members first, guests (not in the class) after them.
-            for row in sorted(
-                selectors.session_ranking(classroom, record), key=lambda row: row.member is None
-            )
+            # Class members first, ranked among themselves; guests (not in the
+            # class) after them, with their place in the game.
+            for row in [*selectors.class_ranking(ranking), *(r for r in ranking if not r.member)]
         ],
         noted=True,
     )

@@ -19,7 +19,7 @@ removed before the end are listed, marked, and not counted. ``include_unfinished
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from math import isqrt
 
@@ -341,6 +341,18 @@ def session_ranking(classroom: Classroom, record: GameRecord) -> list[RankingRow
             )
         )
     return rows
+
+
+def class_ranking(rows: list[RankingRow]) -> list[RankingRow]:
+    """The class members of a ``session_ranking``, ranked among themselves: a
+    guest's place leaves no gap (1, 2, 3, not 1, 3, 4 around a guest in second
+    place); members with equal game ranks still share one."""
+    members = [row for row in rows if row.member]
+    ranked: list[RankingRow] = []
+    for position, row in enumerate(members, start=1):
+        shared = ranked and members[position - 2].rank == row.rank
+        ranked.append(replace(row, rank=ranked[-1].rank if shared else position))
+    return ranked
 
 
 @dataclass
