@@ -1,6 +1,9 @@
 """The signed ``LtiDeepLinkingResponse`` (Deep Linking 2.0): one
 ``ltiResourceLink`` to the homework, with a ``lineItem`` for the gradebook."""
 
+import secrets
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest
 
@@ -21,7 +24,7 @@ def score_maximum(assignment: Assignment) -> int:
     return int(maximum)
 
 
-def content_item(request: HttpRequest, assignment: Assignment) -> dict:
+def content_item(request: HttpRequest, assignment: Assignment) -> dict[str, Any]:
     return {
         "type": "ltiResourceLink",
         "title": assignment.title,
@@ -43,7 +46,7 @@ def response_jwt(request: HttpRequest, deep_link: DeepLinkRequest, assignment: A
         "iss": platform.client_id,
         "aud": platform.issuer,
         "azp": platform.client_id,
-        "nonce": keys.secrets.token_urlsafe(16),
+        "nonce": secrets.token_urlsafe(16),
         launch.MESSAGE_TYPE: "LtiDeepLinkingResponse",
         launch.VERSION: "1.3.0",
         launch.DEPLOYMENT_ID: deep_link.course.deployment.deployment_id,

@@ -9,6 +9,7 @@ import json
 import secrets
 import time
 import uuid
+from typing import Any
 
 import jwt
 from cryptography.hazmat.primitives import serialization
@@ -43,18 +44,22 @@ def _new_key() -> ToolKey:
     kid = uuid.uuid4().hex
     jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(private.public_key()))
     jwk.update({"kid": kid, "alg": "RS256", "use": "sig"})
-    return ToolKey.objects.create(kid=kid, private_pem=pem, public_jwk=jwk)
+    made: ToolKey = ToolKey.objects.create(kid=kid, private_pem=pem, public_jwk=jwk)
+    return made
 
 
 def signing_key() -> ToolKey:
-    key = ToolKey.objects.filter(retired_at__isnull=True).first()
+    key: ToolKey | None = ToolKey.objects.filter(retired_at__isnull=True).first()
     if key is not None:
         return key
     try:
         with transaction.atomic():
             return _new_key()
     except IntegrityError:  # another process made one at the same moment
-        return ToolKey.objects.filter(retired_at__isnull=True).first()
+        key = ToolKey.objects.filter(retired_at__isnull=True).first()
+        if key is None:
+            raise
+        return key
 
 
 def rotate() -> ToolKey:
@@ -63,17 +68,18 @@ def rotate() -> ToolKey:
 
 
 def retire(kid: str) -> int:
-    return ToolKey.objects.filter(kid=kid, retired_at__isnull=True).update(
+    retired: int = ToolKey.objects.filter(kid=kid, retired_at__isnull=True).update(
         retired_at=timezone.now()
     )
+    return retired
 
 
-def jwks() -> dict:
+def jwks() -> dict[str, Any]:
     signing_key()
     return {"keys": [key.public_jwk for key in ToolKey.objects.filter(retired_at__isnull=True)]}
 
 
-def sign(claims: dict, *, lifetime: int = 300) -> str:
+def sign(claims: dict[str, Any], *, lifetime: int = 300) -> str:
     key = signing_key()
     now = int(time.time())
     body = {"iat": now, "exp": now + lifetime, "jti": secrets.token_urlsafe(16), **claims}

@@ -22,6 +22,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import jwt
@@ -119,7 +120,8 @@ def _hash(value: str) -> str:
 
 
 def launch_url(request: HttpRequest) -> str:
-    return request.build_absolute_uri(reverse("lti:launch"))
+    url: str = request.build_absolute_uri(reverse("lti:launch"))
+    return url
 
 
 def _text(params: Mapping[str, object], name: str, limit: int = 2000) -> str:
@@ -147,7 +149,8 @@ def state_cookie_name(state: str) -> str:
 
 def state_binding(state: str) -> str:
     """The value that proves a browser started the login of ``state``."""
-    return signing.Signer(salt=STATE_SALT).signature(state)
+    binding: str = signing.Signer(salt=STATE_SALT).signature(state)
+    return binding
 
 
 @dataclass
@@ -243,14 +246,14 @@ def state_is_bound(request: HttpRequest, state: object, stored: object = None) -
     return isinstance(stored, str) and bool(stored) and secrets.compare_digest(stored, expected)
 
 
-def login_params(state: object) -> dict:
+def login_params(state: object) -> dict[str, Any]:
     """The login parameters kept for ``state`` (empty when gone)."""
     if not isinstance(state, str) or not state:
         return {}
     return cache.get(LOGIN_CACHE_PREFIX + _hash(state)) or {}
 
 
-def pending_login(state: object) -> tuple[LaunchState, dict] | None:
+def pending_login(state: object) -> tuple[LaunchState, dict[str, Any]] | None:
     """An unused, unexpired state's row and its login parameters (for a new
     window that initiates the login again); nothing is spent."""
     if not isinstance(state, str) or not state or len(state) > 200:
@@ -290,10 +293,11 @@ def _take_state(state: str) -> LaunchState:
             )
         found.used_at = now
         found.save(update_fields=["used_at"])
-        return found
+        spent: LaunchState = found
+        return spent
 
 
-def platform_keys(platform: Platform, *, fresh: bool = False) -> dict:
+def platform_keys(platform: Platform, *, fresh: bool = False) -> dict[str, Any]:
     key = f"lti:jwks:{platform.pk}:{_hash(platform.jwks_uri)[:16]}"
     keys = None if fresh else cache.get(key)
     if keys is None:
@@ -318,7 +322,8 @@ def _may_refresh_keys(platform: Platform) -> bool:
     key = f"lti:jwks-refresh:{platform.pk}"
     try:
         cache.add(key, 0, JWKS_REFRESH_SECONDS)
-        return cache.incr(key) <= JWKS_REFRESHES
+        count: int = cache.incr(key)
+        return count <= JWKS_REFRESHES
     except ValueError:  # expired between add and incr
         return True
 
@@ -337,7 +342,7 @@ def _key_for(platform: Platform, kid: str) -> RSAPublicKey:
 @dataclass
 class Validated:
     platform: Platform
-    claims: dict
+    claims: dict[str, Any]
     deployment_id: str
     message_type: str
 
@@ -423,7 +428,7 @@ def validate(id_token: object, state: object, *, bound: bool) -> Validated:
     return Validated(platform, claims, deployment_id, message_type)
 
 
-def _check_lifetime(claims: dict) -> None:
+def _check_lifetime(claims: dict[str, Any]) -> None:
     """An id_token lives at most ``TOKEN_LIFETIME_SECONDS`` from its ``iat``: one
     signed for ten years is no sign-in of today (issue 38 §3)."""
     issued, expires = claims.get("iat"), claims.get("exp")
@@ -453,13 +458,14 @@ def spend_nonce(validated: Validated) -> Deployment:
         raise Refused(
             "bad_nonce", _("This sign-in was already used. Open the link again."), 403
         ) from None
+    deployment: Deployment
     deployment, _created = Deployment.objects.get_or_create(
         platform=validated.platform, deployment_id=validated.deployment_id
     )
     return deployment
 
 
-def roles_of(claims: dict) -> str | None:
+def roles_of(claims: dict[str, Any]) -> str | None:
     roles = claims.get(ROLES)
     if not isinstance(roles, list):
         return None
@@ -472,7 +478,7 @@ def roles_of(claims: dict) -> str | None:
     return None
 
 
-def name_of(claims: dict) -> str:
+def name_of(claims: dict[str, Any]) -> str:
     """The person's name if the platform sent one (only when the registration
     asked for it); may be empty."""
     name = claims.get("name")

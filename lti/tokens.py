@@ -30,7 +30,7 @@ def forget(platform: Platform, scopes: list[str]) -> None:
 
 def access_token(platform: Platform, scopes: list[str]) -> str:
     key = _cache_key(platform, scopes)
-    token = cache.get(key)
+    token: str | None = cache.get(key)
     if token:
         return token
     assertion = keys.sign(
