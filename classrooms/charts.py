@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import floor, log10
 
+from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -36,7 +37,11 @@ def _nice_step(span: float) -> float:
 
 
 def _format(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+    """A chart's number as the page's language writes it ("12,5" in Czech and
+    Slovak, as the tables beside the chart do; "12.5" in English)."""
+    if float(value).is_integer():
+        return str(int(value))
+    return str(number_format(value, decimal_pos=1))
 
 
 def _marker(kind: str, x: float, y: float, css: str, tip: str) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from .rules import CATALOGUE, FIELDS, KIND_NAMES, STARTER_DECKS, Card
@@ -54,8 +54,8 @@ def _op_text(op: Mapping[str, Any]) -> str:
     amount = op.get("amount", 0)
     n = signed(amount)
     target = op.get("target", "self")
-    if kind == "draw":
-        return _("%(n)s Cards") % {"n": n}
+    if kind == "draw":  # "+1 karta", "+3 karty", "+5 karet": counted through plural forms
+        return ngettext("%(n)s Card", "%(n)s Cards", abs(amount)) % {"n": n}
     if kind == "boredom":
         if target == "opponent":
             return _("an opponent %(n)s Boredom") % {"n": n}
@@ -63,7 +63,7 @@ def _op_text(op: Mapping[str, Any]) -> str:
             return _("all opponents %(n)s Boredom") % {"n": n}
         return _("%(n)s Boredom") % {"n": n}
     if kind == "actions":
-        return _("%(n)s Actions") % {"n": n}
+        return ngettext("%(n)s Action", "%(n)s Actions", abs(amount)) % {"n": n}
     if kind == "patience":
         return _("%(n)s Patience") % {"n": n}
     if kind == "ambition":

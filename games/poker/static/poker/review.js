@@ -2,7 +2,7 @@
 // player's cell and the coach's cell of each move are marked. The texts come
 // translated from the server (games/poker/coach_review.py).
 
-import { gettext, interpolate } from "../js/kit/i18n.js";
+import { gettext, interpolate, numberText } from "../js/kit/i18n.js";
 import { buildBoard, paintBoard } from "./board.js";
 
 const root = document.getElementById("poker-review");
@@ -26,7 +26,7 @@ if (root && steps.length) {
       number: current + 1,
       count: steps.length,
     });
-    const cost = step.cost ? ` ${interpolate(gettext("Cost: %(cost)s"), { cost: step.cost.toFixed(1) })}` : "";
+    const cost = step.cost ? ` ${interpolate(gettext("Cost: %(cost)s"), { cost: numberText(step.cost, 1) })}` : "";
     document.getElementById("poker-review-move").textContent = `${step.text}${cost}`;
     rows.forEach((row, index) => row.classList.toggle("is-current", index === current));
     /** @type {HTMLButtonElement} */ (document.getElementById("poker-review-prev")).disabled = current === 0;

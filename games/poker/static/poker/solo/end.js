@@ -2,7 +2,7 @@
 // The end of a solo game: the score, what happened to it (recorded, published,
 // not recorded and why), the daily place, the robot's result, sharing, review.
 
-import { gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
+import { dayText, gettext, interpolate, ngettext } from "../../js/kit/i18n.js";
 import { openDialog } from "../common.js";
 import { NOT_RECORDED } from "./local.js";
 import { $, ROBOT, dialogById, root } from "./page.js";
@@ -17,7 +17,7 @@ function shareText(result) {
       "Matika daily challenge %(day)s: %(score)s points, place %(rank)s of the day, streak %(streak)s. %(url)s",
       result.score,
     ),
-    { ...result, url },
+    { ...result, day: dayText(result.day), url },
   );
 }
 

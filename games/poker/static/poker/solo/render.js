@@ -2,7 +2,7 @@
 // Drawing the solo game: the hand, the reserve, the board with its preview and
 // hint, the robot's board, the info line and the countdown.
 
-import { gettext, interpolate } from "../../js/kit/i18n.js";
+import { dayText, gettext, interpolate } from "../../js/kit/i18n.js";
 import { paintBoard } from "../board.js";
 import { JOKER } from "../deck.js";
 import { bestCells, preview } from "../preview.js";
@@ -108,7 +108,7 @@ export function infoText(view, recorded) {
   if (view.kind === "daily") {
     return view.replay
       ? gettext("Daily challenge replay · not recorded")
-      : interpolate(gettext("Daily challenge of %(day)s · recorded"), { day: view.day });
+      : interpolate(gettext("Daily challenge of %(day)s · recorded"), { day: dayText(view.day) });
   }
   if (view.kind === "homework") return `${gettext("Homework")} · ${mode} · ${gettext("your teacher sees the score")}`;
   if (view.kind === "ranked") {

@@ -1,0 +1,91 @@
+"""Language of the live lesson and its pages (issue 40 §3, "Language").
+
+- "+3 karty", not "+3 Karet": a Matematici card's effect counts cards and
+  actions through plural forms;
+- one decimal separator per language: the class charts wrote "65.5" beside the
+  tables' "65,5" on Czech pages;
+- the teacher's gender is not assumed: Czech says "vyučující", never "Učitel"
+  for the pupil's own teacher (the teacher's default nickname included).
+
+The Czech and Slovak wordings are read from the catalogues as the lead merges
+them (the .po files with this session's ``locale/pending/*.json`` on top).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import polib
+import pytest
+from django.utils import translation
+
+from classrooms.charts import Series, line_chart
+from games.theorems import presentation
+from games.theorems.rules import CATALOGUE
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+
+
+def _catalogue(language: str) -> dict[str, list[str]]:
+    """msgid -> its translation(s), the pending ones replacing the catalogue's."""
+    texts: dict[str, list[str]] = {}
+    for domain in ("django", "djangojs"):
+        for entry in polib.pofile(str(LOCALE / language / "LC_MESSAGES" / f"{domain}.po")):
+            if not entry.obsolete:
+                forms = list(entry.msgstr_plural.values()) if entry.msgid_plural else []
+                texts[entry.msgid] = forms or [entry.msgstr]
+    for path in sorted((LOCALE / "pending").glob("*.json")):
+        for msgid, value in json.loads(path.read_text(encoding="utf-8")).items():
+            if language in value:
+                text = value[language]
+                texts[msgid] = text if isinstance(text, list) else [text]
+    return texts
+
+
+def test_card_effects_count_cards_and_actions_through_plural_forms():
+    with translation.override("en"):
+        assert presentation.card_text(CATALOGUE["cayley_theorem"]) == ["■ When proven: +1 Card"]
+        assert presentation.card_text(CATALOGUE["wilson_theorem"]) == [
+            "■ When proven: +1 Action, +1 Card"
+        ]
+        assert presentation.card_text(CATALOGUE["conference"]) == ["When played: +3 Cards"]
+    cs, sk = _catalogue("cs"), _catalogue("sk")
+    assert cs["%(n)s Card"] == ["%(n)s Karta", "%(n)s Karty", "%(n)s Karet"]
+    assert sk["%(n)s Card"] == ["%(n)s Karta", "%(n)s Karty", "%(n)s Kariet"]
+    assert cs["%(n)s Action"][0] == "%(n)s Akce" and cs["%(n)s Action"][2] == "%(n)s Akcí"
+
+
+def test_a_chart_writes_numbers_with_the_page_languages_decimal_separator():
+    series = [Series("Průměr třídy", [65.5, 70.25])]
+    with translation.override("cs"):
+        czech = line_chart(title="Graf", x_labels=["1. 12.", "2. 12."], series=series)
+    assert "65,5" in czech and ("70,2" in czech or "70,3" in czech)
+    assert "65.5" not in czech
+    with translation.override("en"):
+        english = line_chart(title="Chart", x_labels=["1 Dec", "2 Dec"], series=series)
+    assert "65.5" in english and "65,5" not in english
+
+
+# Where Czech speaks of the pupil's own teacher (or names the teacher's profile).
+PUPILS_TEACHER = [
+    "Teacher",
+    "Teacher: %(teacher)s",
+    "You are %(name)s in this class · teacher %(teacher)s",
+    "Your teacher will confirm your name soon.",
+    "Your teacher will confirm the name you type.",
+    "Without the code, your teacher confirms you first.",
+    "No game is running. When your teacher starts one, it appears here.",
+    "Your teacher gave the whole class the same numbers. Play them on your own: "
+    "your teacher sees your score and how you played.",
+    "Your teacher has not opened Matika in this course yet. Try again later.",
+    "your teacher sees the score",
+]
+
+
+@pytest.mark.parametrize("msgid", PUPILS_TEACHER)
+def test_czech_does_not_assume_the_teachers_gender(msgid):
+    text = " ".join(_catalogue("cs")[msgid])
+    assert not re.search(r"\b[Uu]čitel\b|\bdal\b|\bneotevřel\b", text), text
+    assert text, msgid
