@@ -5,7 +5,9 @@
 - one decimal separator per language: the class charts wrote "65.5" beside the
   tables' "65,5" on Czech pages;
 - the teacher's gender is not assumed: Czech says "vyučující", never "Učitel"
-  for the pupil's own teacher (the teacher's default nickname included).
+  for the pupil's own teacher (the teacher's default nickname included);
+- ty/vy: a pupil hosting a class table read "spusťte hru" (vy) in its lobby
+  beside "Pozvi hráče" (ty); the teacher reads vy, a pupil ty.
 
 The Czech and Slovak wordings are read from the catalogues as the lead merges
 them (the .po files with this session's ``locale/pending/*.json`` on top).
@@ -19,11 +21,14 @@ from pathlib import Path
 
 import polib
 import pytest
+from django.conf import settings
 from django.utils import translation
 
 from classrooms.charts import Series, line_chart
+from games.rooms import services as rooms
 from games.theorems import presentation
 from games.theorems.rules import CATALOGUE
+from tests.poker_web.helpers import player_cookie
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 
@@ -89,3 +94,30 @@ def test_czech_does_not_assume_the_teachers_gender(msgid):
     text = " ".join(_catalogue("cs")[msgid])
     assert not re.search(r"\b[Uu]čitel\b|\bdal\b|\bneotevřel\b", text), text
     assert text, msgid
+
+
+def _key(context: str, msgid: str) -> str:
+    return f"{context}\x04{msgid}"
+
+
+@pytest.mark.parametrize("language", ["cs", "sk"])
+def test_a_pupil_hosting_a_table_reads_ty_and_a_teacher_vy_in_the_lobby(language):
+    texts = _catalogue(language)
+    formal = "addressing a teacher formally"
+    for msgid in (
+        "Waiting for players to join. Start the game when everybody is in.",
+        "Start the game when everybody is in.",
+    ):
+        assert re.search(r"\bspus[tť]\b|\bspusti\b", texts[msgid][0]), texts[msgid]
+        assert re.search(r"spusťte|spustite", texts[_key(formal, msgid)][0])
+
+
+@pytest.mark.django_db
+def test_the_room_page_says_whom_it_addresses(client):
+    profile, cookie = player_cookie("Ema")
+    room = rooms.create_room(
+        game="theorems", mode="table", host=profile, settings={"table_size": 2}
+    )
+    client.cookies[settings.PLAYER_COOKIE_NAME] = cookie
+    page = client.get(f"/rooms/{room.code}/").content.decode()
+    assert 'data-formal="false"' in page and 'data-host="true"' in page

@@ -44,6 +44,7 @@ def test_the_host_lobby_names_each_pupil_by_roster_name_and_a_pupil_sees_nicknam
     page = client.get(f"/rooms/{room.code}/").content.decode()
     assert "Tichá Myška (Adam Kováč)" in page and "Tichý Ježek (Bára Nová)" in page
     assert "data-roster=" in page and "js/rooms/classlive.js" in page
+    assert 'data-formal="true"' in page  # the teacher reads vy
     client.logout()
     client.cookies[settings.PLAYER_COOKIE_NAME] = cookie
     pupil_page = client.get(f"/rooms/{room.code}/").content.decode()

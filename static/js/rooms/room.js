@@ -12,6 +12,7 @@ const root = document.querySelector("[data-room-live]");
 if (root) {
   const me = Number(root.dataset.playerId);
   const isHost = root.dataset.host === "true";
+  const formal = root.dataset.formal === "true";
   const seatsList = /** @type {HTMLElement} */ (root.querySelector("[data-room-seats]"));
   const countBadge = /** @type {HTMLElement} */ (root.querySelector("[data-room-count]"));
   const connection = /** @type {HTMLElement} */ (root.querySelector("[data-room-connection]"));
@@ -59,6 +60,12 @@ if (root) {
         ),
         { count: missing },
       );
+    }
+    // A teacher (logged in) reads vy, a pupil hosting a class table ty, as every host text.
+    if (isHost && formal) {
+      return playingCount() === 0
+        ? pgettext("addressing a teacher formally", "Waiting for players to join. Start the game when everybody is in.")
+        : pgettext("addressing a teacher formally", "Start the game when everybody is in.");
     }
     if (isHost) {
       return playingCount() === 0
