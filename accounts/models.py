@@ -6,8 +6,12 @@ recognised by a random token in a signed cookie; only the token's SHA-256 is
 stored (``Browser.token_hash``), so a database leak cannot impersonate anyone.
 """
 
+from typing import Any
+
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -55,6 +59,10 @@ class User(AbstractBaseUser, PermissionsMixin):
         on_delete=models.SET_NULL,
         related_name="user",
     )
+    # The look-alike keys of the name and of the own profile's nickname
+    # (accounts.nicknames.look_alike_keys): a pupil's new nickname is checked
+    # against the few teachers sharing a key (a GIN index), not against all.
+    name_keys = ArrayField(models.TextField(), default=list, blank=True, editable=False)
 
     objects = UserManager()
 
@@ -65,9 +73,21 @@ class User(AbstractBaseUser, PermissionsMixin):
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
+        indexes = [GinIndex(fields=["name_keys"], name="accounts_user_name_keys")]
 
     def __str__(self) -> str:
         return self.email
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        from accounts.nicknames import look_alike_keys
+
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or {"name", "player", "name_keys"} & set(update_fields):
+            player = self.player if self.player_id is not None else None
+            self.name_keys = look_alike_keys(self.name, player.nickname if player else None)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "name_keys"}
+        super().save(*args, **kwargs)
 
     @property
     def email_verified(self) -> bool:
@@ -131,14 +151,18 @@ class PlayerProfile(models.Model):
     def __str__(self) -> str:
         return self.nickname
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         from accounts.nicknames import skeleton
 
         self.nickname_skeleton = skeleton(self.nickname)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "nickname" in update_fields:
             kwargs["update_fields"] = {*update_fields, "nickname_skeleton"}
+        renamed = not self._state.adding and (update_fields is None or "nickname" in update_fields)
         super().save(*args, **kwargs)
+        if renamed:  # a teacher's own profile: the account's look-alike keys follow
+            for owner in User.objects.filter(player_id=self.pk):
+                owner.save(update_fields=["name_keys"])
 
     @property
     def display_name(self) -> str:

@@ -203,6 +203,29 @@ def looks_like(nickname: str, name: str) -> bool:
     )
 
 
+def look_alike_keys(*values: str | None) -> list[str]:
+    """Index keys of ``values`` (a teacher's name and own nickname): two strings
+    share a key exactly when ``looks_like`` holds between them. The loose
+    skeleton itself; from 6 letters on also each position wildcarded (one letter
+    changed) and each pair of neighbours as a sorted pair (two swapped), written
+    with characters a loose skeleton never has so the kinds cannot meet. The
+    accounts store them in an indexed array (``User.name_keys``), so the check
+    reads the few teachers sharing a key, not every teacher."""
+    keys: set[str] = set()
+    for value in values:
+        loose = _loose(value) if value else ""
+        if not loose:
+            continue
+        keys.add(loose)
+        if len(loose) >= 6:
+            for i in range(len(loose)):
+                keys.add(f"{loose[:i]}*{loose[i + 1 :]}")
+            for i in range(len(loose) - 1):
+                pair = "".join(sorted(loose[i : i + 2]))
+                keys.add(f"{loose[:i]}[{pair}]{loose[i + 2 :]}")
+    return sorted(keys)
+
+
 def check_not_like_a_teacher(nickname: str, teacher_names: Iterable[str | None]) -> None:
     """Refuse a pupil's nickname that can pass for one of ``teacher_names`` (the
     teachers' names and own nicknames, read by ``accounts.services``)."""

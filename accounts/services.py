@@ -93,12 +93,24 @@ def add_profile(*, nickname: str) -> PlayerProfile:
         return PlayerProfile.objects.create(nickname=nickname, code=_unique_code())
 
 
+# At most this many teachers' names are read per check: any one that matches refuses.
+LOOK_ALIKE_READ = 20
+
+
 def _check_not_like_a_teacher(nickname: str, exclude_profile_id: int | None = None) -> None:
-    """A pupil's nickname must not pass for an active teacher's name or own nickname."""
-    teachers = User.objects.filter(is_active=True)
+    """A pupil's nickname must not pass for an active teacher's name or own nickname.
+
+    Only teachers sharing a look-alike key with the nickname are read (the GIN
+    index of ``User.name_keys``), at most ``LOOK_ALIKE_READ`` of them: the cost
+    does not grow with the number of teachers. Their current names are checked
+    again, so a key left over from an old name refuses nothing."""
+    keys = nicknames.look_alike_keys(nickname)
+    if not keys:
+        return
+    teachers = User.objects.filter(is_active=True, name_keys__overlap=keys)
     if exclude_profile_id is not None:  # a teacher renaming their own profile
         teachers = teachers.exclude(player_id=exclude_profile_id)
-    pairs = list(teachers.values_list("name", "player__nickname"))
+    pairs = list(teachers.values_list("name", "player__nickname")[:LOOK_ALIKE_READ])
     nicknames.check_not_like_a_teacher(nickname, [value for pair in pairs for value in pair])
 
 
