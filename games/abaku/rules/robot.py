@@ -9,11 +9,11 @@ of games, and each bench player (``BENCH_PLAYERS``) meets a level it beats in
 30-70 % (issue 42). All levels choose among :func:`all_moves`, so they also
 make the first move.
 
-* The first eight (``easy`` .. ``medium``) play a move from a range of the
+* The first fourteen (``easy`` .. ``medium``) play a move from a range of the
   position's legal moves by score (a random percentile in ``percentiles``,
   each level's range higher than the one below): ``easy`` plays around the
   middle, ``medium`` from the top fifth.
-* The next seven (``medium2`` .. ``advanced``) aim at a share of the best score
+* The next eleven (``medium2`` .. ``advanced``) aim at a share of the best score
   (the move nearest to r x the best, r drawn from ``shares`` each move). A
   rank near the top of the move list would not do: the best move is usually
   far ahead of the 90th-99th percentile ones (issue 31).
@@ -93,12 +93,18 @@ LEVEL_TABLE: tuple[Level, ...] = (
         "percentile",
         (0.37, 0.6),
     ),
-    Level("easy2", gettext_noop("Turtle"), _FIRST_STEPS, "percentile", (0.44, 0.66)),
-    Level("easy3", gettext_noop("Hedgehog"), _FIRST_STEPS, "percentile", (0.52, 0.73)),
-    Level("easy4", gettext_noop("Mouse"), _FIRST_STEPS, "percentile", (0.58, 0.78)),
-    Level("easy5", gettext_noop("Frog"), _FIRST_STEPS, "percentile", (0.65, 0.84)),
-    Level("easy6", gettext_noop("Rabbit"), _FIRST_STEPS, "percentile", (0.71, 0.89)),
-    Level("easy7", gettext_noop("Squirrel"), _FIRST_STEPS, "percentile", (0.76, 0.93)),
+    Level("easy2", gettext_noop("Earthworm"), _FIRST_STEPS, "percentile", (0.41, 0.63)),
+    Level("easy3", gettext_noop("Turtle"), _FIRST_STEPS, "percentile", (0.45, 0.67)),
+    Level("easy4", gettext_noop("Ladybird"), _FIRST_STEPS, "percentile", (0.49, 0.7)),
+    Level("easy5", gettext_noop("Hedgehog"), _FIRST_STEPS, "percentile", (0.53, 0.73)),
+    Level("easy6", gettext_noop("Mole"), _FIRST_STEPS, "percentile", (0.56, 0.77)),
+    Level("easy7", gettext_noop("Mouse"), _FIRST_STEPS, "percentile", (0.6, 0.8)),
+    Level("easy8", gettext_noop("Frog"), _FIRST_STEPS, "percentile", (0.63, 0.83)),
+    Level("easy9", gettext_noop("Hamster"), _FIRST_STEPS, "percentile", (0.67, 0.85)),
+    Level("easy10", gettext_noop("Rabbit"), _FIRST_STEPS, "percentile", (0.7, 0.88)),
+    Level("easy11", gettext_noop("Squirrel"), _FIRST_STEPS, "percentile", (0.73, 0.9)),
+    Level("easy12", gettext_noop("Hen"), _FIRST_STEPS, "percentile", (0.75, 0.93)),
+    Level("easy13", gettext_noop("Goose"), _FIRST_STEPS, "percentile", (0.78, 0.94)),
     Level(
         "medium",
         gettext_noop("Duck"),
@@ -106,12 +112,16 @@ LEVEL_TABLE: tuple[Level, ...] = (
         "percentile",
         (0.8, 0.96),
     ),
-    Level("medium2", gettext_noop("Cat"), _MIDDLE_STEPS, "share", shares=(0.37, 0.55)),
-    Level("medium3", gettext_noop("Dog"), _MIDDLE_STEPS, "share", shares=(0.44, 0.61)),
-    Level("medium4", gettext_noop("Fox"), _MIDDLE_STEPS, "share", shares=(0.52, 0.67)),
-    Level("medium5", gettext_noop("Badger"), _MIDDLE_STEPS, "share", shares=(0.61, 0.74)),
-    Level("medium6", gettext_noop("Wolf"), _MIDDLE_STEPS, "share", shares=(0.71, 0.83)),
-    Level("medium7", gettext_noop("Bear"), _MIDDLE_STEPS, "share", shares=(0.8, 0.9)),
+    Level("medium2", gettext_noop("Cat"), _MIDDLE_STEPS, "share", shares=(0.35, 0.54)),
+    Level("medium3", gettext_noop("Dog"), _MIDDLE_STEPS, "share", shares=(0.39, 0.57)),
+    Level("medium4", gettext_noop("Goat"), _MIDDLE_STEPS, "share", shares=(0.44, 0.6)),
+    Level("medium5", gettext_noop("Pony"), _MIDDLE_STEPS, "share", shares=(0.48, 0.64)),
+    Level("medium6", gettext_noop("Fox"), _MIDDLE_STEPS, "share", shares=(0.54, 0.68)),
+    Level("medium7", gettext_noop("Badger"), _MIDDLE_STEPS, "share", shares=(0.6, 0.73)),
+    Level("medium8", gettext_noop("Beaver"), _MIDDLE_STEPS, "share", shares=(0.66, 0.78)),
+    Level("medium9", gettext_noop("Wolf"), _MIDDLE_STEPS, "share", shares=(0.72, 0.83)),
+    Level("medium10", gettext_noop("Lynx"), _MIDDLE_STEPS, "share", shares=(0.78, 0.88)),
+    Level("medium11", gettext_noop("Bear"), _MIDDLE_STEPS, "share", shares=(0.84, 0.93)),
     Level(
         "advanced",
         gettext_noop("Owl"),
@@ -139,7 +149,7 @@ LEVEL_TABLE: tuple[Level, ...] = (
 # in 30-70 % of games -- the one where a child who plays like them stands.
 BENCH_PLAYERS: dict[str, tuple[str, ...]] = {
     "median": ("easy", "easy2"),
-    "p75": ("easy4", "easy5"),
+    "p75": ("easy8", "easy9"),
     "p90": ("medium", "medium2"),
     "greedy": ("advanced", "strong"),
 }
