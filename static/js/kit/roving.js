@@ -85,10 +85,17 @@ export function roving(group, selector) {
   function sync() {
     const every = items();
     const all = every.filter(focusable);
+    const active = document.activeElement;
+    const lost = focusInside && (!active || active === document.body || active === current);
     if (current && !current.isConnected && every[place]) {
-      const lost = focusInside && (!document.activeElement || document.activeElement === document.body);
       current = every[place];
       if (lost && focusable(current)) current.focus({ preventScroll: true });
+    } else if (current && every.includes(current) && !focusable(current) && all.length) {
+      // the focused item went away (a pair taken off the table): the next one takes its place
+      const next = all.find((item) => every.indexOf(item) >= place) || all[all.length - 1];
+      mark(next);
+      if (lost) next.focus({ preventScroll: true });
+      return;
     }
     if (current && (all.includes(current) || (!all.length && every.includes(current)))) mark(current);
     else mark(all[0] || every[0] || null);

@@ -11,7 +11,7 @@ import { gettext } from "../js/kit/i18n.js";
 import { hintAllowed, wireCoach } from "./table/coach.js";
 import { renderBoard, renderClock, renderLog, renderPlayers, renderRack, renderResult, renderTurn } from "./table/draw.js";
 import { connect, send, tickRequester } from "./table/driver.js";
-import { requestPreview, wireMoveInput } from "./table/move.js";
+import { keepFocus, requestPreview, trackFocus, wireMoveInput } from "./table/move.js";
 import { findParts, game, myTurn, root } from "./table/page.js";
 
 if (root) {
@@ -91,10 +91,12 @@ if (root) {
     parts.reviewOpen.hidden = !over || view.you === null || view.you === undefined || Boolean(table.review);
     parts.reviewArea.hidden = !table.review;
     renderLog(table);
+    keepFocus(table);
     ticks.schedule();
   }
 
   setInterval(() => renderClock(table), 1000);
+  trackFocus(table);
   wireMoveInput(table);
   wireCoach(table);
   connect(table);

@@ -187,3 +187,34 @@ export function wireMoveInput(table) {
     if (Number.isInteger(index)) placeSelected(table, Number(cell.dataset.row), Number(cell.dataset.col), index);
   });
 }
+
+/**
+ * Keyboard play never loses its place: a button pressed may be disabled or hidden by
+ * the move it made (the robot's turn, the game's end), and the focus would fall to
+ * the top of the page. Then it goes to the board's Tab stop, or after the game to
+ * "Review the game".
+ */
+export function keepFocus(table) {
+  const { parts } = table;
+  if (!table.focusInside) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active.getClientRects().length && !active.matches(":disabled")) return;
+  const review = parts.reviewOpen.hidden ? null : parts.reviewOpen;
+  const stop = review || parts.board.querySelector("[tabindex='0']");
+  if (stop instanceof HTMLElement) stop.focus({ preventScroll: true });
+}
+
+/** Whether the keyboard's focus is in the table (so keepFocus may move it). */
+export function trackFocus(table) {
+  table.focusInside = false;
+  root.addEventListener("focusin", () => {
+    table.focusInside = true;
+  });
+  root.addEventListener("focusout", (event) => {
+    const to = /** @type {Node | null} */ (event.relatedTarget);
+    if (to && !root.contains(to)) table.focusInside = false;
+  });
+  document.addEventListener("pointerdown", (event) => {
+    if (!root.contains(/** @type {Node} */ (event.target))) table.focusInside = false;
+  });
+}
