@@ -14,26 +14,29 @@ const ASSETS = [{% for url in assets %}"{{ url|escapejs }}"{% if not forloop.las
 const OFFLINE = "{{ offline_url|escapejs }}";
 // A visit refreshes a page's shell at most this often (the install fetches them all).
 const SHELL_MAX_AGE_MS = 60 * 60 * 1000;
+// `self`, typed as what it is here (tsc's worker library types it as any worker's scope).
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(VERSION)
       .then((cache) => cache.addAll([...PAGES.map(shellRequest), ...ASSETS]))
-      .then(() => self.skipWaiting()),
+      .then(() => worker.skipWaiting()),
   );
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((key) => key.startsWith("poker-") && key !== VERSION).map((key) => caches.delete(key))))
-      .then(() => self.clients.claim()),
+      .then(() => worker.clients.claim()),
   );
 });
 
-/** A page as an anonymous visitor gets it: no cookies go out, none come back. */
+/** A page as an anonymous visitor gets it: no cookies go out, none come back.
+ * @param {string} path */
 function shellRequest(path) {
   return new Request(path, { credentials: "omit", cache: "no-store", redirect: "follow" });
 }
@@ -42,7 +45,7 @@ function shellRequest(path) {
  * copy), when the stored one is missing or older than SHELL_MAX_AGE_MS. */
 async function refreshShell(path) {
   const cache = await caches.open(VERSION);
-  const key = new URL(path, self.location.origin).href;
+  const key = new URL(path, worker.location.origin).href;
   const stored = await cache.match(key, { ignoreVary: true });
   const fetchedAt = stored ? Date.parse(stored.headers.get("Date") || "") : NaN;
   if (Date.now() - fetchedAt < SHELL_MAX_AGE_MS) return;
@@ -50,6 +53,7 @@ async function refreshShell(path) {
   if (response.ok && !response.redirected) await cache.put(key, response);
 }
 
+/** @param {Request} request @param {FetchEvent} event */
 async function networkFirst(request, event) {
   const cache = await caches.open(VERSION);
   const url = new URL(request.url);
@@ -75,6 +79,7 @@ async function networkFirst(request, event) {
   }
 }
 
+/** @param {Request} request */
 async function cacheFirst(request) {
   const cache = await caches.open(VERSION);
   const cached = await cache.match(request, { ignoreVary: true });
@@ -89,11 +94,11 @@ async function cacheFirst(request) {
   return response;
 }
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== worker.location.origin) return;
   if (url.pathname.includes("/api/")) return;
   if (ASSETS.includes(url.pathname) && !url.pathname.startsWith("/jsi18n")) {
     event.respondWith(cacheFirst(request));
