@@ -105,7 +105,8 @@ class AssignmentSerializer(serializers.ModelSerializer):
         return selectors.full_marks(Assignment(game=assignment.game, settings=assignment.settings))
 
     def get_results_url(self, assignment: Assignment) -> str:
-        return reverse("homework_api:results", args=[assignment.pk])
+        url: str = reverse("homework_api:results", args=[assignment.pk])
+        return url
 
 
 class AssignmentCreateSerializer(serializers.Serializer):
@@ -239,7 +240,7 @@ class AssignmentClose(HomeworkErrorMixin, APIView):
         )
 
 
-def _rows(assignment: Assignment) -> dict:
+def _rows(assignment: Assignment) -> dict[str, Any]:
     table = selectors.results(assignment)
     for row in table["rows"]:
         row.extra["review_url"] = (

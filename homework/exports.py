@@ -20,12 +20,13 @@ __all__ = ["XLSX_TYPE", "results_file", "status_label"]
 
 
 def status_label(status: str) -> str:
-    return {
+    labels: dict[str, str] = {
         "not_started": _("not started"),
         "in_progress": _("in progress"),
         "done": _("done"),
         "late": _("late"),
-    }[status]
+    }
+    return labels[status]
 
 
 def results_file(assignment: Assignment, fmt: str) -> HttpResponse:

@@ -46,7 +46,8 @@ class LocalDateTimeInput(forms.DateTimeInput):
             # the moment itself, so the page's script can show it in the
             # browser's zone when that is not the one the server assumed
             context["widget"]["attrs"]["data-utc"] = value.astimezone(UTC).isoformat()
-        return context
+        shown: dict[str, Any] = context
+        return shown
 
 
 class LocalDateTimeField(forms.DateTimeField):
@@ -56,7 +57,7 @@ class LocalDateTimeField(forms.DateTimeField):
     input_formats = [LOCAL_FORMAT, "%Y-%m-%d %H:%M"]
 
     def to_python(self, value: object) -> datetime | None:
-        moment = super().to_python(value)
+        moment: datetime | None = super().to_python(value)
         if moment is None:
             return None
         return moment.replace(tzinfo=None)
@@ -171,7 +172,7 @@ class AssignmentForm(forms.Form):
             raise forms.ValidationError(error.message, code=error.code) from None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data: dict[str, Any] = super().clean()
         zone = ZoneInfo(data.get("time_zone") or self.zone_name)
         for name in ("opens_at", "due_at"):
             if data.get(name) is not None:
@@ -185,11 +186,12 @@ class AssignmentForm(forms.Form):
                     self.add_error(name, _("Fill in the lowest score for this mark too."))
             self.add_error(None, _("Fill in all four marks, or leave all four empty."))
         else:
+            given: list[int] = [value for value in marks if value is not None]  # all four
             try:
-                data["mark_thresholds"] = services.clean_marks(marks)
+                data["mark_thresholds"] = services.clean_marks(given)
             except HomeworkError as error:
                 for name, (higher, lower) in zip(
-                    self.MARK_FIELDS[1:], zip(marks, marks[1:], strict=False), strict=True
+                    self.MARK_FIELDS[1:], zip(given, given[1:], strict=False), strict=True
                 ):
                     if lower >= higher:
                         self.add_error(name, _("Must be lower than the score for the mark above."))
@@ -199,7 +201,7 @@ class AssignmentForm(forms.Form):
     def mark_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.MARK_FIELDS]
 
-    def game_settings(self) -> dict:
+    def game_settings(self) -> dict[str, Any]:
         game = self.cleaned_data["game"]
         values = {
             name: self.cleaned_data.get(_setting_key(game, name))

@@ -24,11 +24,12 @@ class HomeworkGate(registry.AssignmentGate):
         services.finish_attempt(game=game, ref=ref, result=result)
 
     def _attempt(self, game: str, ref: str) -> Attempt | None:
-        return (
+        attempt: Attempt | None = (
             Attempt.objects.select_related("assignment")
             .filter(ref=ref, assignment__game=game)
             .first()
         )
+        return attempt
 
     def pupil_may_review(self, *, game: str, ref: str) -> bool:
         """The player's own review: when the teacher allows it, after the deadline
@@ -40,10 +41,11 @@ class HomeworkGate(registry.AssignmentGate):
         over = assignment.closed_at is not None or (
             assignment.due_at <= timezone.now() and not assignment.late
         )
-        return assignment.reviews_visible and over
+        return bool(assignment.reviews_visible) and over
 
     def is_assignment(self, *, game: str, ref: str) -> bool:
-        return Attempt.objects.filter(ref=ref, assignment__game=game).exists()
+        found: bool = Attempt.objects.filter(ref=ref, assignment__game=game).exists()
+        return found
 
     def hints_allowed(self, *, game: str, ref: str) -> bool:
         attempt = self._attempt(game, ref)

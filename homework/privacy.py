@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from accounts.models import PlayerProfile
 from accounts.privacy import Erasure, PrivacyHooks
@@ -29,7 +30,7 @@ def _moment(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def export_player(player: PlayerProfile) -> dict[str, list]:
+def export_player(player: PlayerProfile) -> dict[str, list[dict[str, Any]]]:
     attempts = (
         Attempt.objects.filter(player=player)
         .select_related("assignment__classroom")

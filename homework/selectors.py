@@ -35,14 +35,17 @@ def teacher_assignment(user: User, pk: object) -> Assignment:
     )
     if assignment is None:
         raise Http404("No such homework.")
-    return assignment
+    found: Assignment = assignment
+    return found
 
 
 def class_assignments(classroom: Classroom) -> QuerySet[Assignment]:
     return classroom.assignments.order_by("-due_at", "-pk")
 
 
-def open_for_pupil(player: PlayerProfile | None, classroom: Classroom, now: datetime) -> list:
+def open_for_pupil(
+    player: PlayerProfile | None, classroom: Classroom, now: datetime
+) -> list[dict[str, Any]]:
     """The class's assignments a pupil sees on the class page: opened, not
     closed, with their own state (score, review allowed)."""
     if player is None:
@@ -103,7 +106,7 @@ class Row:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def pick(assignment: Assignment, attempts: list) -> Row:
+def pick(assignment: Assignment, attempts: list[Any]) -> Row:
     """The member's row from their attempts, by the assignment's policy:
     practice attempts never count; "first" takes the first counted game, "best"
     the highest finished score (earlier wins a tie), "last" the latest finish."""
@@ -216,7 +219,7 @@ def results(assignment: Assignment, *, roster: list[Membership] | None = None) -
     """The class table: one row per roster entry, the class average and the
     finished scores (for the distribution chart)."""
     roster = roster if roster is not None else roster_for(assignment.classroom)
-    by_member: dict[int, list] = defaultdict(list)
+    by_member: dict[int, list[Any]] = defaultdict(list)
     for attempt in _attempt_rows(assignment=assignment):
         by_member[attempt.member_id].append(attempt)
     rows = []
@@ -238,7 +241,7 @@ def class_table(classroom: Classroom) -> list[dict[str, Any]]:
     """Every assignment of the class with its results (the class page's overview)."""
     roster = roster_for(classroom)
     assignments = list(class_assignments(classroom))
-    by_assignment: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    by_assignment: dict[int, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
     if assignments:
         for attempt in _attempt_rows(assignment_id__in=[a.pk for a in assignments]):
             by_assignment[attempt.assignment_id][attempt.member_id].append(attempt)

@@ -33,7 +33,7 @@ def _closed() -> HomeworkError:
     return HomeworkError("assignment_closed", _("This homework is not open now."), 409)
 
 
-def _clean_game_settings(game: object, settings: object) -> tuple[str, dict]:
+def _clean_game_settings(game: object, settings: object) -> tuple[str, dict[str, Any]]:
     spec = registry.get(str(game)) if isinstance(game, str) else None
     if spec is None or spec.assignable is None:
         raise HomeworkError("bad_game", _("This game cannot be given as homework."))
@@ -162,7 +162,7 @@ def create_assignment(
     opens, due = _clean_times(opens_at, due_at, now)
     if attempts not in Assignment.Attempts.values:
         raise HomeworkError("bad_attempts", _("Choose which attempt counts."))
-    return Assignment.objects.create(
+    made: Assignment = Assignment.objects.create(
         classroom=classroom,
         game=slug,
         title=_clean_title(title),
@@ -182,6 +182,7 @@ def create_assignment(
         language=language[:8],
         created_at=now,
     )
+    return made
 
 
 #: What may change once the assignment has opened (pupils may be playing it):
@@ -206,7 +207,7 @@ def update_assignment(
     ``CHANGEABLE_AFTER_OPENING`` (the game and its deck are what pupils play)."""
     now = now or timezone.now()
     with transaction.atomic():
-        assignment = Assignment.objects.select_for_update().get(pk=assignment_id)
+        assignment: Assignment = Assignment.objects.select_for_update().get(pk=assignment_id)
         if assignment.closed_at is not None:
             raise HomeworkError("assignment_closed", _("This homework is closed."), 409)
         if assignment.opens_at <= now:
@@ -259,7 +260,7 @@ def close_assignment(*, assignment_id: int, now: datetime | None = None) -> Assi
     """Close now (idempotent): no more play; an unfinished game stays as it is."""
     now = now or timezone.now()
     with transaction.atomic():
-        assignment = Assignment.objects.select_for_update().get(pk=assignment_id)
+        assignment: Assignment = Assignment.objects.select_for_update().get(pk=assignment_id)
         if assignment.closed_at is None:
             assignment.closed_at = now
             assignment.save(update_fields=["closed_at"])
@@ -277,13 +278,14 @@ def delete_assignment(*, assignment_id: int) -> None:
 def is_open(assignment: Assignment, now: datetime) -> bool:
     if assignment.closed_at is not None or now < assignment.opens_at:
         return False
-    return now < assignment.due_at or assignment.late
+    open_now: bool = now < assignment.due_at or assignment.late
+    return open_now
 
 
 def _member_of(assignment: Assignment, player: PlayerProfile) -> Membership | None:
     from django.db.models import Q
 
-    return (
+    member: Membership | None = (
         Membership.objects.filter(
             Q(player=player) | Q(other_players=player),
             classroom_id=assignment.classroom_id,
@@ -292,6 +294,7 @@ def _member_of(assignment: Assignment, player: PlayerProfile) -> Membership | No
         .order_by("pk")
         .first()
     )
+    return member
 
 
 def begin_attempt(

@@ -5,6 +5,8 @@ Thin: teachers are checked by ``classrooms.selectors`` (404 for anyone else),
 writes go through ``services``.
 """
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -31,7 +33,7 @@ def _assignment(request: HttpRequest, pk: int, assignment_id: int) -> Assignment
     return assignment
 
 
-def _form_values(form: AssignmentForm) -> dict:
+def _form_values(form: AssignmentForm) -> dict[str, Any]:
     data = form.cleaned_data
     return {
         "game": data["game"],
@@ -144,7 +146,7 @@ def delete(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
     return redirect("classrooms:detail", pk=pk)
 
 
-def _table_context(assignment: Assignment) -> dict:
+def _table_context(assignment: Assignment) -> dict[str, Any]:
     table = selectors.results(assignment)
     spec = registry.get(assignment.game)
     return {
