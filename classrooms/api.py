@@ -7,12 +7,14 @@ do every write. Refusals are ``400 {"code": ..., "message": ...}``.
 
 from typing import TYPE_CHECKING
 
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -36,7 +38,7 @@ else:
 class ClassroomErrorMixin(_ViewBase):
     """Every refusal as ``{"code", "message"}`` (plus ``fields`` for bad input)."""
 
-    def handle_exception(self, exc):
+    def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, ClassroomError):
             # 400, or the refusal's own status (403 ``email_unverified``, 429)
             return Response({"code": exc.code, "message": exc.message}, status=exc.status)
@@ -192,10 +194,10 @@ class TeacherClassMixin(ClassroomErrorMixin):
 class ClassroomList(ClassroomErrorMixin, generics.ListCreateAPIView):
     serializer_class = ClassroomSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet:
         return selectors.classes_for_teacher(self.request.user).order_by("-created_at", "-pk")
 
-    def perform_create(self, serializer):
+    def perform_create(self, serializer: serializers.Serializer) -> None:
         data = serializer.validated_data
         serializer.instance = services.create_classroom(
             teacher=self.request.user,
@@ -208,7 +210,7 @@ class ClassroomList(ClassroomErrorMixin, generics.ListCreateAPIView):
 
 class ClassroomDetail(TeacherClassMixin, APIView):
     @extend_schema(responses=ClassroomSerializer)
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         return Response(
             ClassroomSerializer(self.get_classroom(), context={"request": request}).data
         )
@@ -217,7 +219,7 @@ class ClassroomDetail(TeacherClassMixin, APIView):
         request=ClassroomUpdateSerializer,
         responses={200: ClassroomSerializer, 400: ErrorSerializer},
     )
-    def patch(self, request, pk: int):
+    def patch(self, request: Request, pk: int) -> Response:
         classroom = self.get_classroom()
         update = ClassroomUpdateSerializer(data=request.data)
         update.is_valid(raise_exception=True)
@@ -238,14 +240,14 @@ class ClassroomDetail(TeacherClassMixin, APIView):
         return Response(ClassroomSerializer(classroom, context={"request": request}).data)
 
     @extend_schema(responses={204: None, 400: ErrorSerializer})
-    def delete(self, request, pk: int):
+    def delete(self, request: Request, pk: int) -> Response:
         services.delete_classroom(classroom=self.get_classroom(), user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class RegenerateCode(TeacherClassMixin, APIView):
     @extend_schema(request=None, responses=ClassroomSerializer)
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         classroom = services.regenerate_code(classroom=self.get_classroom())
         return Response(ClassroomSerializer(classroom, context={"request": request}).data)
 
@@ -255,7 +257,7 @@ class RegenerateCode(TeacherClassMixin, APIView):
 
 class MemberList(TeacherClassMixin, APIView):
     @extend_schema(responses=MemberSerializer(many=True))
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         members = selectors.in_roster_order(selectors.roster(self.get_classroom()))
         return Response(MemberSerializer(members, many=True).data)
 
@@ -263,7 +265,7 @@ class MemberList(TeacherClassMixin, APIView):
         request=MemberCreateSerializer,
         responses={201: MemberSerializer(many=True), 400: ErrorSerializer},
     )
-    def post(self, request, pk: int):
+    def post(self, request: Request, pk: int) -> Response:
         classroom = self.get_classroom()
         payload = MemberCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -285,13 +287,13 @@ class MemberDetail(TeacherClassMixin, APIView):
         return _member(classroom, self.kwargs["member_id"])
 
     @extend_schema(responses=MemberSerializer)
-    def get(self, request, pk: int, member_id: int):
+    def get(self, request: Request, pk: int, member_id: int) -> Response:
         return Response(MemberSerializer(self.get_member(self.get_classroom())).data)
 
     @extend_schema(
         request=MemberUpdateSerializer, responses={200: MemberSerializer, 400: ErrorSerializer}
     )
-    def patch(self, request, pk: int, member_id: int):
+    def patch(self, request: Request, pk: int, member_id: int) -> Response:
         classroom = self.get_classroom()
         member = self.get_member(classroom)
         payload = MemberUpdateSerializer(data=request.data)
@@ -306,7 +308,7 @@ class MemberDetail(TeacherClassMixin, APIView):
         return Response(MemberSerializer(self.get_member(classroom)).data)
 
     @extend_schema(responses={204: None})
-    def delete(self, request, pk: int, member_id: int):
+    def delete(self, request: Request, pk: int, member_id: int) -> Response:
         classroom = self.get_classroom()
         services.remove_member(classroom=classroom, member_id=self.get_member(classroom).pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -314,14 +316,14 @@ class MemberDetail(TeacherClassMixin, APIView):
 
 class MemberResults(TeacherClassMixin, APIView):
     @extend_schema(responses=HistorySerializer)
-    def get(self, request, pk: int, member_id: int):
+    def get(self, request: Request, pk: int, member_id: int) -> Response:
         history = selectors.member_history(_member(self.get_classroom(), member_id))
         return Response(HistorySerializer(history).data)
 
 
 class Participation(TeacherClassMixin, APIView):
     @extend_schema(responses=ParticipationSerializer(many=True))
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         rows = selectors.participation(self.get_classroom())
         return Response(ParticipationSerializer(rows, many=True).data)
 
@@ -331,14 +333,14 @@ class Participation(TeacherClassMixin, APIView):
 
 class SessionList(TeacherClassMixin, APIView):
     @extend_schema(responses=SessionSerializer(many=True))
-    def get(self, request, pk: int):
+    def get(self, request: Request, pk: int) -> Response:
         sessions = selectors.class_sessions(self.get_classroom())
         return Response(SessionSerializer(sessions, many=True).data)
 
 
 class SessionDetail(TeacherClassMixin, APIView):
     @extend_schema(responses=SessionDetailSerializer)
-    def get(self, request, pk: int, session_id: int):
+    def get(self, request: Request, pk: int, session_id: int) -> Response:
         classroom = self.get_classroom()
         record = selectors.class_session(classroom, session_id)
         record.ranking = selectors.session_ranking(classroom, record)

@@ -7,7 +7,7 @@ for local development only and the command refuses to run with DEBUG off.
 import random
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,11 +33,11 @@ DEMO_STUDENTS = [
 class Command(BaseCommand):
     help = "Create a demo teacher with a class of students (development only)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--force", action="store_true", help="run even with DEBUG off")
 
     @transaction.atomic
-    def handle(self, *args, force: bool = False, **options):
+    def handle(self, *args: object, force: bool = False, **options: object) -> None:
         if not settings.DEBUG and not force:
             raise CommandError("load_demo is for development (DEBUG=True); use --force to insist.")
         teacher = User.objects.filter(email=DEMO_EMAIL).first()
