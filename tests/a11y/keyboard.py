@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.foundation import test_site_crawl as crawl
-
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -28,14 +26,14 @@ def tabs_to(page, selector: str, *, skip_link: bool = False, most: int = 40) -> 
     (fails when ``most`` do not). With ``skip_link`` the first Tab's skip link is
     followed (Enter) and counted as that one press. A page still settling (a
     snapshot arriving) may move the focus itself: then the count starts again."""
-    for _attempt in range(3):
+    for _attempt in range(5):
         page.evaluate(TOP)
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.matches('.skip-link')"):
             break
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(500)
     else:
-        raise AssertionError("the first Tab does not reach the skip link")
+        raise AssertionError(f"the first Tab does not reach the skip link: {focused(page)}")
     if skip_link:
         page.keyboard.press("Enter")
     for presses in range(1, most + 1):
@@ -44,6 +42,15 @@ def tabs_to(page, selector: str, *, skip_link: bool = False, most: int = 40) -> 
         if page.evaluate("(s) => document.activeElement.matches(s)", selector):
             return presses
     raise AssertionError(f"{most} Tab presses do not reach {selector}")
+
+
+def tab_until(page, selector: str, *, back: bool = False, most: int = 15) -> int:
+    """Tab (Shift+Tab with ``back``) from the focus until it is on ``selector``."""
+    for presses in range(1, most + 1):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return presses
+    raise AssertionError(f"{most} presses do not reach {selector}: {focused(page)}")
 
 
 def focused(page) -> dict:
@@ -66,9 +73,3 @@ def poker_started(open_page, viewport):
     page.click("#poker-start")
     expect(page.locator("#poker-game")).to_be_visible()
     return page
-
-
-def solo_room(game: str):
-    me, cookies = crawl._player_cookie("Bystrý Sokol")
-    room = crawl._room(game, "solo", me, started=True)
-    return f"/rooms/{room.code}/", cookies

@@ -88,9 +88,10 @@ function sayEntries(el) {
   const before = logged.get(el) || [];
   const now = entries(el);
   logged.set(el, now);
-  let same = 0;
-  while (same < before.length && same < now.length && before[same] === now[same]) same += 1;
-  now.slice(Math.max(same, now.length - 3)).forEach(announce);
+  // new: what follows the entry that was last before (a long log may drop its oldest)
+  const last = before.length ? now.lastIndexOf(before[before.length - 1]) : -1;
+  const from = before.length && last < 0 ? now.length - 1 : last + 1;
+  now.slice(Math.max(from, now.length - 3)).forEach(announce);
 }
 
 /** @param {MutationRecord[]} records */
