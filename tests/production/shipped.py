@@ -83,7 +83,8 @@ def nginx_for_test(*, upstream: str, http_port: int, https_port: int, directory:
     wrapped in a main configuration that runs as a child of the test."""
     site = NGINX_CONF.read_text()
     replacements = [
-        (r"server web:8000;", f"server {upstream};"),
+        (r"set \$matika_web web:8000;", f"set $matika_web {upstream};"),
+        (r"\$\{NGINX_LOCAL_RESOLVERS\}", "127.0.0.1"),  # the official image's entrypoint
         (r"listen 80;", f"listen 127.0.0.1:{http_port};"),
         (r"listen \[::\]:80;", ""),
         (r"listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;"),

@@ -130,6 +130,25 @@ def test_nginx_serves_tls_and_sends_plain_http_to_https():
     assert "443:443" in shipped.compose()["services"]["nginx"]["ports"]
 
 
+def test_nginx_looks_the_web_containers_up_while_it_runs():
+    """A restarted web container gets a new address: nginx must resolve ``web`` at
+    request time (a resolver and a variable in proxy_pass), not once at start
+    (an ``upstream`` naming it: 502 until nginx restarts). The resolver is the
+    container's own DNS, filled in by the image's entrypoint from the template."""
+    text = shipped.NGINX_CONF.read_text()
+    resolver = re.search(r"^resolver \$\{NGINX_LOCAL_RESOLVERS\} valid=\d+s\b", text, re.M)
+    assert resolver, "nginx must look web up while it runs (resolver ${NGINX_LOCAL_RESOLVERS})"
+    directives = _nginx_directives(text)
+    assert not [d for d in directives if d[0] == "upstream"]
+    assert ["set", "$matika_web", "web:8000"] in directives
+    proxied = [d for d in directives if d[0] == "proxy_pass"]
+    assert proxied and all(d[1] == "http://$matika_web" for d in proxied), proxied
+    nginx = shipped.compose()["services"]["nginx"]
+    assert nginx["environment"]["NGINX_ENTRYPOINT_LOCAL_RESOLVERS"] == "1"
+    mounts = [v.split(":")[:2] for v in nginx["volumes"]]
+    assert ["./nginx/matika.conf", "/etc/nginx/templates/default.conf.template"] in mounts
+
+
 def test_the_web_healthcheck_probes_an_exempt_path_on_an_allowed_host(prod_settings):
     test = shipped.compose()["services"]["web"]["healthcheck"]["test"]
     probe = test if isinstance(test, str) else " ".join(test)
