@@ -91,7 +91,14 @@ class Player(fanout.Client):
 
 
 async def play(
-    lobbies, addresses, *, interval: float, max_delay: float, seed: int, on_connected=None
+    lobbies,
+    addresses,
+    *,
+    interval: float,
+    max_delay: float,
+    seed: int,
+    on_connected=None,
+    before_game=None,
 ) -> dict:
     rng = random.Random(seed)
     hosts, groups = [], []
@@ -117,6 +124,8 @@ async def play(
     connect_s = time.monotonic() - began
     if on_connected is not None:
         on_connected()  # the CPU meter and the profiler cover the game, not the connects
+    if before_game is not None:
+        await before_game()  # e.g. measure the idle sockets first (bench/placement_cpu.py)
 
     draws: list[tuple[int, int, float]] = []  # (lobby, seq, sent)
     draw_acks: list[float] = []

@@ -123,7 +123,9 @@ def machine(load_before: str) -> str:
     )
 
 
-def start_servers(env: dict, count: int) -> list[tuple[subprocess.Popen, str]]:
+def start_servers(
+    env: dict, count: int, extra_args: list[str] | None = None
+) -> list[tuple[subprocess.Popen, str]]:
     servers = []
     for _ in range(count):
         port = free_port()
@@ -144,6 +146,7 @@ def start_servers(env: dict, count: int) -> list[tuple[subprocess.Popen, str]]:
                 "--log-level",
                 "warning",
                 "--no-access-log",
+                *(extra_args or []),
             ],
             cwd=BASE_DIR,
             env=env,
