@@ -13,7 +13,6 @@ from django.utils.translation import gettext_lazy as _
 
 from .rules import DEFAULT_LEVEL, LEVEL_TABLE, LEVELS, Board, evaluate_move
 from .rules.data import BOARD_SIZE, LAYOUTS
-from .rules.robot import LEVEL_BY_ID
 
 # The seed's six turns: where the stones go (row, col, digit); scores 6, 10, 18, 42, 22, 66.
 SEED_TURNS: tuple[tuple[tuple[int, int, int], ...], ...] = (
@@ -31,12 +30,6 @@ WINDOW = (5, 11, 4, 11)
 # (``rules.robot.LEVEL_TABLE``, easiest first; English there, translated here):
 # the hub's ladder and the class page's choices, and the board's seat names
 # (sent with the page). A child reads the descriptions: they say "ty".
-
-
-def robot_level_name(level: str) -> str:
-    """The level's name in the active language (the id for an unknown one)."""
-    known = LEVEL_BY_ID.get(level)
-    return gettext(known.name) if known else level
 
 
 def robot_levels() -> list[tuple[str, str]]:
