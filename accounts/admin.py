@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Browser, PlayerProfile, PublicationConsent, User
@@ -33,12 +35,12 @@ class PlayerProfileAdmin(admin.ModelAdmin):
     actions = ["hide_nicknames", "ban_profiles"]
 
     @admin.action(description=_("Hide the selected nicknames from public pages"))
-    def hide_nicknames(self, request, queryset):
+    def hide_nicknames(self, request: HttpRequest, queryset: QuerySet[PlayerProfile]) -> None:
         game_registry.withdraw_public_data(queryset.values_list("pk", flat=True))
         queryset.update(nickname_hidden=True)
 
     @admin.action(description=_("Ban the selected profiles (they can no longer play)"))
-    def ban_profiles(self, request, queryset):
+    def ban_profiles(self, request: HttpRequest, queryset: QuerySet[PlayerProfile]) -> None:
         game_registry.withdraw_public_data(queryset.values_list("pk", flat=True))
         queryset.update(is_active=False)
 

@@ -6,13 +6,16 @@ its password as before. django-otp's own ``OTPAdminSite`` requires a device of
 every staff account, which would lock out everyone who has not enrolled yet.
 """
 
+from typing import Any
+
 from django.contrib.admin import AdminSite
+from django.http import HttpRequest
 from django_otp import user_has_device
 from django_otp.admin import OTPAdminAuthenticationForm
 
 
 class OptionalOTPAuthenticationForm(OTPAdminAuthenticationForm):
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         # AdminAuthenticationForm's own checks (password, is_staff), then the
         # OTP step only for accounts that enrolled a device.
         cleaned = super(OTPAdminAuthenticationForm, self).clean()
@@ -26,7 +29,7 @@ class OptionalOTPAdminSite(AdminSite):
     login_form = OptionalOTPAuthenticationForm
     login_template = "otp/admin111/login.html"
 
-    def has_permission(self, request):
+    def has_permission(self, request: HttpRequest) -> bool:
         if not super().has_permission(request):
             return False
         user = request.user

@@ -6,7 +6,7 @@ class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts and players")
 
-    def ready(self):
+    def ready(self) -> None:
         from accounts import privacy
         from accounts.sso.privacy import HOOKS
 

@@ -32,6 +32,9 @@ the id; ``tests/privacy/test_erasure_exact.py`` checks that nothing else changed
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+from typing import Any
+
 from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
@@ -61,7 +64,14 @@ def _names(player: PlayerProfile) -> frozenset[str]:
     return frozenset(name for name in names if name)
 
 
-def scrub_rows(queryset, fields: list[str], erasure: Erasure, where_of, *, keyed_by_id=()) -> None:
+def scrub_rows(
+    queryset: Any,
+    fields: list[str],
+    erasure: Erasure,
+    where_of: Callable[[Any], Any],
+    *,
+    keyed_by_id: Collection[str] = (),
+) -> None:
     """Rewrite ``fields`` of every row with ``erasure.scrub``; ``where_of(row)`` gives
     the row's :class:`~accounts.privacy.Places`; ``keyed_by_id`` names fields whose
     top-level keys are player ids. Rows that do not change are not written."""

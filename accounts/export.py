@@ -21,6 +21,7 @@ import csv
 import io
 import json
 from decimal import Decimal
+from typing import Any
 
 from django.db import models
 
@@ -41,7 +42,7 @@ TIME_KEYS = ("time", "finished_at", "joined_at")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def relation_key(field) -> str:
+def relation_key(field: Any) -> str:
     return f"{field.model._meta.label}.{field.name}"
 
 
@@ -66,7 +67,7 @@ def shaped() -> dict[str, str]:
     return found
 
 
-def plain(value):
+def plain(value: Any) -> Any:
     if hasattr(value, "isoformat"):
         return value.isoformat()
     if isinstance(value, Decimal):
@@ -76,7 +77,7 @@ def plain(value):
     return str(value)
 
 
-def row(instance, *, player_id: int, skip: str | None = None) -> dict:
+def row(instance: models.Model, *, player_id: int, skip: str | None = None) -> dict[str, Any]:
     """A model row as JSON values, without secrets; of a per-player field only the player's entry."""
     data = {}
     for field in instance._meta.concrete_fields:
@@ -89,7 +90,7 @@ def row(instance, *, player_id: int, skip: str | None = None) -> dict:
     return data
 
 
-def _rows(field, player: PlayerProfile) -> list[dict]:
+def _rows(field: Any, player: PlayerProfile) -> list[dict[str, Any]]:
     model = field.model
     rows = model._default_manager.filter(**{field.name: player}).order_by("pk")
     skip = None if field.many_to_many else field.name
@@ -134,7 +135,7 @@ def export_profile(player: PlayerProfile) -> dict:
     return data
 
 
-def csv_cell(value) -> str | int | float:
+def csv_cell(value: Any) -> str | int | float:
     """One CSV cell: numbers as numbers, JSON as JSON, formula-like text defused."""
     if value is None:
         return ""
@@ -154,7 +155,7 @@ def to_csv(data: dict) -> str:
     writer = csv.writer(buffer)
     writer.writerow(["section", "time", "field", "value"])
 
-    def write(section: str, time, key: str, value) -> None:
+    def write(section: str, time: Any, key: str, value: Any) -> None:
         writer.writerow([csv_cell(section), csv_cell(time), csv_cell(key), csv_cell(value)])
 
     profile = data["profile"]

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import BaseUserCreationForm, PasswordResetForm
 from django.core.mail import EmailMultiAlternatives
@@ -33,13 +35,13 @@ class PasswordResetMailForm(PasswordResetForm):
 
     def send_mail(
         self,
-        subject_template_name,
-        email_template_name,
-        context,
-        from_email,
-        to_email,
-        html_email_template_name=None,
-    ):
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
         subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
         body = loader.render_to_string(email_template_name, context)
         message = EmailMultiAlternatives(subject, body, from_email, [to_email])

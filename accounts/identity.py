@@ -4,12 +4,20 @@ The cookie carries ``token`` signed with the project's secret (so a forged or
 truncated cookie is ignored); the database stores ``sha256(token)`` only.
 """
 
+from __future__ import annotations
+
 import hashlib
 import secrets
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core import signing
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+
+if TYPE_CHECKING:
+    from accounts.models import Browser, PlayerProfile
 
 SALT = "matika.player-identity"
 # Profile codes: no look-alike characters (0/O, 1/I/L), grouped for reading aloud.
@@ -69,9 +77,7 @@ def format_profile_code(code: str) -> str:
 # --- profiles bound to a person (the shared classroom computer, issue 38 §1) --------
 
 
-def _bound_filter():
-    from django.db.models import Q
-
+def _bound_filter() -> Q:
     # A profile an LMS identity signs in (lti.Person, reverse name ``lti_person``), or
     # one that took a class roster entry with the entry's claim code: a person's own.
     return Q(lti_person__isnull=False) | Q(
@@ -79,7 +85,7 @@ def _bound_filter():
     )
 
 
-def bound_profile_ids(profile_ids) -> set[int]:
+def bound_profile_ids(profile_ids: Iterable[int | None]) -> set[int]:
     """Of ``profile_ids``, those bound to a person (not shared nickname profiles)."""
     from accounts.models import PlayerProfile
 
@@ -91,11 +97,11 @@ def bound_profile_ids(profile_ids) -> set[int]:
     )
 
 
-def is_bound(profile) -> bool:
+def is_bound(profile: PlayerProfile | None) -> bool:
     return profile is not None and bool(bound_profile_ids([profile.pk]))
 
 
-def end_bound_sessions(browser, *, keep_id: int | None = None) -> int:
+def end_bound_sessions(browser: Browser | None, *, keep_id: int | None = None) -> int:
     """A person's bound profile lives in a browser only while it is that person's
     session: take every bound profile but ``keep_id`` out of ``browser`` (and
     deselect it). Returns how many were taken out."""

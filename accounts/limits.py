@@ -48,10 +48,14 @@ import logging
 import math
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django_ratelimit.core import get_usage
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
 
 logger = logging.getLogger(__name__)
 
@@ -154,7 +158,7 @@ def address_of(raw: str | None) -> str:
     return str(address)
 
 
-def _identity(user, player, browser) -> str | None:
+def _identity(user: Any, player: Any, browser: Any) -> str | None:
     if user is not None and getattr(user, "is_authenticated", False):
         return f"u{user.pk}"
     # The selected profile before the browser: a known profile code can bring the
@@ -166,7 +170,7 @@ def _identity(user, player, browser) -> str | None:
     return None
 
 
-def client_of(request) -> Client:
+def client_of(request: HttpRequest) -> Client:
     browser = getattr(request, "browser", None)
     return Client(
         identity=_identity(
@@ -177,7 +181,9 @@ def client_of(request) -> Client:
     )
 
 
-def client_of_scope(scope: dict, *, user=None, player=None, browser=None) -> Client:
+def client_of_scope(
+    scope: dict[str, Any], *, user: Any = None, player: Any = None, browser: Any = None
+) -> Client:
     """The same for a WebSocket handshake (``scope["client"]`` is uvicorn's peer,
     already rewritten from the trusted proxy's ``X-Forwarded-For``)."""
     peer = scope.get("client") or (None, None)
@@ -203,7 +209,7 @@ def for_link(client: Client, kind: str, pk: int) -> Client:
     return Client(identity=client.identity, address=f"{kind}:{pk}", browser=client.browser)
 
 
-def current_client(*, player=None) -> Client | None:
+def current_client(*, player: Any = None) -> Client | None:
     """The client of the request being served (``player`` as its identity when
     given), or None outside a request (tasks, shell, tests calling services)."""
     request = CURRENT_REQUEST.get()
@@ -285,7 +291,7 @@ def link_key_valid(kind: str, pk: int, code: str, key: str) -> bool:
     return constant_time_compare(link_key(kind, pk, code), (key or "")[:64])
 
 
-def link_key_of(request) -> str | None:
+def link_key_of(request: HttpRequest) -> str | None:
     """The key a request carries (query string, or the form a keyed page posted), or None."""
     key = request.GET.get(LINK_KEY_PARAM)
     if not key and request.method == "POST":

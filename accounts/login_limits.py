@@ -29,10 +29,12 @@ is away; the address is the one the limits module counts (the proxy's
 """
 
 import ipaddress
+from typing import Any
 
 from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
+from django.http import HttpRequest
 
 from accounts import limits
 
@@ -59,7 +61,7 @@ def sso_logins() -> limits.Limit:
     return limits.Limit("sso-logins", rate, rate)
 
 
-def client_address(request) -> str | None:
+def client_address(request: HttpRequest) -> str | None:
     """django-axes' idea of the address: the same as every other limit's (an
     IPv6 address by its /64 network's first address); None when there is none."""
     address = limits.address_of(request.META.get("REMOTE_ADDR"))
@@ -69,7 +71,7 @@ def client_address(request) -> str | None:
         return None
 
 
-def axes_username(request, credentials) -> str:
+def axes_username(request: HttpRequest | None, credentials: dict[str, Any] | None) -> str:
     """E-mail addresses are case-insensitive here, so are lockouts."""
     raw = (credentials or {}).get("username")
     if raw is None and request is not None:
@@ -77,31 +79,31 @@ def axes_username(request, credentials) -> str:
     return (raw or "").strip().lower()
 
 
-def _address_client(request) -> limits.Client:
+def _address_client(request: HttpRequest) -> limits.Client:
     return limits.Client(identity=None, address=client_address(request) or "unknown")
 
 
-def login_blocked(request) -> bool:
+def login_blocked(request: HttpRequest) -> bool:
     return limits.blocked(login_failures(), _address_client(request))
 
 
-def count_login_failure(request) -> None:
+def count_login_failure(request: HttpRequest) -> None:
     limits.count(login_failures(), _address_client(request))
 
 
-def sso_login_blocked(request) -> bool:
+def sso_login_blocked(request: HttpRequest) -> bool:
     return limits.blocked(sso_logins(), _address_client(request))
 
 
-def count_sso_login(request) -> None:
+def count_sso_login(request: HttpRequest) -> None:
     limits.count(sso_logins(), _address_client(request))
 
 
-def _own_credentials(request) -> dict[str, str]:
+def _own_credentials(request: HttpRequest) -> dict[str, str]:
     return {"username": request.user.email}
 
 
-def current_password_blocked(request) -> bool:
+def current_password_blocked(request: HttpRequest) -> bool:
     """True when the logged-in account's guesses from this address are used up,
     as its logins would be (refused before the password is checked)."""
     return login_blocked(request) or not AxesProxyHandler.is_allowed(
@@ -109,14 +111,14 @@ def current_password_blocked(request) -> bool:
     )
 
 
-def count_wrong_current_password(request) -> None:
+def count_wrong_current_password(request: HttpRequest) -> None:
     """One failed guess of the account's own password, counted as a failed login
     (django-axes listens to ``user_login_failed``)."""
     user_login_failed.send(sender=__name__, credentials=_own_credentials(request), request=request)
     count_login_failure(request)
 
 
-def password_reset_allowed(request, email: str) -> bool:
+def password_reset_allowed(request: HttpRequest, email: str) -> bool:
     """Count one request; False when the address or the e-mail has used up its budget."""
     address = _address_client(request)
     per_email = limits.Client(identity=f"e:{email.strip().lower()}", address="any")

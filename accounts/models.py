@@ -6,6 +6,7 @@ recognised by a random token in a signed cookie; only the token's SHA-256 is
 stored (``Browser.token_hash``), so a database leak cannot impersonate anyone.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
@@ -21,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
-    def _create(self, email: str, password: str | None, **extra) -> "User":
+    def _create(self, email: str, password: str | None, **extra: Any) -> "User":
         if not email:
             raise ValueError("An e-mail address is required.")
         user = self.model(email=self.normalize_email(email).lower(), **extra)
@@ -29,12 +30,12 @@ class UserManager(BaseUserManager["User"]):
         user.save(using=self._db)
         return user
 
-    def create_user(self, email: str, password: str | None = None, **extra) -> "User":
+    def create_user(self, email: str, password: str | None = None, **extra: Any) -> "User":
         extra.setdefault("is_staff", False)
         extra.setdefault("is_superuser", False)
         return self._create(email, password, **extra)
 
-    def create_superuser(self, email: str, password: str | None = None, **extra) -> "User":
+    def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> "User":
         extra["is_staff"] = True
         extra["is_superuser"] = True
         # Made by an operator on the server, not by whoever typed the address.
@@ -101,7 +102,9 @@ class User(AbstractBaseUser, PermissionsMixin):
 
 
 class PlayerProfileQuerySet(models.QuerySet):
-    def bulk_create(self, objs, *args, **kwargs):
+    def bulk_create(
+        self, objs: Iterable["PlayerProfile"], *args: Any, **kwargs: Any
+    ) -> list["PlayerProfile"]:
         """``save()`` is skipped here: the skeleton is filled in the same way."""
         from accounts.nicknames import skeleton
 

@@ -3,6 +3,8 @@ consent, export, reset and deletion (no account needed)."""
 
 import functools
 import json
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -24,6 +26,7 @@ from accounts import (
 )
 from accounts.errors import AccountsError
 from accounts.forms import NicknameForm, ProfileCodeForm
+from accounts.models import Browser, PlayerProfile
 
 
 def next_url(request: HttpRequest, default: str) -> str:
@@ -45,8 +48,13 @@ def _suggestions(error: AccountsError) -> list[str]:
 
 
 def _profile_page(
-    request: HttpRequest, *, nickname_form=None, code_form=None, status=200, suggestions=()
-):
+    request: HttpRequest,
+    *,
+    nickname_form: NicknameForm | None = None,
+    code_form: ProfileCodeForm | None = None,
+    status: int = 200,
+    suggestions: Iterable[str] = (),
+) -> HttpResponse:
     profiles = []
     if request.browser is not None:
         profiles = list(request.browser.profiles.filter(is_active=True).order_by("nickname"))
@@ -141,7 +149,9 @@ def rename_profile(request: HttpRequest) -> HttpResponse:
     return _profile_page(request, nickname_form=form, status=400, suggestions=suggestions)
 
 
-def _on_browser_profile(request: HttpRequest, action, success: str | None) -> None:
+def _on_browser_profile(
+    request: HttpRequest, action: Callable[..., object], success: str | None
+) -> None:
     """Run ``action(browser=..., profile_id=...)`` on a profile of this browser,
     turning refusals and a malformed id into a message."""
     try:
@@ -157,7 +167,7 @@ def _on_browser_profile(request: HttpRequest, action, success: str | None) -> No
             messages.success(request, success)
 
 
-def _select_shared_profile(*, browser, profile_id: int):
+def _select_shared_profile(*, browser: Browser, profile_id: int) -> PlayerProfile:
     """Switch to a profile of this browser; a person's bound profile is reached
     only by its own sign-in (the LMS, its code), and switching away from the
     selected bound profile ends its session in this browser."""
@@ -177,11 +187,9 @@ def switch_profile(request: HttpRequest) -> HttpResponse:
     return redirect(next_url(request, "accounts:profile"))
 
 
-def _end_other_sessions(token: str | None, player) -> None:
+def _end_other_sessions(token: str | None, player: PlayerProfile) -> None:
     """A new profile (or one brought by its code) selected: nobody else's bound
     profile stays in this browser."""
-    from accounts.models import Browser
-
     if token:
         browser = Browser.objects.filter(token_hash=identity.hash_token(token)).first()
         identity.end_bound_sessions(browser, keep_id=player.pk)
@@ -278,11 +286,11 @@ def _require_player(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
-def player_required(view):
+def player_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The view acts on the browser's profile: without one, say so on the profile page."""
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if (refusal := _require_player(request)) is not None:
             return refusal
         return view(request, *args, **kwargs)

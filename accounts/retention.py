@@ -22,12 +22,14 @@ carry no nickname (a deleted player's results have ``player = NULL``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import connection, connections, transaction
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from accounts import erasure, privacy
@@ -48,7 +50,7 @@ def batch_size() -> int:
     return int(getattr(settings, "RETENTION_BATCH", 1000))
 
 
-def delete_in_batches(queryset) -> int:
+def delete_in_batches(queryset: QuerySet[Model]) -> int:
     """Delete the queryset's rows, a batch per transaction, skipping rows others hold."""
     model = queryset.model
     deleted = 0
@@ -91,7 +93,7 @@ def delete_login_records(now: datetime) -> int:
     return deleted
 
 
-def unused_profiles(now: datetime):
+def unused_profiles(now: datetime) -> QuerySet[PlayerProfile]:
     """Profiles without a teacher account nobody has used for the period."""
     cutoff = now - period("unused_profile_days")
     return PlayerProfile.objects.filter(user__isnull=True, last_seen_at__lt=cutoff)
@@ -122,7 +124,7 @@ def erase_unused_profiles(now: datetime) -> int:
 
 
 @contextmanager
-def _one_run_at_a_time():
+def _one_run_at_a_time() -> Iterator[bool]:
     """Yield True when this run holds the retention lock, False when another has it.
 
     The lock is transaction-scoped (``pg_try_advisory_xact_lock``) on a

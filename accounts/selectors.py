@@ -1,13 +1,14 @@
 """Reads about a player: consent state, stats, and the full export of their data."""
 
 from datetime import date
+from typing import Any
 
 from accounts import privacy
 from accounts.models import PlayerProfile, PublicationConsent
 from core import registry as game_registry
 
 
-def account_player(user) -> PlayerProfile | None:
+def account_player(user: Any) -> PlayerProfile | None:
     """A logged-in teacher's own player profile (it hosts their class games).
 
     It comes from the session, never from the browser's identity cookie: it is

@@ -206,7 +206,7 @@ def continue_with_code(
 
 
 @transaction.atomic
-def end_account_capabilities(*, browser: Browser | None, user) -> None:
+def end_account_capabilities(*, browser: Browser | None, user: object) -> None:
     """At logout: nothing the teacher's account gave this browser stays in it.
 
     The teacher's own profile acts from the session only, but a browser may

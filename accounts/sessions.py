@@ -10,19 +10,21 @@ the session asks :func:`session_alive` before every action (games.rooms.consumer
 """
 
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth import logout
+from django.http import HttpRequest, HttpResponse
 
 LAST_SEEN_KEY = "matika_last_seen"
 REFRESH_SECONDS = 60
 
 
 class TeacherIdleTimeoutMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             now = int(time.time())

@@ -128,7 +128,7 @@ class OwnerSetPasswordForm(SetPasswordForm):
     over from whoever signed up with the address (their password, and with it
     their sessions, no longer work)."""
 
-    def save(self, commit: bool = True):
+    def save(self, commit: bool = True) -> User:
         user = super().save(commit=False)
         if user.email_verified_at is None:
             user.email_verified_at = timezone.now()

@@ -17,6 +17,7 @@ broker is away, and the error is logged.
 
 import logging
 import smtplib
+from typing import Any
 
 from celery import Task, shared_task
 from django.conf import settings
@@ -59,12 +60,14 @@ class MailTask(Task):
     up (after its retries, or at once for a permanent refusal). The address is
     named by its domain only."""
 
-    def _where(self, args, kwargs) -> str:
+    def _where(self, args: Any, kwargs: dict[str, Any] | None) -> str:
         kwargs = kwargs or {}
         email = str(kwargs.get("email") or (kwargs.get("to") or [""])[0])
         return email.rpartition("@")[2] or "?"
 
-    def on_retry(self, exc, task_id, args, kwargs, einfo):
+    def on_retry(
+        self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any
+    ) -> None:
         logger.warning(
             "%s: mail to an address at %s failed (attempt %d), will retry: %s",
             self.name,
@@ -73,7 +76,9 @@ class MailTask(Task):
             f"{type(exc).__name__}: {exc}",
         )
 
-    def on_failure(self, exc, task_id, args, kwargs, einfo):
+    def on_failure(
+        self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any
+    ) -> None:
         logger.error(
             "%s: mail to an address at %s not sent after %d attempts, given up: %s",
             self.name,
@@ -109,7 +114,9 @@ def apply_retention() -> dict | None:
     name="accounts.send_password_reset",
     **MAIL_TASK_OPTIONS,
 )
-def send_password_reset(self, *, email: str, domain: str, use_https: bool, language: str) -> int:
+def send_password_reset(
+    self: Task, *, email: str, domain: str, use_https: bool, language: str
+) -> int:
     """Mail a reset link to every active account of ``email``; the number sent
     (0 for an address without an account)."""
     form = PasswordResetMailForm({"email": email})
@@ -146,7 +153,7 @@ def queue_password_reset(*, email: str, domain: str, use_https: bool, language: 
     name="accounts.send_mail",
     **MAIL_TASK_OPTIONS,
 )
-def send_mail(self, *, subject: str, body: str, to: list[str]) -> None:
+def send_mail(self: Task, *, subject: str, body: str, to: list[str]) -> None:
     """One plain-text mail, written (and translated) by the request that queued it."""
     EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, to).send()
 

@@ -44,7 +44,7 @@ def user_relations() -> list:
     return sorted(found, key=export.relation_key)
 
 
-def row_without_secrets(instance) -> dict:
+def row_without_secrets(instance: Any) -> dict[str, Any]:
     return {
         field.attname: export.plain(getattr(instance, field.attname))
         for field in instance._meta.concrete_fields

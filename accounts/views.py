@@ -4,6 +4,7 @@ player's own profile pages are in ``accounts.player_views``."""
 
 import base64
 import json
+from typing import Any
 
 import segno
 from django.conf import settings
@@ -86,7 +87,7 @@ class LoginView(auth_views.LoginView):
 
     template_name = "accounts/login.html"
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         from accounts.sso.buttons import sign_in_buttons
 
         context = super().get_context_data(**kwargs)
@@ -94,7 +95,7 @@ class LoginView(auth_views.LoginView):
         context["sso_buttons"] = sign_in_buttons(self.request, self.get_redirect_url())
         return context
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if login_limits.login_blocked(request):
             # Refused before the password is checked at all.
             form = self.get_form_class()(
@@ -105,7 +106,7 @@ class LoginView(auth_views.LoginView):
             return self.render_to_response(context, status=429)
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: Any) -> HttpResponse:
         login_limits.count_login_failure(self.request)
         return super().form_invalid(form)
 
@@ -119,7 +120,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     template_name = "accounts/form_page.html"
     success_url = reverse_lazy("accounts:password_reset_done")
 
-    def form_valid(self, form):
+    def form_valid(self, form: Any) -> HttpResponse:
         email = form.cleaned_data["email"]
         if not login_limits.password_reset_allowed(self.request, email):
             return redirect(self.success_url)
@@ -142,7 +143,9 @@ class PasswordResetView(auth_views.PasswordResetView):
         return redirect(self.success_url)
 
 
-def lockout(request: HttpRequest, credentials=None, *args, **kwargs) -> HttpResponse:
+def lockout(
+    request: HttpRequest, credentials: dict[str, Any] | None = None, *args: Any, **kwargs: Any
+) -> HttpResponse:
     """What django-axes answers to a locked (account, address) pair."""
     minutes = max(1, round(float(settings.AXES_COOLOFF_TIME) * 60))
     return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes}, status=429)
@@ -155,12 +158,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/form_page.html"
     success_url = reverse_lazy("accounts:password_change_done")
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if login_limits.current_password_blocked(request):
             return lockout(request)
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form):
+    def form_invalid(self, form: Any) -> HttpResponse:
         if form.has_error("old_password", "password_incorrect"):
             login_limits.count_wrong_current_password(self.request)
         return super().form_invalid(form)
@@ -209,7 +212,7 @@ def two_factor(request: HttpRequest) -> HttpResponse:
 class LogoutView(auth_views.LogoutView):
     """Logging out also takes out of this browser whatever the account gave it."""
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         services.end_account_capabilities(browser=request.browser, user=request.user)
         return super().post(request, *args, **kwargs)
 

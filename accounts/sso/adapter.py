@@ -21,6 +21,7 @@ signed in here; a player profile is never touched.
 from __future__ import annotations
 
 import logging
+from typing import Any, NoReturn
 
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
@@ -101,7 +102,7 @@ def refusal(request: HttpRequest, code: str, provider: str = "", status: int = 4
     )
 
 
-def refuse(request: HttpRequest, code: str, provider: str = "", status: int = 403):
+def refuse(request: HttpRequest, code: str, provider: str = "", status: int = 403) -> NoReturn:
     log.info("school sign-in refused: %s (%s)", code, provider)
     raise ImmediateHttpResponse(refusal(request, code, provider, status))
 
@@ -120,20 +121,25 @@ def sign_in(request: HttpRequest, user: User, candidate: str | None) -> HttpResp
 
 
 class SchoolSocialAccountAdapter(DefaultSocialAccountAdapter):
-    def is_open_for_signup(self, request, sociallogin) -> bool:
+    def is_open_for_signup(self, request: HttpRequest, sociallogin: Any) -> bool:
         # allauth's own sign-up never runs: pre_social_login answers first.
         return False
 
-    def is_auto_signup_allowed(self, request, sociallogin) -> bool:
+    def is_auto_signup_allowed(self, request: HttpRequest, sociallogin: Any) -> bool:
         return False
 
-    def can_authenticate_by_email(self, login, email) -> bool:
+    def can_authenticate_by_email(self, login: Any, email: str) -> bool:
         # An address alone never signs anybody in (accounts.sso.link).
         return False
 
     def on_authentication_error(
-        self, request, provider, error=None, exception=None, extra_context=None
-    ):
+        self,
+        request: HttpRequest,
+        provider: Any,
+        error: str | None = None,
+        exception: BaseException | None = None,
+        extra_context: dict[str, Any] | None = None,
+    ) -> NoReturn:
         from allauth.socialaccount.providers.base.constants import AuthError
 
         name = getattr(provider, "name", "") or ""
@@ -143,7 +149,14 @@ class SchoolSocialAccountAdapter(DefaultSocialAccountAdapter):
         raise ImmediateHttpResponse(refusal(request, FAILED, name, status=400))
 
     def _take_over(
-        self, request, owner: User, person, kept: dict, candidate, provider: str, name: str
+        self,
+        request: HttpRequest,
+        owner: User,
+        person: policy.Identity,
+        kept: dict[str, Any],
+        candidate: str | None,
+        provider: str,
+        name: str,
     ) -> HttpResponse:
         with transaction.atomic():
             owner = User.objects.select_for_update().get(pk=owner.pk)
@@ -168,7 +181,7 @@ class SchoolSocialAccountAdapter(DefaultSocialAccountAdapter):
         log.info("unverified account taken over by its address's school sign-in (%s)", name)
         return sign_in(request, owner, candidate)
 
-    def pre_social_login(self, request, sociallogin) -> None:
+    def pre_social_login(self, request: HttpRequest, sociallogin: Any) -> None:
         provider = sociallogin.provider
         app_settings = provider.app.settings
         name = provider.app.name or provider.name

@@ -18,7 +18,7 @@ from typing import Any
 from accounts.privacy import PrivacyHooks
 
 
-def export_account(user) -> dict[str, Any]:
+def export_account(user: Any) -> dict[str, Any]:
     from allauth.account.models import EmailAddress
     from allauth.socialaccount.models import SocialAccount
 
@@ -39,7 +39,7 @@ def export_account(user) -> dict[str, Any]:
     return {"school_sign_in": {"accounts": accounts, "email_addresses": addresses}}
 
 
-def delete_account(user) -> None:
+def delete_account(user: Any) -> None:
     from allauth.account.models import EmailAddress
     from allauth.socialaccount.models import SocialAccount, SocialToken
 

@@ -27,6 +27,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+from typing import Any
 
 from allauth.core.internal.deferred import jwt
 from allauth.socialaccount.internal import jwtkit
@@ -63,7 +64,7 @@ class SchoolOAuth2Adapter(OpenIDConnectOAuth2Adapter):
     state: dict | None = None
 
     @property
-    def openid_config(self):
+    def openid_config(self) -> dict[str, Any]:
         if not hasattr(self, "_openid_config"):
             app = self.get_provider().app
             source = f"{app.client_id}\n{self.get_provider().server_url}"
@@ -82,14 +83,14 @@ class SchoolOAuth2Adapter(OpenIDConnectOAuth2Adapter):
             self._openid_config = config
         return self._openid_config
 
-    def complete_login(self, request, app, token, **kwargs):
+    def complete_login(self, request: Any, app: Any, token: Any, **kwargs: Any) -> Any:
         id_token = kwargs["response"].get("id_token")
         if not id_token:
             raise OAuth2Error("The token response carries no id_token.")
         data = {"id_token": self._decode_id_token(app, id_token)}
         return self.get_provider().sociallogin_from_response(request, data)
 
-    def _decode_id_token(self, app, id_token: str) -> dict:
+    def _decode_id_token(self, app: Any, id_token: str) -> dict[str, Any]:
         try:
             header = jwt.get_unverified_header(id_token)
         except jwt.PyJWTError as exc:
@@ -124,7 +125,14 @@ class SchoolOIDCProvider(OpenIDConnectProvider):
     package = "accounts.sso"
     oauth2_adapter_class = SchoolOAuth2Adapter
 
-    def redirect(self, request, process, next_url=None, data=None, **kwargs):
+    def redirect(
+        self,
+        request: Any,
+        process: Any,
+        next_url: str | None = None,
+        data: Any = None,
+        **kwargs: Any,
+    ) -> Any:
         nonce = secrets.token_urlsafe(32)
         auth_params = kwargs.pop("auth_params", None)
         if auth_params is None:
@@ -142,16 +150,16 @@ class SchoolOIDCProvider(OpenIDConnectProvider):
             request, process, next_url, data, auth_params=auth_params, nonce=nonce, **kwargs
         )
 
-    def sociallogin_from_response(self, request, response):
+    def sociallogin_from_response(self, request: Any, response: dict[str, Any]) -> Any:
         login = super().sociallogin_from_response(request, response)
         # Every claim for the decisions (accounts.sso.adapter); only a few are stored.
         login.id_token_claims = dict(response.get("id_token") or {})
         return login
 
-    def extract_extra_data(self, data):
+    def extract_extra_data(self, data: dict[str, Any]) -> dict[str, Any]:
         return policy.kept_claims(data.get("id_token") or {}, self.app.settings)
 
-    def extract_email_addresses(self, data):
+    def extract_email_addresses(self, data: dict[str, Any]) -> list[Any]:
         from allauth.account.models import EmailAddress
 
         person = policy.identity(data.get("id_token") or {}, self.app.settings)

@@ -15,6 +15,7 @@ A provider that cannot be reached is a readable 502 page, not a 500.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import requests
 from allauth.account.internal.decorators import login_not_required
@@ -37,7 +38,7 @@ SHORT_LIVED = "sso_short_lived"
 
 
 class SchoolCallbackView(OAuth2CallbackView):
-    def _get_state(self, request, provider):
+    def _get_state(self, request: HttpRequest, provider: Any) -> tuple[Any, Any]:
         state, response = super()._get_state(request, provider)
         # The nonce check needs the state allauth took out of the session.
         self.adapter.state = state
@@ -75,7 +76,7 @@ def _provider_name_safe(request: HttpRequest, provider_id: str) -> str:
 
 
 @login_not_required
-def callback(request: HttpRequest, provider_id: str):
+def callback(request: HttpRequest, provider_id: str) -> HttpResponse:
     try:
         return SchoolCallbackView.adapter_view(SchoolOAuth2Adapter(request, provider_id))(request)
     except SocialApp.DoesNotExist:
@@ -83,7 +84,7 @@ def callback(request: HttpRequest, provider_id: str):
 
 
 @receiver(user_logged_in, dispatch_uid="accounts.sso.views.normal_lifetime")
-def _normal_lifetime(sender, request, user, **kwargs) -> None:
+def _normal_lifetime(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
     """A login in a session this module shortened gets the normal lifetime back
     (the school sign-in itself, the confirm-link page, or a password login in a
     browser that once started a school sign-in)."""
