@@ -424,7 +424,8 @@ def _crawl(
     return found
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+# The phone width runs in tests/a11y/test_axe.py: this crawl and axe in one load of each page.
+@pytest.mark.parametrize("width", ["desktop"])
 @pytest.mark.parametrize("visitor_name", VISITORS)
 def test_every_page_is_clean_for_its_visitor(
     transactional_db, browser, asgi_server, visitor_name, width
