@@ -110,7 +110,17 @@ def celery_settings(environ: Mapping[str, str], redis_url: str) -> dict:
     if is_sentinel(redis_url):
         sentinels, master, db = parse_sentinel_url(redis_url)
         url = ";".join(f"sentinel://{host}:{port}/{db}" for host, port in sentinels)
-        options = {"master_name": master}
+        # A killed master's container may vanish without closing the TCP
+        # connections: without a socket timeout a synchronous command (a
+        # publish, kombu's restore of unacknowledged messages) then waits
+        # forever on the dead connection, and the worker's loop -- its
+        # heartbeat with it -- stalls after a failover (tests/containers/).
+        options = {
+            "master_name": master,
+            "socket_timeout": 10,
+            "socket_connect_timeout": 5,
+            "socket_keepalive": True,
+        }
         return {
             "CELERY_BROKER_URL": url,
             "CELERY_RESULT_BACKEND": url,

@@ -55,7 +55,10 @@ def test_every_redis_use_goes_through_the_sentinels():
     assert s["cache"]["LOCATION"].startswith("redis-sentinel://")
     expected = "sentinel://s1.invalid:26379/0;sentinel://s2.invalid:26379/0;"
     assert s["broker"] == s["results"] == expected + "sentinel://s3.invalid:26380/0"
-    assert s["broker_options"] == s["result_options"] == {"master_name": "matika"}
+    assert s["broker_options"] == s["result_options"]
+    assert s["broker_options"]["master_name"] == "matika"
+    # a master that vanishes without closing its connections never stalls a worker
+    assert s["broker_options"]["socket_timeout"] and s["broker_options"]["socket_connect_timeout"]
     # health checks and heartbeats: one Sentinel-managed master for every role
     assert set(s["health"].values()) == {s["cache"]["LOCATION"]}
     assert "invalid:6379" not in json.dumps(s)
