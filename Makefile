@@ -50,15 +50,21 @@ format: install
 
 ## Re-pin dependencies after editing requirements/prod.in or dev.in: the production
 ## set first, then the tools constrained by it (dev.lock holds only what prod.lock lacks).
+## Today's versions stay (the old locks are constraints) unless an .in file needs another;
+## `make lock LOCK_UPGRADE=1` takes the newest versions the .in files allow. Hashes of
+## unchanged pins are kept: only new or moved pins are downloaded and hashed.
+LOCK_PINS = $(if $(LOCK_UPGRADE),,-c .lock-venv/pins.txt)
 lock:
-	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/pip install --quiet -r requirements/prod.in
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv && mkdir .lock-venv/old
+	cp requirements/prod.lock requirements/dev.lock .lock-venv/old/
+	.lock-venv/bin/python tests/tools/hash_lock.py --pins .lock-venv/old/prod.lock .lock-venv/old/dev.lock > .lock-venv/pins.txt
+	.lock-venv/bin/pip install --quiet -r requirements/prod.in $(LOCK_PINS)
 	.lock-venv/bin/pip freeze --exclude-editable | grep -v -E '^(pip|setuptools|wheel)==' > requirements/prod.lock
-	.lock-venv/bin/pip install --quiet -r requirements/dev.in -c requirements/prod.lock
+	.lock-venv/bin/pip install --quiet -r requirements/dev.in -c requirements/prod.lock $(LOCK_PINS)
 	.lock-venv/bin/pip freeze --exclude-editable | grep -v -E '^(pip|setuptools|wheel)==' \
 	  | grep -v -x -F -f requirements/prod.lock > requirements/dev.lock
-	.lock-venv/bin/python tests/tools/hash_lock.py requirements/prod.lock
-	.lock-venv/bin/python tests/tools/hash_lock.py requirements/dev.lock
+	.lock-venv/bin/python tests/tools/hash_lock.py requirements/prod.lock --known .lock-venv/old/prod.lock --known .lock-venv/old/dev.lock
+	.lock-venv/bin/python tests/tools/hash_lock.py requirements/dev.lock --known .lock-venv/old/dev.lock --known .lock-venv/old/prod.lock
 	rm -rf .lock-venv
 
 ## The production image with podman, from a local Debian base (no registry needed; root;

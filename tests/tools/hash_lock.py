@@ -9,7 +9,10 @@ gives each file's SHA-256. With hashes in the file pip switches to
 hash-checking mode by itself: ``pip install -r requirements.lock`` (make
 install) and ``pip install --require-hashes -r requirements.lock`` (the image)
 install exactly these files. ``make lock`` runs this after ``pip freeze``. Pins that already carry hashes keep
-them; only new or changed pins are downloaded.
+them; only new or changed pins are downloaded. ``--known OLD.lock`` (repeatable) also
+takes the hashes of unchanged pins from the previous locks, so a re-lock downloads
+only what moved; ``--pins LOCK...`` prints the bare ``name==version`` lines of locks
+(make lock's constraints: today's versions stay unless an .in file needs another).
 """
 
 from __future__ import annotations
@@ -49,11 +52,26 @@ def pins(lock: Path) -> list[str]:
     return found
 
 
+def _key(pin: str) -> str:
+    name, _sep, version = pin.partition("==")
+    return f"{_name(name)}=={version}"
+
+
 def main(argv: list[str]) -> int:
-    lock = Path(argv[0] if argv else "requirements.lock")
+    if argv[:1] == ["--pins"]:
+        for path in argv[1:]:
+            print("\n".join(pins(Path(path))))
+        return 0
+    known_files = [Path(argv[i + 1]) for i, arg in enumerate(argv) if arg == "--known"]
+    rest = [
+        a for i, a in enumerate(argv) if a != "--known" and (i == 0 or argv[i - 1] != "--known")
+    ]
+    lock = Path(rest[0] if rest else "requirements.lock")
     pinned = pins(lock)
-    kept = known_hashes(lock)
-    missing = [pin for pin in pinned if pin not in kept]
+    kept: dict[str, list[str]] = {}
+    for source in [*known_files, lock]:
+        kept.update({_key(pin): hashes for pin, hashes in known_hashes(source).items()})
+    missing = [pin for pin in pinned if _key(pin) not in kept]
     with tempfile.TemporaryDirectory(prefix="matika-lock-") as folder:
         if missing:  # only what has no hashes yet (a new or changed pin)
             subprocess.run(
@@ -66,8 +84,9 @@ def main(argv: list[str]) -> int:
             files.setdefault(_name(re.split(r"-\d", path.name, maxsplit=1)[0]), []).append(path)
         lines = []
         for pin in pinned:
-            if pin in kept:
-                lines.append(" \\\n".join([pin, *(f"    --hash={h}" for h in kept[pin])]))
+            if _key(pin) in kept:
+                hashes = kept[_key(pin)]
+                lines.append(" \\\n".join([pin, *(f"    --hash={h}" for h in hashes)]))
                 continue
             name = _name(pin.split("==")[0])
             found = files.get(name)
