@@ -2,6 +2,8 @@
 link, taking a co-teacher off the class. Writes, one transaction each, as in
 :mod:`classrooms.services`; only the class's owner chooses its teachers."""
 
+from collections.abc import Callable
+
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -36,7 +38,7 @@ def invite_co_teacher(
     classroom: Classroom,
     email: str,
     invited_by: User,
-    accept_url=None,
+    accept_url: Callable[[str], str] | None = None,
     address: str | None = None,
 ) -> CoTeacher:
     """Invite a colleague by e-mail: they get a signed link, and see the class

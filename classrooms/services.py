@@ -11,9 +11,10 @@ answers with the membership already made.
 
 import secrets
 import unicodedata
+from collections.abc import Iterable
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -170,7 +171,7 @@ def member_player_ids(classroom: Classroom) -> set[int]:
     return ids | set(members.values_list("other_players", flat=True)) - {None}
 
 
-def _forbid_publication(classroom: Classroom, player_ids) -> None:
+def _forbid_publication(classroom: Classroom, player_ids: Iterable[int | None]) -> None:
     """A class that forbids publication keeps its members off every public table."""
     if not classroom.public_publication:
         game_registry.withdraw_public_data(player_ids)
@@ -275,7 +276,7 @@ def remove_member(*, classroom: Classroom, member_id: int) -> None:
     _member(classroom, member_id).delete()
 
 
-def _pending(classroom: Classroom, member_ids: list[int] | None):
+def _pending(classroom: Classroom, member_ids: list[int] | None) -> QuerySet:
     """The class's waiting joins: all of them, or those of ``member_ids`` (the ones
     the teacher saw: a wave, or the whole list as shown) that still wait."""
     pending = Membership.objects.filter(classroom=classroom, status=Membership.Status.PENDING)

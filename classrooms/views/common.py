@@ -3,10 +3,11 @@ redirect back to the page a form came from, and running one service call with
 a message."""
 
 import functools
+from collections.abc import Callable
 
 import segno
 from django.contrib import messages
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -38,14 +39,16 @@ def _qr_svg(url: str) -> str:
     return qr.svg_inline(scale=1, border=2, omitsize=True, dark="#000", light="#fff")
 
 
-def redirect_back(request: HttpRequest, classroom: Classroom, default: str = "classrooms:detail"):
+def redirect_back(
+    request: HttpRequest, classroom: Classroom, default: str = "classrooms:detail"
+) -> HttpResponseRedirect:
     target = request.POST.get("back")
     if target in {"members", "detail", "results"}:
         default = f"classrooms:{target}"
     return redirect(default, pk=classroom.pk)
 
 
-def run_action(request: HttpRequest, action, success: str) -> bool:
+def run_action(request: HttpRequest, action: Callable[[], object], success: str) -> bool:
     try:
         action()
     except ClassroomError as error:

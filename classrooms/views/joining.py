@@ -1,6 +1,8 @@
 """The student's join flow: the code box, the class link (typed or keyed) and
 joining with a roster name and a nickname."""
 
+from collections.abc import Iterable
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -11,7 +13,7 @@ from accounts import identity, limits, nicknames
 from classrooms import selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.forms import JoinCodeForm, JoinForm
-from classrooms.models import Classroom
+from classrooms.models import Classroom, Membership
 from core import registry as game_registry
 from core.errors import DomainError
 from games.rooms import lookups as room_lookups
@@ -140,7 +142,7 @@ def _end_bound_profile(request: HttpRequest) -> None:
     request.player = None
 
 
-def _join_choices(members) -> list[dict]:
+def _join_choices(members: Iterable[Membership]) -> list[dict[str, object]]:
     """Roster names as pupils see them: first name and surname initial, with
     more letters of the surname only where two entries would look the same."""
     members = list(members)
