@@ -2,12 +2,15 @@
 
 import secrets
 import uuid
+from functools import cache
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
+from psycopg.types.json import Jsonb
 
 from accounts.models import Browser, PlayerProfile
+from core import rawrows
 
 from .. import coach_robot
 from ..assignments import game_finished
@@ -174,6 +177,14 @@ def _move(action: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
     return move
 
 
+@cache
+def _locked_game_sql() -> str:
+    return (
+        f'SELECT {rawrows.select_list(SoloGame, "g")} FROM "{SoloGame._meta.db_table}" g'
+        " WHERE g.id = %s AND g.player_id = %s FOR UPDATE"
+    )
+
+
 def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
     """The player's own game, row-locked; ``not_found`` for anyone else's."""
     not_found = PokerError("not_found", _("This game does not exist or is not yours."), 404)
@@ -181,9 +192,16 @@ def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
         raise not_found
     try:
         key = uuid.UUID(str(game_id))
-        game: SoloGame = SoloGame.objects.select_for_update().get(pk=key, player=player)
-    except (SoloGame.DoesNotExist, ValueError):
+    except ValueError:
         raise not_found from None
+    # The statement written once per process (core.rawrows), not compiled by the
+    # ORM on every placement (issue 41): what ``select_for_update().get()`` reads.
+    with connection.cursor() as cursor:
+        cursor.execute(_locked_game_sql(), [key, player.pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise not_found
+    game: SoloGame = rawrows.instance(SoloGame, row)
     # The row was matched on this profile: recording the game's end need not
     # read it again (one query less on every finishing placement, issue 28).
     game.player = player
@@ -201,6 +219,12 @@ def _robot_plays(*, game: SoloGame, engine: PokerGame) -> None:
     else:
         coach_robot.catch_up(robot, engine.sequence, engine.handled, table=game.table, seed=seed)
     game.robot = robot
+
+
+_PLACEMENT_UPDATE_SQL = (
+    f'UPDATE "{SoloGame._meta.db_table}"'
+    ' SET "state" = %s, "moves" = %s, "robot" = %s, "updated_at" = %s WHERE "id" = %s'
+)
 
 
 def save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
@@ -225,5 +249,15 @@ def save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
     # Every placement of a game in progress: only what an action changes. The
     # row is locked (``locked_game``), so nothing else moved in between; the
     # other fifteen columns and their JSON need not be compiled and sent again
-    # (bench/homework_bench.py, issue 28).
-    game.save(update_fields=["state", "moves", "robot", "updated_at"])
+    # (bench/homework_bench.py, issue 28), nor the UPDATE itself (issue 41).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _PLACEMENT_UPDATE_SQL,
+            [
+                Jsonb(game.state),
+                Jsonb(game.moves),
+                None if game.robot is None else Jsonb(game.robot),
+                game.updated_at,
+                game.pk,
+            ],
+        )
