@@ -13,7 +13,6 @@ converters, then ``Model.from_db`` (``_state.adding`` False, ``_state.db`` set).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connections
@@ -24,11 +23,16 @@ M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
 
 
-@cache
+_COLUMNS: dict[type[Model], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_CONVERTERS: dict[tuple[type[Model], str], tuple[tuple[Any, list[Converter]], ...]] = {}
+
+
 def _columns(model: type[Model]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(column names, attribute names) of the model's concrete fields, in order."""
-    fields = model._meta.concrete_fields
-    return tuple(f.column for f in fields), tuple(f.attname for f in fields)
+    if model not in _COLUMNS:
+        fields = model._meta.concrete_fields
+        _COLUMNS[model] = tuple(f.column for f in fields), tuple(f.attname for f in fields)
+    return _COLUMNS[model]
 
 
 def select_list(model: type[Model], alias: str) -> str:
@@ -41,14 +45,15 @@ def width(model: type[Model]) -> int:
     return len(_columns(model)[0])
 
 
-@cache
 def _converters(model: type[Model], using: str) -> tuple[tuple[Any, list[Converter]], ...]:
-    db = connections[using]
-    found = []
-    for field in model._meta.concrete_fields:
-        column = field.get_col(model._meta.db_table)
-        found.append((column, db.ops.get_db_converters(column) + column.get_db_converters(db)))
-    return tuple(found)
+    if (model, using) not in _CONVERTERS:
+        db = connections[using]
+        found = []
+        for field in model._meta.concrete_fields:
+            column = field.get_col(model._meta.db_table)
+            found.append((column, db.ops.get_db_converters(column) + column.get_db_converters(db)))
+        _CONVERTERS[model, using] = tuple(found)
+    return _CONVERTERS[model, using]
 
 
 def instance(model: type[M], values: Sequence[Any], using: str = "default") -> M:
