@@ -59,8 +59,8 @@ def _key(pin: str) -> str:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--pins"]:
-        for path in argv[1:]:
-            print("\n".join(pins(Path(path))))
+        for name in argv[1:]:
+            print("\n".join(pins(Path(name))))
         return 0
     known_files = [Path(argv[i + 1]) for i, arg in enumerate(argv) if arg == "--known"]
     rest = [
