@@ -14,6 +14,12 @@ of the class following the teacher's keyed link all get in line; the teacher
 removes the outsider's wave in one confirmed step and approves the class's
 wave in another; the outsider's two addresses can refill only what is left of
 their hourly shares, never the whole list again.
+
+Replayed at a smaller scale (the suite's time: each join is an HTTP request
+that creates a profile): a waiting list of 12 with a share of 8 per address
+keeps the real proportions that matter -- one address cannot fill the list,
+two can, and their spent shares cannot refill it -- and the class following
+the keyed link (16) is larger than both the list and a share.
 """
 
 from __future__ import annotations
@@ -28,7 +34,6 @@ from classrooms import services as classroom_services
 from classrooms.models import Membership
 from tests.classrooms import factories
 from tests.security.test_school_limits import (
-    PENDING_PER_ADDRESS,
     _forms,
     _neighbour,
     _teacher,
@@ -38,14 +43,25 @@ from tests.security.test_school_limits import (
 
 pytestmark = pytest.mark.django_db
 
+MAX_PENDING = 12  # the real list holds 60
+PENDING_PER_ADDRESS = 8  # the real share is 40/h: more than half the list, as here
+CLASS = 16  # more pupils than the list holds and than one address's share
+
+
+@pytest.fixture(autouse=True)
+def smaller_list(real_limits, settings, monkeypatch):
+    settings.MATIKA_LIMITS = {"class_pending_address": f"{PENDING_PER_ADDRESS}/h"}
+    monkeypatch.setattr(classroom_services, "MAX_PENDING", MAX_PENDING)
+    assert MAX_PENDING / 2 < PENDING_PER_ADDRESS < MAX_PENDING < CLASS
+
 
 def test_two_outside_addresses_fill_the_list_but_the_class_gets_in(browser, address):
     classroom = factories.make_class(roster="")
     outsiders = [_neighbour(address, 251), _neighbour(address, 252)]
-    for number in range(classroom_services.MAX_PENDING + 2):
+    for number in range(MAX_PENDING + 2):
         outsider = outsiders[0] if number < PENDING_PER_ADDRESS else outsiders[1]
         _typed_join(browser(outsider), classroom, f"Junk {number}", f"Junk Nick {number}")
-    assert _waiting(classroom) == classroom_services.MAX_PENDING  # filled
+    assert _waiting(classroom) == MAX_PENDING  # filled
     # The flood came before the lesson: its own wave.
     Membership.objects.filter(classroom=classroom).update(
         joined_at=timezone.now() - timedelta(minutes=10)
@@ -56,9 +72,9 @@ def test_two_outside_addresses_fill_the_list_but_the_class_gets_in(browser, addr
     typed = _typed_join(browser(address), classroom, "Typed Pupil", "Typed Nick")
     assert typed.status_code == 400
 
-    # The class follows the teacher's keyed link from the school's address: all thirty.
+    # The class follows the teacher's keyed link from the school's address: all of it.
     key = classroom_services.class_link_key(classroom)
-    for number in range(30):
+    for number in range(CLASS):
         keyed = _typed_join(
             browser(address), classroom, f"Pupil {number}", f"Pupil N {number}", key
         )
@@ -75,7 +91,7 @@ def test_two_outside_addresses_fill_the_list_but_the_class_gets_in(browser, addr
     assert re.search(r'action="' + re.escape(remove) + r'"[^>]*data-confirm=', page)
     assert teacher.post(remove, {"member": waves[0], "back": "detail"}).status_code == 302
     assert teacher.post(approve, {"member": waves[1], "back": "detail"}).status_code == 302
-    assert classroom.members.filter(status="approved").count() == 30
+    assert classroom.members.filter(status="approved").count() == CLASS
     assert _waiting(classroom) == 0
 
     # The outsider's addresses have spent their hourly shares: no second full list.
@@ -83,5 +99,5 @@ def test_two_outside_addresses_fill_the_list_but_the_class_gets_in(browser, addr
         outsider = outsiders[number % 2]
         _typed_join(browser(outsider), classroom, f"Again {number}", f"Again Nick {number}")
     refilled = _waiting(classroom)
-    assert refilled <= 2 * PENDING_PER_ADDRESS - classroom_services.MAX_PENDING
-    assert refilled < classroom_services.MAX_PENDING
+    assert refilled <= 2 * PENDING_PER_ADDRESS - MAX_PENDING
+    assert refilled < MAX_PENDING
