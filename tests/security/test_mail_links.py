@@ -75,7 +75,7 @@ def test_invitation_from_localhost_mails_a_link_to_the_site(
 
 
 def test_the_resent_verification_link_names_the_site(address):
-    teacher = factories.make_teacher()
+    teacher = factories.make_teacher(email_verified_at=None)  # the link goes to the unverified
     client = _from_localhost(address)
     client.force_login(teacher)
     client.post("/accounts/verify/resend/")
