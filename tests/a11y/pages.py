@@ -39,14 +39,15 @@ MEASURE = """([targets, area]) => {
   };
 }"""
 
-# Every text the announcer takes from now on, in order.
+# Every message the announcer says from now on, in order (its words are in a closed
+# shadow root, its data-said attribute repeats each message).
 LISTEN = """() => {
   window.a11ySaid = [];
   const region = document.getElementById("announcer");
-  new MutationObserver(() => {
-    const text = region.textContent.trim();
-    if (text) window.a11ySaid.push(text);
-  }).observe(region, { childList: true, characterData: true, subtree: true });
+  new MutationObserver(() => window.a11ySaid.push(region.dataset.said)).observe(region, {
+    attributes: true,
+    attributeFilter: ["data-said"],
+  });
 }"""
 
 
@@ -76,3 +77,26 @@ def listen(page) -> None:
 
 def said(page) -> list[str]:
     return page.evaluate("() => window.a11ySaid")
+
+
+def assert_read_out(page, message: str) -> None:
+    """Chromium's accessibility tree (what a screen reader gets) has ``message`` as
+    text inside a polite live region: the announcer's closed shadow root is read."""
+    session = page.context.new_cdp_session(page)
+    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    session.detach()
+    by_id = {node["nodeId"]: node for node in nodes}
+
+    def live(node) -> bool:
+        props = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
+        return props.get("live") == "polite"
+
+    for node in nodes:
+        if node.get("name", {}).get("value", "").strip() != message.strip():
+            continue
+        parent = node
+        while parent:
+            if live(parent):
+                return
+            parent = by_id.get(parent.get("parentId", ""))
+    raise AssertionError(f"{message!r} is not text of a live region in the accessibility tree")

@@ -17,7 +17,7 @@ from games.rooms import services as rooms
 from games.rooms.models import Room
 from games.theorems.rules import GameState, robot_action
 from tests.a11y.keyboard import PHONE, focused, poker_started, tab_until, tabs_to
-from tests.a11y.pages import check_page, listen, said
+from tests.a11y.pages import assert_read_out, check_page, listen, said
 from tests.foundation import test_site_crawl as crawl
 from tests.mathesso.cheat import next_moves
 
@@ -60,20 +60,23 @@ def test_poker_is_played_to_the_end_with_the_keyboard(transactional_db, open_pag
     assert page.locator(f"{POKER_CELL}[tabindex='0']").count() == 1
     listen(page)
     end = page.locator("#poker-end-dialog")
-    placed = 0
+    presses = 0
     for _move in range(80):
         if end.is_visible():
             break
         if page.locator("#poker-joker-dialog[open]").count() == 0:
             assert focused(page)["data"].get("cell") is not None, focused(page)
-            placed += 1
         before = len(said(page))
         page.keyboard.press("Enter")
+        presses += 1
         page.wait_for_function(f"() => window.a11ySaid.length > {before}")
+        if presses == 1:  # what the announcer says reaches the accessibility tree
+            assert_read_out(page, said(page)[-1])
     expect(end).to_be_visible()
     assert page.locator(f"{POKER_CELL}.is-filled").count() == 25
     messages = said(page)
-    print(messages)
+    # one message per key press: a placement ("In hand: 7"), a joker's value chosen
+    assert len(messages) == presses, messages
 
 
 def test_poker_pupils_room_page(transactional_db, open_page):
@@ -195,7 +198,7 @@ def walk_to(page, target: str, items: str) -> None:
 
 def _state_after(room_id: int, before: dict) -> dict:
     """The room's game state once a move changed it (the socket's move reached the server)."""
-    for _poll in range(200):
+    for _poll in range(600):
         state = Room.objects.get(pk=room_id).state
         if state != before:
             return state
@@ -231,7 +234,9 @@ def test_mathesso_is_played_to_the_end_with_the_keyboard(transactional_db, open_
             page.wait_for_function("() => !document.querySelector('.mt-tile.is-leaving')")
             if not page.evaluate("() => document.activeElement.matches('.mt-tile')"):
                 tab_until(page, ".mt-tile")
-            walk_to(page, f".mt-tile[data-tile-id='{message['tile']}']", ".mt-tile")
+            tile = f".mt-tile[data-tile-id='{message['tile']}']"
+            page.locator(f"{tile}.is-playable").wait_for()  # the page has the server's turn
+            walk_to(page, tile, ".mt-tile")
         before = len(said(page))
         page.keyboard.press("Enter")
         state = _state_after(room.pk, state)

@@ -13,6 +13,8 @@
 //                          or is shown (an error line unhidden)
 //   data-announce="log"    only the entries added to it (a list of moves; at
 //                          most its last three when many arrive at once)
+//   data-announce="always" like the first, even when the same words are written
+//                          again (the number in hand: the same number drawn twice)
 //   data-announce="load"   like the first, and also once when the page opens
 //                          (the flash messages of base.html)
 //
@@ -39,14 +41,34 @@ export function announce(text) {
   if (!timer) timer = window.setTimeout(flush, GATHER_MS);
 }
 
+/** @type {HTMLElement | null} */
+let voice = null;
+
+/**
+ * The region speaks through a closed shadow root: screen readers read it like any
+ * content of the region, while the page's text (what a search or a test finds by
+ * its words) holds each message once, in the line that shows it. `data-said` keeps
+ * the last message for tests.
+ * @param {HTMLElement} region
+ */
+function voiceOf(region) {
+  if (!voice) {
+    voice = document.createElement("span");
+    region.attachShadow({ mode: "closed" }).append(voice);
+  }
+  return voice;
+}
+
 function flush() {
   timer = 0;
   const region = document.getElementById(REGION);
   const message = pending.join(" ");
   pending = [];
   if (!region || !message) return;
+  const speaker = voiceOf(region);
   // The same words again (a second "Your turn") must still change the region to be read.
-  region.textContent = region.textContent === message ? `${message}\u00a0` : message;
+  speaker.textContent = speaker.textContent === message ? `${message}\u00a0` : message;
+  region.dataset.said = message;
 }
 
 /** @param {Element} el */
@@ -67,7 +89,7 @@ const logged = new WeakMap();
 /** @param {HTMLElement} el */
 function sayLine(el) {
   const text = clean(spoken(el));
-  if (said.get(el) === text) return;
+  if (said.get(el) === text && el.dataset.announce !== "always") return;
   said.set(el, text);
   announce(text);
 }
