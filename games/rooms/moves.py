@@ -25,6 +25,7 @@ from games.rooms.delivery import announce_later
 from games.rooms.errors import RoomError
 from games.rooms.lifecycle import end_room, kick, leave_room, set_locked, start_room
 from games.rooms.models import ProcessedMessage, Room, RoomEvent, Seat
+from games.rooms.prepared import SeatCursor
 from games.rooms.registry import RoomGame, SeatOutcome
 from games.rooms.steps import (
     FINISH_FIELDS,
@@ -298,14 +299,17 @@ SELECT seat.id, seat.status, seat.role, seat.state, """
 FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s FOR UPDATE
 """
 )
-# The optimistic way reads the same without locks, with the seat row's version.
+# The optimistic way reads the same without locks, with the seat row's version,
+# in one statement (bound on the server and prepared: ``prepared.SeatCursor``).
 _SEAT_READ_SQL = (
     """
-SELECT status, state, expires_at <= %(now)s, seq FROM {room} WHERE id = %(room)s;
-SELECT seat.id, seat.status, seat.role, seat.state, """
+SELECT room.status, room.state, room.expires_at <= %(now)s, room.seq,
+       seat.id, seat.status, seat.role, seat.state, """
     + _ANSWER_SQL
     + """, seat.xmin::text
-FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s
+FROM {room} room
+LEFT JOIN {seat} seat ON seat.room_id = room.id AND seat.player_id = %(player)s
+WHERE room.id = %(room)s
 """
 )
 
@@ -315,7 +319,7 @@ def _json(value: Any) -> Any:
 
 
 def _read_room_and_seat(
-    cursor: CursorWrapper,
+    cursor: CursorWrapper | SeatCursor,
     room_id: int,
     player: PlayerProfile,
     client_id: str,
@@ -325,19 +329,27 @@ def _read_room_and_seat(
 ) -> tuple[RoomRow, SeatRow | None]:
     """((room status, state, expired at ``now``, seq), seat row or None): the seat
     row is (id, status, role, state, earlier answer to this id, row version), JSON
-    decoded. (Expiry is compared in SQL: loading the timestamp costs more.)"""
-    cursor.execute(
-        _sql("seat_locks", _SEAT_LOCKS_SQL) if lock else _sql("seat_read", _SEAT_READ_SQL),
-        {"room": room_id, "player": player.pk, "client_id": client_id, "now": now},
-    )
-    room = cursor.fetchone()
+    decoded. (Expiry is compared in SQL: loading the timestamp costs more.)
+    Locked: two statements through Django's cursor; unlocked: one prepared
+    statement through ``prepared.SeatCursor``."""
+    params = {"room": room_id, "player": player.pk, "client_id": client_id, "now": now}
+    if isinstance(cursor, SeatCursor):
+        assert not lock
+        row = cursor.one(_sql("seat_read", _SEAT_READ_SQL), params)
+        room = None if row is None else row[:4]
+        seat_row = None if row is None or row[4] is None else row[4:]
+    else:
+        assert lock
+        cursor.execute(_sql("seat_locks", _SEAT_LOCKS_SQL), params)
+        room = cursor.fetchone()
+        cursor.nextset()
+        seat_row = cursor.fetchone()
     if room is None:
         raise RoomError("unknown_room", _("There is no room with this code."))
-    cursor.nextset()
-    row = cursor.fetchone()
     seat: SeatRow | None = None
-    if row is not None:
-        seat = (row[0], row[1], row[2], _json(row[3]), _json(row[4]), row[5])
+    if seat_row is not None:
+        r = seat_row
+        seat = (r[0], r[1], r[2], _json(r[3]), _json(r[4]), r[5])
     return (room[0], _json(room[1]), bool(room[2]), room[3]), seat
 
 
@@ -390,7 +402,7 @@ WITH unchanged AS (
     FROM seat
 )
 INSERT INTO {processed} (room_id, player_id, client_id, response, created_at)
-SELECT %(room)s, %(player)s, %(client_id)s,
+SELECT %(room)s, %(player)s, %(client_id)s::text,
        jsonb_build_object('type', 'ack', 'id', %(client_id)s::text, 'seq', NULL), %(now)s
 FROM seat RETURNING response
 """
@@ -469,7 +481,8 @@ def _submit_seat_move(
     message: dict,
     now: datetime,
 ) -> dict:
-    with connection.cursor() as cursor:  # one cursor for the reads and the write
+    cursor = SeatCursor(connection)  # one cursor for the reads and the write
+    try:
         for _attempt in range(OPTIMISTIC_ATTEMPTS):
             room, seat = _read_room_and_seat(cursor, room_id, player, client_id, now, lock=False)
             outcome = _judge_seat_move(adapter, player, message, now, room, seat)
@@ -487,8 +500,7 @@ def _submit_seat_move(
                 joined=Seat.Status.JOINED,
             )
             try:
-                cursor.execute(_sql("checked_step", _CHECKED_SEAT_STEP_SQL), params)
-                row = cursor.fetchone()
+                row = cursor.one(_sql("checked_step", _CHECKED_SEAT_STEP_SQL), params)
             except IntegrityError:
                 # The same id stored by a twin sent at the same moment: read its answer.
                 if connection.in_atomic_block:
@@ -497,8 +509,11 @@ def _submit_seat_move(
             if row is None:
                 continue  # the room or the seat changed since the read: judge again
             response: dict[str, Any] = _json(row[0])
-            announce_later(room_id, None, None, private)
+            if private:  # committed (autocommit): announced now; mostly there is nothing
+                announce_later(room_id, None, None, private)
             return response
+    finally:
+        cursor.close()
     with transaction.atomic():
         return _submit_seat_move_locked(room_id, adapter, player, client_id, message, now)
 
