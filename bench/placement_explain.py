@@ -108,6 +108,10 @@ def explain(lobby: dict, repeat: int) -> None:
             cursor.execute("EXPLAIN (ANALYZE, BUFFERS, SETTINGS, WAL) " + sql, params)
             plan = "\n".join(r[0] for r in cursor.fetchall())
         print(f"### {title}\n\n```\n{plan}\n```\n", flush=True)
+        with raw.cursor() as plain:  # the generic plan, as prepared.SeatCursor runs it
+            plain.execute("EXPLAIN (GENERIC_PLAN) " + _numbered(sql))
+            generic = "\n".join(r[0] for r in plain.fetchall())
+        print(f"generic plan:\n\n```\n{generic}\n```\n", flush=True)
     with raw.cursor() as cursor:
         cursor.execute(
             "SELECT indexrelid::regclass, pg_relation_size(indexrelid) FROM pg_index"
@@ -122,6 +126,20 @@ def explain(lobby: dict, repeat: int) -> None:
             " ('rooms_seat', 'rooms_room', 'rooms_roomevent', 'rooms_processedmessage')"
         )
         print("\nreloptions:", cursor.fetchall())
+
+
+def _numbered(sql: str) -> str:
+    """``%(name)s`` placeholders as ``$1, $2...`` (first appearance), for GENERIC_PLAN."""
+    import re
+
+    names: list[str] = []
+
+    def number(found: re.Match) -> str:
+        if found.group(1) not in names:
+            names.append(found.group(1))
+        return f"${names.index(found.group(1)) + 1}"
+
+    return re.sub(r"%\((\w+)\)s", number, sql)
 
 
 def _one(connection, sql: str, params: list):
