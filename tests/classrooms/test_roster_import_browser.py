@@ -1,6 +1,7 @@
 """Importing a class list in a real Chromium against the real ASGI server (issue 29 §3):
 the class page's link -> upload a Bakaláři export -> map the columns -> preview ->
-import, at 360 and 1280 px wide, without a horizontal scroll of the page."""
+import, at 360 px wide, the preview without a horizontal scroll of the page at 360 and
+1280 px (one import: the laptop width is the same page resized, not a second run)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,9 @@ BAKALARI = (
 ).encode("cp1250")
 
 
-@pytest.mark.parametrize("width", [360, 1280])
-def test_the_teacher_imports_a_class_list(transactional_db, page, width):
-    page.set_viewport_size({"width": width, "height": 800})
-    teacher = factories.make_teacher(f"import{width}@skola.cz")
+def test_the_teacher_imports_a_class_list(transactional_db, page):
+    page.set_viewport_size({"width": 360, "height": 800})
+    teacher = factories.make_teacher("import@skola.cz")
     classroom = factories.make_class(teacher, name="6.A", roster="Adam Kováč")
     log_in(page, teacher)
     page.goto(f"/classes/{classroom.pk}/")
@@ -41,7 +41,9 @@ def test_the_teacher_imports_a_class_list(transactional_db, page, width):
     assert "1 new student will be added." in preview.inner_text()
     assert "1 student is already in the roster" in preview.inner_text()
     assert "Čeněk" not in preview.inner_text()
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for width in (1280, 360):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, width
     page.get_by_test_id("import-confirm").click()
     page.wait_for_url(f"**/classes/{classroom.pk}/members/")
     page.wait_for_selector("text=1 student was added to the roster.")
