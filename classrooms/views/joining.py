@@ -10,6 +10,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts import identity, limits, nicknames
+from accounts.player_views import not_me
 from classrooms import selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.forms import JoinCodeForm, JoinForm
@@ -96,17 +97,23 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
         form.add_error("code", error.message)
         status = 429 if error.code == "rate_limited" else 404
         return render(request, "classrooms/join_code.html", {"form": form}, status=status)
-    _end_bound_profile(request)
+    answer = request.POST.get("whoami") if request.method == "POST" else None
+    if answer == "someone_else" and request.player is not None and request.player_bound:
+        return _not_me(request)
+    confirmed = _confirmed(request)
+    if request.player is not None and request.player_bound and not confirmed:
+        return render(request, "classrooms/join_confirm.html", {"classroom": classroom})
     if request.player is not None:
         existing = services.membership_of(classroom=classroom, player=request.player)
         if existing is not None:
             return redirect("classrooms:detail", pk=classroom.pk)
+    joining = request.method == "POST" and answer is None
     form = JoinForm(
-        request.POST or None,
+        request.POST if joining else None,
         initial={"nickname": nicknames.generate(language=get_language())},
     )
     status = 200
-    if request.method == "POST":
+    if joining:
         response = _do_join(request, classroom, form) if form.is_valid() else None
         if response is not None:
             return response
@@ -125,21 +132,30 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
                 selectors.in_roster_order(selectors.unclaimed_roster(classroom))
             ),
             "picked": form.data.get("member", ""),
+            "confirmed": confirmed,
         },
         status=status,
     )
 
 
-def _end_bound_profile(request: HttpRequest) -> None:
-    """The shared classroom computer (issue 38 §1): a class link opened while a
-    person's bound profile (a claimed roster entry, an LMS identity) is selected
-    is the next pupil's. That profile's session in this browser ends, as with
-    "I am not <name>", and the page goes on without a profile: the pupil joins
-    as themselves, never as the one before. Shared nickname profiles stay."""
-    if request.player is None or not request.player_bound:
-        return
-    identity.end_bound_sessions(request.browser)
-    request.player = None
+def _confirmed(request: HttpRequest) -> bool:
+    """The shared classroom computer (issue 38 §1): a person's bound profile (a
+    claimed roster entry, an LMS identity) selected in this browser may be the
+    pupil before. The join page first asks "Are you <name>?"; only a POST that
+    names the selected profile (the "Yes" button, then the join form carrying the
+    answer on) goes on as that profile. Opening the page (GET) changes nothing."""
+    if request.method != "POST" or request.player is None:
+        return False
+    return request.POST.get("as_player", "") == str(request.player.pk)
+
+
+def _not_me(request: HttpRequest) -> HttpResponse:
+    """ "No, I am someone else": exactly the "I am not <name>" action (the
+    pupil's identity leaves this browser), then back to this class's join page
+    (key included), now without a profile."""
+    response = not_me(request)
+    response["Location"] = request.get_full_path()
+    return response
 
 
 def _join_choices(members: Iterable[Membership]) -> list[dict[str, object]]:
