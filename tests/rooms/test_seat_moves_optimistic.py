@@ -187,3 +187,35 @@ def test_a_placement_after_the_room_expired_is_refused(group):
         _place(room, ana, "late", cell=5)
     assert refused.value.code == "room_expired"
     assert not RoomEvent.objects.filter(room=room, actor=ana, kind="seat").exists()
+
+
+def _prepared_on_this_connection() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_the_placement_statements_are_prepared_once_on_the_connection(group):
+    # Issue 41: Django binds on the client, so PostgreSQL parsed and planned both
+    # statements of every placement (a third of its CPU per placement).
+    room, _host, (ana, bea, _cyril) = group
+    _place(room, ana, "p1", cell=1)
+    _place(room, bea, "p2", cell=1)
+    prepared = _prepared_on_this_connection()
+    assert sum("WITH unchanged AS" in text for text in prepared) == 1, prepared
+    assert sum("LEFT JOIN" in text and "rooms_seat" in text for text in prepared) == 1
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW plan_cache_mode")
+        assert cursor.fetchone()[0] == "force_generic_plan"
+    assert _board(room, ana)[1] is not None and _board(room, bea)[1] is not None
+
+
+def test_behind_pgbouncer_nothing_is_prepared(group, settings):
+    # Transaction-mode PgBouncer may run the next statement on another server
+    # connection: no named prepared statements there.
+    settings.DATABASE_POOLER = "pgbouncer"
+    room, _host, (ana, *_rest) = group
+    before = len(_prepared_on_this_connection())
+    assert _place(room, ana, "p1", cell=2)["type"] == "ack"
+    assert len(_prepared_on_this_connection()) == before
+    assert _board(room, ana)[2] is not None
