@@ -27,17 +27,10 @@ messages: install
 run: install messages
 	$(PY) -m tools.devservices run
 
-## Lint, JS tests, then the whole Python suite against throwaway PostgreSQL and Redis,
-## with branch coverage (tests/coverage_scope.py: which tests are traced) reported at
-## the end; the whole suite fails under the floor in pyproject.toml, a part of it
-## (PYTEST_ARGS) is reported without the floor.
+## Lint, JS tests, then the whole Python suite against throwaway PostgreSQL and Redis.
 test: install messages lint jstest
 	@tests/tools/ensure_chromium.sh
-	@rm -f .coverage .coverage.*
-	COVERAGE_PROCESS_START=$(CURDIR)/pyproject.toml COVERAGE_FILE=$(CURDIR)/.coverage \
-	  $(PY) -m tools.devservices test -p tests.coverage_scope $(PYTEST_ARGS)
-	@$(PY) -m coverage combine --quiet
-	$(PY) -m coverage report $(if $(PYTEST_ARGS),--fail-under=0)
+	$(PY) -m tools.devservices test $(PYTEST_ARGS)
 
 lint: install $(TSC)
 	@test ! -e platform/__init__.py || { echo "platform/__init__.py must not exist: a package named platform shadows the standard library" >&2; exit 1; }
@@ -84,13 +77,14 @@ image:
 images:
 	nice -n 10 platform/podman/images.sh all
 
-## The container checks (not part of `make test`): the images, `podman kube play` of the
-## web Deployment answering /readyz, compose.scale.yaml under podman-compose with the
-## Redis failover drill through nginx (tests/containers/). Root; installs podman.
+## The container checks (not part of `make test`; .ci/run runs them after it): the images,
+## `podman kube play` of the web Deployment answering /readyz, compose.scale.yaml under
+## podman-compose with three Redis failovers through nginx and the web containers
+## restarted behind it (tests/containers/). Root; installs podman.
 container-test: install messages
 	tests/tools/ensure_podman.sh
 	nice -n 10 platform/podman/images.sh all
-	MATIKA_CONTAINER_TESTS=1 $(PY) -m tools.devservices test tests/containers -q $(PYTEST_ARGS)
+	MATIKA_CONTAINER_TESTS=1 nice -n 10 $(PY) -m tools.devservices test tests/containers -q -rA $(PYTEST_ARGS)
 
 ## Extract strings into locale/*/LC_MESSAGES/django.po (needs GNU gettext).
 translations: install

@@ -18,8 +18,15 @@ CERT="${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}"
 
 pod() { podman --runtime runc --cgroup-manager cgroupfs "$@"; }
 
+# MATIKA_IMAGE_CACHE: a folder kept between CI runs on fresh machines; the base is
+# saved there once and loaded instead of running debootstrap again.
+CACHE="${MATIKA_IMAGE_CACHE:-}"
+
 base() {
   if pod image exists "$BASE"; then return; fi
+  if [ -n "$CACHE" ] && [ -s "$CACHE/matika-base-bookworm.tar" ]; then
+    pod load -q -i "$CACHE/matika-base-bookworm.tar" >/dev/null && pod image exists "$BASE" && return
+  fi
   root=$(mktemp -d /var/tmp/matika-base.XXXXXX)
   # The host's Debian mirror and its suites (updates, security) when it has them.
   mirror=$(sed -n 's|^URIs: *\([^ ]*/debian\)/*$|\1|p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
@@ -31,6 +38,9 @@ base() {
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
   tar -C "$root" -c . | pod import --change 'CMD ["/bin/bash"]' - "$BASE"
   rm -rf "$root"
+  if [ -n "$CACHE" ]; then
+    mkdir -p "$CACHE" && pod save -q -o "$CACHE/matika-base-bookworm.tar" "$BASE"
+  fi
 }
 
 build() {  # build <tag> <context> [podman build options...]
