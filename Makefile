@@ -27,10 +27,17 @@ messages: install
 run: install messages
 	$(PY) -m tools.devservices run
 
-## Lint, JS tests, then the whole Python suite against throwaway PostgreSQL and Redis.
+## Lint, JS tests, then the whole Python suite against throwaway PostgreSQL and Redis,
+## with branch coverage (tests/coverage_scope.py: which tests are traced) reported at
+## the end; the whole suite fails under the floor in pyproject.toml, a part of it
+## (PYTEST_ARGS) is reported without the floor.
 test: install messages lint jstest
 	@tests/tools/ensure_chromium.sh
-	$(PY) -m tools.devservices test $(PYTEST_ARGS)
+	@rm -f .coverage .coverage.*
+	COVERAGE_PROCESS_START=$(CURDIR)/pyproject.toml COVERAGE_FILE=$(CURDIR)/.coverage \
+	  $(PY) -m tools.devservices test -p tests.coverage_scope $(PYTEST_ARGS)
+	@$(PY) -m coverage combine --quiet
+	$(PY) -m coverage report $(if $(PYTEST_ARGS),--fail-under=0)
 
 lint: install $(TSC)
 	@test ! -e platform/__init__.py || { echo "platform/__init__.py must not exist: a package named platform shadows the standard library" >&2; exit 1; }
