@@ -15,6 +15,11 @@ END = "#poker-end-dialog"
 JOKER = "#poker-joker-dialog"
 
 
+def _day_text(day) -> str:
+    """The date as the English page writes it: "7 December 2026"."""
+    return f"{day.day} {day.strftime('%B')} {day.year}"
+
+
 def play_to_end(page) -> None:
     """Fill free cells in order (a joker becomes 7) until the end dialog opens."""
     for _ in range(80):
@@ -63,7 +68,8 @@ def test_daily_challenge_end_to_end_with_consent_share_and_replay(player_page):
     share = page.locator("#poker-share-text")
     expect(share).to_be_visible()
     expect(share).to_have_value(
-        f"Matika daily challenge {DailyAttempt.objects.get().day.isoformat()}: {score} points, "
+        # the day written in the page's language (issue 40 §3): "7 December 2026"
+        f"Matika daily challenge {_day_text(DailyAttempt.objects.get().day)}: {score} points, "
         f"place 1 of the day, streak 1. {page.url.split('?')[0]}"
     )
 
