@@ -40,7 +40,8 @@ def _catalogue(language: str) -> dict[str, list[str]]:
         for entry in polib.pofile(str(LOCALE / language / "LC_MESSAGES" / f"{domain}.po")):
             if not entry.obsolete:
                 forms = list(entry.msgstr_plural.values()) if entry.msgid_plural else []
-                texts[entry.msgid] = forms or [entry.msgstr]
+                key = f"{entry.msgctxt}\x04{entry.msgid}" if entry.msgctxt else entry.msgid
+                texts[key] = forms or [entry.msgstr]
     for path in sorted((LOCALE / "pending").glob("*.json")):
         for msgid, value in json.loads(path.read_text(encoding="utf-8")).items():
             if language in value:
