@@ -172,12 +172,7 @@ def main() -> int:
             settings=args.settings, DB_CONN_MAX_AGE="60", ALLOWED_HOSTS="127.0.0.1,localhost"
         )
         env["ROOM_SOCKETS_PER_ADDRESS"] = str(10 * (args.lobbies + 1) * (args.players + 1))
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            check=True,
-            cwd=BASE_DIR,
-            env=env,
-        )
+        fanout.migrate(env)
         os.environ.update(env)
         lobbies = fanout.make_rooms(args.lobbies, args.players, game="poker")
         servers = fanout.start_servers(env, 1, extra_args=args.uvicorn_arg)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -37,12 +36,7 @@ def main() -> int:
     args = parser.parse_args()
     with throwaway("matika-placement-explain-") as services:
         env = services.env(ALLOWED_HOSTS="127.0.0.1,localhost")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            check=True,
-            cwd=BASE_DIR,
-            env=env,
-        )
+        fanout.migrate(env)
         os.environ.update(env)
         lobby = fanout.make_rooms(1, args.players, game="poker")[0]
         explain(lobby, args.repeat)

@@ -86,6 +86,16 @@ def layer_settings(workdir: Path, capacity: int, pubsub: bool, max_connections: 
     return "bench_layer_settings"
 
 
+def migrate(env: dict) -> None:
+    """Migrate the throwaway database that ``env`` names."""
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        check=True,
+        cwd=BASE_DIR,
+        env=env,
+    )
+
+
 @contextmanager
 def bench_services(prefix: str) -> Iterator[tuple[Path, dict, list]]:
     """Throwaway PostgreSQL and Redis (tools/services.py), migrated: yields the folder,
@@ -93,12 +103,7 @@ def bench_services(prefix: str) -> Iterator[tuple[Path, dict, list]]:
     servers: list = []
     with throwaway(prefix) as services:
         env = services.env(DB_CONN_MAX_AGE="60", ALLOWED_HOSTS="127.0.0.1,localhost")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            check=True,
-            cwd=BASE_DIR,
-            env=env,
-        )
+        migrate(env)
         try:
             yield services.workdir, env, servers
         finally:
