@@ -197,9 +197,16 @@ def _end_other_sessions(token: str | None, player: PlayerProfile) -> None:
 
 @require_POST
 def not_me(request: HttpRequest) -> HttpResponse:
-    """ "I am not <name>" on a shared computer: the pupil's identity leaves this
-    browser completely -- their profile, every bound profile, the identity
-    cookie and any session (the next pupil starts with nothing)."""
+    """ "I am not <name>" on a shared computer, then the home page."""
+    response = redirect("home")
+    end_pupil_identity(request, response)
+    return response
+
+
+def end_pupil_identity(request: HttpRequest, response: HttpResponse) -> None:
+    """The pupil's identity leaves this browser completely -- their profile,
+    every bound profile, the identity cookie (on ``response``) and any session:
+    the next pupil starts with nothing."""
     from django.contrib.auth import logout
 
     browser = request.browser
@@ -213,9 +220,7 @@ def not_me(request: HttpRequest) -> HttpResponse:
         services.end_account_capabilities(browser=browser, user=request.user)
         logout(request)
     messages.success(request, _("You are signed out. The next pupil can sign in."))
-    response = redirect("home")
     identity.forget_token(response)
-    return response
 
 
 @require_POST

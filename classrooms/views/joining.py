@@ -10,7 +10,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts import identity, limits, nicknames
-from accounts.player_views import not_me
+from accounts.player_views import end_pupil_identity
 from classrooms import selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.forms import JoinCodeForm, JoinForm
@@ -153,8 +153,8 @@ def _not_me(request: HttpRequest) -> HttpResponse:
     """ "No, I am someone else": exactly the "I am not <name>" action (the
     pupil's identity leaves this browser), then back to this class's join page
     (key included), now without a profile."""
-    response = not_me(request)
-    response["Location"] = request.get_full_path()
+    response = redirect(request.get_full_path())
+    end_pupil_identity(request, response)
     return response
 
 
