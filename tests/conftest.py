@@ -24,6 +24,10 @@ from tests import fast_flush
 
 # Autouse: every room event a database test writes must match its schema.
 from tests.rooms.schema_check import room_events_match_their_schemas  # noqa: F401
+
+# pytest-timeout's 300 s for a test's own work: its setup (the test database's
+# creation, the servers' start) has a budget of its own (tests/setup_timeout.py).
+from tests.setup_timeout import pytest_runtest_setup  # noqa: F401
 from tools.services import free_port as _free_port
 
 # Hypothesis fails an example that takes over 200 ms by default: a timing check,
