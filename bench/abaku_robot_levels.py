@@ -65,7 +65,9 @@ FIXED = {"median": 0.5, "p75": 0.75, "p90": 0.9}
 # Every level against the one below it (55-75 %), every bench player against its levels (30-70 %).
 STEPS = [(upper, lower) for lower, upper in zip(LEVELS, LEVELS[1:], strict=False)]
 BENCH = [(player, level) for player, levels in BENCH_PLAYERS.items() for level in levels]
-PAIRINGS = list(dict.fromkeys(STEPS + BENCH))
+# A bench pair that is a step the other way round (greedy against strong) is
+# played once, as the step; the summary reads it both ways.
+PAIRINGS = list(dict.fromkeys(STEPS + [pair for pair in BENCH if pair[::-1] not in STEPS]))
 TARGETS = {**{pair: (0.3, 0.7) for pair in BENCH}, **{pair: (0.55, 0.75) for pair in STEPS}}
 
 

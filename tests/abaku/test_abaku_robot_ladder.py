@@ -28,13 +28,13 @@ from games.abaku.rules import (
     robot,
     robot_action,
 )
-from games.abaku.rules.robot import BENCH_PLAYERS, LEVEL_BY_ID, share_move
+from games.abaku.rules.robot import BENCH_PLAYERS, LEVEL_BY_ID, OLD_LEVELS, share_move
 
 from .abaku_helpers import ALL_STONES, random_position
 
 racks = st.lists(st.sampled_from(sorted(set(ALL_STONES))), min_size=1, max_size=5)
 # One level of each way of playing (percentile, share, best, strong): the
-# property tests' cost stays that of five levels while the ladder has 27.
+# property tests' cost stays that of four levels while the ladder has 14.
 ONE_OF_EACH_PLAY = tuple({level.play: level.id for level in reversed(LEVEL_TABLE)}.values())
 
 
@@ -90,7 +90,7 @@ def test_robot_actions_are_deterministic_for_a_seed_and_accepted_by_the_rules(
 
 def test_the_level_table_is_the_one_source_of_the_levels() -> None:
     assert LEVELS == tuple(level.id for level in LEVEL_TABLE)
-    assert len(set(LEVELS)) == len(LEVELS) == 27
+    assert len(set(LEVELS)) == len(LEVELS) == 14
     assert DEFAULT_LEVEL == LEVEL_TABLE[0].id == "easy"
     # the ids rooms stored before the ladder keep their place in it
     assert [lv for lv in LEVELS if not lv[-1].isdigit()] == [
@@ -101,10 +101,13 @@ def test_the_level_table_is_the_one_source_of_the_levels() -> None:
         "strong",
     ]
     plays = [level.play for level in LEVEL_TABLE]
-    assert plays == ["percentile"] * 14 + ["share"] * 11 + ["best", "strong"]
-    # every level has its own name and a description, in English (the pages translate)
+    assert plays == ["percentile"] * 6 + ["share"] * 6 + ["best", "strong"]
+    # every level has its own name and its own description, in English (the
+    # pages translate): the hub's ladder repeats no description (issue 42)
     names = [level.name for level in LEVEL_TABLE]
     assert len(set(names)) == len(names) and all(level.description for level in LEVEL_TABLE)
+    descriptions = [level.description for level in LEVEL_TABLE]
+    assert len(set(descriptions)) == len(descriptions)
     for level in LEVEL_TABLE:
         for low, high in (level.percentiles, level.shares):
             assert 0 <= low <= high <= 1
@@ -118,6 +121,34 @@ def test_the_level_table_is_the_one_source_of_the_levels() -> None:
     # level 3's successor aims at a share of the best score, below the best but close to it
     low, high = LEVEL_BY_ID["advanced"].shares
     assert LEVEL_BY_ID["advanced"].play == "share" and 0.5 < low < high <= 1
+
+
+# The 27 rungs of issue 42's first ladder (commit 7ae7b5b), easiest first: a
+# pupil's finished games, rooms and homework may have stored any of them.
+LADDER_27 = (
+    ["easy"]
+    + [f"easy{k}" for k in range(2, 14)]
+    + ["medium"]
+    + [f"medium{k}" for k in range(2, 12)]
+    + ["advanced", "greedy", "strong"]
+)
+
+
+def test_every_id_a_pupil_may_have_stored_still_plays_as_a_neighbouring_kept_level() -> None:
+    assert len(LADDER_27) == 27 and set(LEVELS) <= set(LADDER_27)
+    for old in LADDER_27:
+        if old in LEVELS:
+            assert old not in OLD_LEVELS and robot.resolve_level(old) == old
+            continue
+        kept = robot.resolve_level(old)
+        # the nearest kept rung below or above it in the old ladder
+        below = max(i for i, lv in enumerate(LADDER_27[: LADDER_27.index(old)]) if lv in LEVELS)
+        above = min(
+            i for i, lv in enumerate(LADDER_27) if lv in LEVELS and i > LADDER_27.index(old)
+        )
+        assert kept in (LADDER_27[below], LADDER_27[above]), old
+    assert robot.resolve_level("beginner") == "easy"
+    assert set(OLD_LEVELS.values()) <= set(LEVELS) and not set(OLD_LEVELS) & set(LEVELS)
 
 
 @pytest.fixture

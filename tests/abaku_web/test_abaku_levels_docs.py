@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from games.abaku import assignments
 from games.abaku.adapter import AbakuTable
 from games.abaku.presentation import (
     next_level,
@@ -18,6 +19,7 @@ from games.abaku.presentation import (
     suggested_level,
 )
 from games.abaku.rules import LEVEL_TABLE, LEVELS
+from games.abaku.stats import profile_stats
 from games.models import GameRecord, GameResult
 from tests.abaku_web.test_abaku_hint_record import browser
 
@@ -113,6 +115,24 @@ def test_after_a_win_the_ladder_marks_the_level_beaten_and_suggests_the_next():
 
 
 @pytest.mark.django_db
+def test_a_win_against_a_level_the_ladder_dropped_counts_for_the_kept_level_next_to_it():
+    """Issue 42 went from 27 rungs to 14: a pupil's finished games keep the id
+    they were played against, and a win against a dropped rung marks the kept
+    level it now plays as (``OLD_LEVELS``), so the climb is not lost."""
+    profile, client = browser()
+    _robot_result(profile, "easy2", "win")  # a rung of the 27, now played as `easy`
+    _robot_result(profile, "easy8", "win")  # now `easy9`
+    stats = profile_stats(GameResult.objects.filter(player=profile))
+    by_id = {level["id"]: level for level in stats["levels"]}
+    assert [lv["id"] for lv in stats["levels"]] == list(LEVELS)
+    assert by_id["easy"]["beaten"] and by_id["easy9"]["beaten"]
+    assert by_id["easy"]["games"] == by_id["easy9"]["games"] == 1
+    page = client.get("/abaku/").content.decode()
+    assert page.count('data-testid="ab-level-beaten"') == 2
+    assert f'value="{next_level("easy9")}" checked' in page
+
+
+@pytest.mark.django_db
 def test_a_new_player_gets_level_1_and_no_marks():
     _profile, client = browser()
     page = client.get("/abaku/").content.decode()
@@ -124,6 +144,11 @@ def test_a_new_player_gets_level_1_and_no_marks():
 def test_the_settings_accept_every_level_of_the_table():
     for level in LEVELS:
         assert AbakuTable().clean_settings({"robot_level": level})["robot_level"] == level
+        homework = {"opponent": "robot", "robot_level": level}
+        assert assignments.clean_settings(homework)["robot_level"] == level
+    # a homework saved with a rung the ladder dropped plays the kept level next to it
+    saved = {"opponent": "robot", "robot_level": "medium11"}
+    assert assignments.clean_settings(saved)["robot_level"] == "medium10"
 
 
 @pytest.mark.parametrize("doc", ["abaku-product.md", "rules/abaku.md"])

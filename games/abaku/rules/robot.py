@@ -9,11 +9,11 @@ of games, and each bench player (``BENCH_PLAYERS``) meets a level it beats in
 30-70 % (issue 42). All levels choose among :func:`all_moves`, so they also
 make the first move.
 
-* The first fourteen (``easy`` .. ``medium``) play a move from a range of the
+* The first six (``easy`` .. ``medium``) play a move from a range of the
   position's legal moves by score (a random percentile in ``percentiles``,
   each level's range higher than the one below): ``easy`` plays around the
   middle, ``medium`` from the top fifth.
-* The next eleven (``medium2`` .. ``advanced``) aim at a share of the best score
+* The next six (``medium3`` .. ``advanced``) aim at a share of the best score
   (the move nearest to r x the best, r drawn from ``shares`` each move). A
   rank near the top of the move list would not do: the best move is usually
   far ahead of the 90th-99th percentile ones (issue 31).
@@ -74,17 +74,14 @@ class Level:
     shares: tuple[float, float] = (1.0, 1.0)
 
 
-_FIRST_STEPS = gettext_noop(
-    "Finds better examples than the robot below, but still leaves points lying."
-)
-_MIDDLE_STEPS = gettext_noop(
-    "Goes for more points with every step up and now and then finds the best move."
-)
-
 # The ladder, easiest first: each level should beat the one below it in 55-75 %
 # of games, and the bench players (the median, 75th- and 90th-percentile move,
 # greedy) each meet a level they beat in 30-70 % (issue 42; measured in
-# bench/RESULTS-abaku.md, designed with bench/abaku_ladder_positions.py).
+# bench/RESULTS-abaku.md). Fourteen rungs since issue 42's second pass: the
+# 27 before were too fine (the upper level of a step won 54 % pooled). From
+# ``easy`` to ``advanced`` the rungs are equal steps in expected points a move
+# on recorded positions (bench/abaku_ladder_positions.py): x1.175 a move between
+# the percentile levels, x1.158 between the share levels.
 LEVEL_TABLE: tuple[Level, ...] = (
     Level(
         "easy",
@@ -93,18 +90,34 @@ LEVEL_TABLE: tuple[Level, ...] = (
         "percentile",
         (0.37, 0.6),
     ),
-    Level("easy2", gettext_noop("Earthworm"), _FIRST_STEPS, "percentile", (0.41, 0.63)),
-    Level("easy3", gettext_noop("Turtle"), _FIRST_STEPS, "percentile", (0.45, 0.67)),
-    Level("easy4", gettext_noop("Ladybird"), _FIRST_STEPS, "percentile", (0.49, 0.7)),
-    Level("easy5", gettext_noop("Hedgehog"), _FIRST_STEPS, "percentile", (0.53, 0.73)),
-    Level("easy6", gettext_noop("Mole"), _FIRST_STEPS, "percentile", (0.56, 0.77)),
-    Level("easy7", gettext_noop("Mouse"), _FIRST_STEPS, "percentile", (0.6, 0.8)),
-    Level("easy8", gettext_noop("Frog"), _FIRST_STEPS, "percentile", (0.63, 0.83)),
-    Level("easy9", gettext_noop("Hamster"), _FIRST_STEPS, "percentile", (0.67, 0.85)),
-    Level("easy10", gettext_noop("Rabbit"), _FIRST_STEPS, "percentile", (0.7, 0.88)),
-    Level("easy11", gettext_noop("Squirrel"), _FIRST_STEPS, "percentile", (0.73, 0.9)),
-    Level("easy12", gettext_noop("Hen"), _FIRST_STEPS, "percentile", (0.75, 0.93)),
-    Level("easy13", gettext_noop("Goose"), _FIRST_STEPS, "percentile", (0.78, 0.94)),
+    Level(
+        "easy4",
+        gettext_noop("Ladybird"),
+        gettext_noop("Plays short examples and now and then spots a better square."),
+        "percentile",
+        (0.474, 0.688),
+    ),
+    Level(
+        "easy6",
+        gettext_noop("Mole"),
+        gettext_noop("Looks a bit longer and finds a few more points than the Ladybird."),
+        "percentile",
+        (0.567, 0.775),
+    ),
+    Level(
+        "easy9",
+        gettext_noop("Hamster"),
+        gettext_noop("Often finds a good example, but misses the big ones."),
+        "percentile",
+        (0.663, 0.846),
+    ),
+    Level(
+        "easy11",
+        gettext_noop("Squirrel"),
+        gettext_noop("Collects points busily and seldom plays a weak move."),
+        "percentile",
+        (0.739, 0.913),
+    ),
     Level(
         "medium",
         gettext_noop("Duck"),
@@ -112,16 +125,43 @@ LEVEL_TABLE: tuple[Level, ...] = (
         "percentile",
         (0.8, 0.96),
     ),
-    Level("medium2", gettext_noop("Cat"), _MIDDLE_STEPS, "share", shares=(0.35, 0.54)),
-    Level("medium3", gettext_noop("Dog"), _MIDDLE_STEPS, "share", shares=(0.39, 0.57)),
-    Level("medium4", gettext_noop("Goat"), _MIDDLE_STEPS, "share", shares=(0.44, 0.6)),
-    Level("medium5", gettext_noop("Pony"), _MIDDLE_STEPS, "share", shares=(0.48, 0.64)),
-    Level("medium6", gettext_noop("Fox"), _MIDDLE_STEPS, "share", shares=(0.54, 0.68)),
-    Level("medium7", gettext_noop("Badger"), _MIDDLE_STEPS, "share", shares=(0.6, 0.73)),
-    Level("medium8", gettext_noop("Beaver"), _MIDDLE_STEPS, "share", shares=(0.66, 0.78)),
-    Level("medium9", gettext_noop("Wolf"), _MIDDLE_STEPS, "share", shares=(0.72, 0.83)),
-    Level("medium10", gettext_noop("Lynx"), _MIDDLE_STEPS, "share", shares=(0.78, 0.88)),
-    Level("medium11", gettext_noop("Bear"), _MIDDLE_STEPS, "share", shares=(0.84, 0.93)),
+    Level(
+        "medium3",
+        gettext_noop("Dog"),
+        gettext_noop("Goes for bigger examples and uses the coloured squares more often."),
+        "share",
+        shares=(0.381, 0.564),
+    ),
+    Level(
+        "medium5",
+        gettext_noop("Pony"),
+        gettext_noop("Usually scores about half of what the best move would."),
+        "share",
+        shares=(0.466, 0.626),
+    ),
+    Level(
+        "medium6",
+        gettext_noop("Fox"),
+        gettext_noop(
+            "Plans cleverly and mostly scores well over half of what the best move would."
+        ),
+        "share",
+        shares=(0.567, 0.702),
+    ),
+    Level(
+        "medium8",
+        gettext_noop("Beaver"),
+        gettext_noop("Builds long examples and often comes close to the best move."),
+        "share",
+        shares=(0.683, 0.799),
+    ),
+    Level(
+        "medium10",
+        gettext_noop("Lynx"),
+        gettext_noop("Almost always finds a strong move; only the very best slips past it."),
+        "share",
+        shares=(0.789, 0.887),
+    ),
     Level(
         "advanced",
         gettext_noop("Owl"),
@@ -145,20 +185,40 @@ LEVEL_TABLE: tuple[Level, ...] = (
     ),
 )
 # The bench players (bench/abaku_robot_levels.py: every turn the legal move at a
-# fixed percentile by score, or the greedy robot) and the level each should beat
-# in 30-70 % of games -- the one where a child who plays like them stands.
+# fixed percentile by score, or the greedy robot) and the levels just below and
+# just above them in expected points a move, of which each should beat one in
+# 30-70 % of games -- where a child who plays like them stands.
 BENCH_PLAYERS: dict[str, tuple[str, ...]] = {
-    "median": ("easy", "easy2"),
-    "p75": ("easy8", "easy9"),
-    "p90": ("medium", "medium2"),
+    "median": ("easy", "easy4"),
+    "p75": ("easy6", "easy9"),
+    "p90": ("medium", "medium3"),
     "greedy": ("advanced", "strong"),
 }
 LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVEL_TABLE}
 LEVELS: tuple[str, ...] = tuple(level.id for level in LEVEL_TABLE)
 DEFAULT_LEVEL = LEVELS[0]
-# Ids stored by rooms before the four levels (issue 19) and the level each
-# plays now, so running rooms and saved settings keep working.
-OLD_LEVELS: dict[str, str] = {"beginner": "easy"}
+# Ids stored before (rooms' settings, homework, a pupil's finished games:
+# ``GameResult.details["robot_level"]``) that are no longer levels, and the
+# kept level each plays and counts as now, so running rooms, saved settings
+# and a pupil's "beaten" marks keep working: "beginner" (before issue 19), and
+# the rungs of issue 42's 27-level ladder that the 14 rungs dropped, each
+# mapped to the kept level nearest in expected points a move.
+OLD_LEVELS: dict[str, str] = {
+    "beginner": "easy",
+    "easy2": "easy",
+    "easy3": "easy4",
+    "easy5": "easy6",
+    "easy7": "easy6",
+    "easy8": "easy9",
+    "easy10": "easy9",
+    "easy12": "easy11",
+    "easy13": "medium",
+    "medium2": "medium3",
+    "medium4": "medium5",
+    "medium7": "medium6",
+    "medium9": "medium8",
+    "medium11": "medium10",
+}
 
 # The percentile ranges of the lower levels (kept as names for callers).
 EASY_PERCENTILES = LEVEL_BY_ID["easy"].percentiles
