@@ -57,7 +57,13 @@ def explain(lobby: dict, repeat: int) -> None:
     player = PlayerProfile.objects.get(pk=lobby["players"][0]["id"])
     seat = Seat.objects.get(room_id=lobby["id"], player=player)
     now = timezone.now()
-    read = {"room": lobby["id"], "player": player.pk, "client_id": "x1", "now": now}
+    read = {
+        "room": lobby["id"],
+        "player": player.pk,
+        "client_id": "x1",
+        "now": now,
+        "room_version": None,
+    }
     row = _one(connection, "SELECT seq, status FROM rooms_room WHERE id = %s", [lobby["id"]])
     version = _one(connection, "SELECT xmin::text FROM rooms_seat WHERE id = %s", [seat.pk])[0]
     step = {

@@ -301,9 +301,15 @@ FROM {seat} seat WHERE seat.room_id = %(room)s AND seat.player_id = %(player)s F
 )
 # The optimistic way reads the same without locks, with the seat row's version,
 # in one statement (bound on the server and prepared: ``prepared.SeatCursor``).
+# The room's state (2-3 KB of JSON) comes only when this process has not got it
+# already: ``_ROOM_STATES`` keeps the last state read per room under the room
+# row's version (``xmin``: any write to the row -- a draw, a kick, an erasure --
+# makes a new one), and PostgreSQL sends NULL while the row is still that version.
 _SEAT_READ_SQL = (
     """
-SELECT room.status, room.state, room.expires_at <= %(now)s, room.seq,
+SELECT room.status,
+       CASE WHEN room.xmin = %(room_version)s::xid THEN NULL ELSE room.state END,
+       room.expires_at <= %(now)s, room.seq, room.xmin::text,
        seat.id, seat.status, seat.role, seat.state, """
     + _ANSWER_SQL
     + """, seat.xmin::text
@@ -312,6 +318,13 @@ LEFT JOIN {seat} seat ON seat.room_id = room.id AND seat.player_id = %(player)s
 WHERE room.id = %(room)s
 """
 )
+
+
+# room id -> (row version, decoded state) of the last unlocked read in this process.
+# Shared by the threads and the moves of a room: a game's ``apply_seat`` only reads
+# the room's state (it returns the seat's new state; a room-wide change is a step
+# under the room's lock, which writes a new row version).
+_ROOM_STATES: dict[int, tuple[str, Any]] = {}
 
 
 def _json(value: Any) -> Any:
@@ -335,22 +348,34 @@ def _read_room_and_seat(
     params = {"room": room_id, "player": player.pk, "client_id": client_id, "now": now}
     if isinstance(cursor, SeatCursor):
         assert not lock
+        cached = _ROOM_STATES.get(room_id)
+        params["room_version"] = None if cached is None else cached[0]
         row = cursor.one(_sql("seat_read", _SEAT_READ_SQL), params)
-        room = None if row is None else row[:4]
-        seat_row = None if row is None or row[4] is None else row[4:]
-    else:
-        assert lock
-        cursor.execute(_sql("seat_locks", _SEAT_LOCKS_SQL), params)
-        room = cursor.fetchone()
-        cursor.nextset()
-        seat_row = cursor.fetchone()
+        if row is None:
+            raise RoomError("unknown_room", _("There is no room with this code."))
+        if row[1] is None and cached is not None:  # still the version this process has
+            state = cached[1]
+        else:
+            state = _json(row[1])
+            if len(_ROOM_STATES) > 10_000:
+                _ROOM_STATES.clear()
+            _ROOM_STATES[room_id] = (row[4], state)
+        return (row[0], state, bool(row[2]), row[3]), _seat(None if row[5] is None else row[5:])
+    assert lock
+    cursor.execute(_sql("seat_locks", _SEAT_LOCKS_SQL), params)
+    room = cursor.fetchone()
+    cursor.nextset()
+    seat_row = cursor.fetchone()
     if room is None:
         raise RoomError("unknown_room", _("There is no room with this code."))
-    seat: SeatRow | None = None
-    if seat_row is not None:
-        r = seat_row
-        seat = (r[0], r[1], r[2], _json(r[3]), _json(r[4]), r[5])
-    return (room[0], _json(room[1]), bool(room[2]), room[3]), seat
+    return (room[0], _json(room[1]), bool(room[2]), room[3]), _seat(seat_row)
+
+
+def _seat(row: tuple | None) -> SeatRow | None:
+    """The seat columns of a read, JSON decoded (None: no seat)."""
+    if row is None:
+        return None
+    return (row[0], row[1], row[2], _json(row[3]), _json(row[4]), row[5])
 
 
 # A per-seat step writes the seat's new state, the log entry and the remembered

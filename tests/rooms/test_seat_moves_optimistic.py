@@ -219,3 +219,44 @@ def test_behind_pgbouncer_nothing_is_prepared(group, settings):
     assert _place(room, ana, "p1", cell=2)["type"] == "ack"
     assert len(_prepared_on_this_connection()) == before
     assert _board(room, ana)[2] is not None
+
+
+def _states_read(monkeypatch) -> list:
+    """The room state column of every unlocked read (None: PostgreSQL did not send it)."""
+    real, sent = moves.SeatCursor.one, []
+
+    def one(self, sql, params):
+        row = real(self, sql, params)
+        if "room.xmin" in sql and row is not None:
+            sent.append(row[1])
+        return row
+
+    monkeypatch.setattr(moves.SeatCursor, "one", one)
+    return sent
+
+
+def test_the_room_state_travels_once_per_row_version(group, monkeypatch):
+    room, _host, (ana, bob, _cecilie) = group
+    moves._ROOM_STATES.clear()
+    sent = _states_read(monkeypatch)
+    assert _place(room, ana, "a1", cell=1)["type"] == "ack"
+    assert _place(room, bob, "b1", cell=2)["type"] == "ack"
+    # The second placement of the same draw judged on the state this process has.
+    assert sent[0] is not None and sent[1] is None
+    assert _board(room, bob)[2] is not None
+
+
+def test_a_room_row_written_elsewhere_is_read_again(group, monkeypatch):
+    room, _host, (ana, *_rest) = group
+    moves._ROOM_STATES.clear()
+    sent = _states_read(monkeypatch)
+    assert _place(room, ana, "a1", cell=1)["type"] == "ack"
+    # Another process changes the room row without a step of this one (as the
+    # erasure of a pupil does): the next read brings the new state.
+    state = Room.objects.get(pk=room.pk).state
+    state["sequence"].append(3)
+    state["dealt_at"].append(state["dealt_at"][-1])
+    Room.objects.filter(pk=room.pk).update(state=state)
+    assert _place(room, ana, "a2", cell=2)["type"] == "ack"  # the new number is in hand
+    assert sent[1] is not None
+    assert _board(room, ana)[2] is not None
