@@ -19,6 +19,11 @@
 //                          (the flash messages of base.html)
 //
 // Code may also call `announce(text)` directly.
+//
+// While a modal <dialog> is open, everything outside it is inert: hidden from
+// screen readers, the region too. So the region moves into the open modal dialog
+// (and back home when it closes): what the event says is still heard, e.g.
+// "Joker in hand" as the joker's dialog opens.
 
 const REGION = "announcer";
 /** Time to gather what one event changed before speaking. */
@@ -59,9 +64,27 @@ function voiceOf(region) {
   return voice;
 }
 
+/** @type {HTMLElement | null} */
+let region = null;
+/** Where the region lives while no modal dialog is open. @type {{ parent: Node, next: Node | null } | null} */
+let home = null;
+
+/** The region into the topmost open modal dialog, or back home when none is open. */
+function followDialogs() {
+  if (!region || !home) return;
+  const modals = [...document.querySelectorAll("dialog")].filter((dialog) => dialog.matches(":modal"));
+  const host = modals.length ? modals[modals.length - 1] : null;
+  if (host) {
+    if (region.parentNode !== host) host.append(region);
+  } else if (region.parentNode !== home.parent || !region.isConnected) {
+    const next = home.next && home.next.parentNode === home.parent ? home.next : null;
+    home.parent.insertBefore(region, next);
+  }
+}
+
 function flush() {
   timer = 0;
-  const region = document.getElementById(REGION);
+  followDialogs();
   const message = pending.join(" ");
   pending = [];
   if (!region || !message) return;
@@ -127,6 +150,7 @@ function changed(records) {
   const ordered = [...found].sort((a, b) =>
     a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
   );
+  if (records.some((record) => record.attributeName === "open" || record.removedNodes.length)) followDialogs();
   for (const el of ordered) {
     if (el.dataset.announce === "log") sayEntries(el);
     else if (!shown(el)) said.delete(el); // shown again later, it is news again
@@ -135,6 +159,8 @@ function changed(records) {
 }
 
 function start() {
+  region = document.getElementById(REGION);
+  if (region && region.parentNode) home = { parent: region.parentNode, next: region.nextSibling };
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-announce]"))) {
     if (el.dataset.announce === "log") logged.set(el, entries(el));
     else if (el.dataset.announce === "load" && shown(el)) sayLine(el);
@@ -145,7 +171,7 @@ function start() {
     childList: true,
     characterData: true,
     attributes: true,
-    attributeFilter: ["hidden", "aria-label"],
+    attributeFilter: ["hidden", "aria-label", "open"],
   });
 }
 
