@@ -18,6 +18,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -57,6 +58,23 @@ CLOSE_ABUSIVE = 4429
 CLOSE_IDLE = 4408
 
 
+def _unwrapped_send(send: Callable[[dict[str, Any]], Awaitable[None]]) -> Any:
+    """The server's own ``send`` under Channels' session middleware.
+
+    ``AuthMiddlewareStack`` wraps every message a socket sends in a check whether
+    the session must be saved, which it never is for WebSocket messages (only
+    for ``http.response.start``); a room socket sends a frame per event to
+    every player, so it sends past that check (bench/RESULTS-placement-cpu.md).
+    """
+    wrapper = getattr(send, "__self__", None)
+    if isinstance(wrapper, InstanceSessionWrapper) and not {
+        "websocket.send",
+        "websocket.close",
+    } & set(wrapper.save_message_types):
+        return wrapper.real_send
+    return send
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     player: PlayerProfile | None = None
@@ -71,6 +89,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         # Accept first so a refusal can say why (a rejected handshake cannot).
         await self.accept()
+        self.base_send = _unwrapped_send(self.base_send)
         metrics.socket_opened()
         self.counted_open = True
         cookies = scope_cookies(self.scope)
@@ -299,7 +318,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _send(self, message: dict) -> None:
         try:
-            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+            await self.base_send(
+                {"type": "websocket.send", "text": json.dumps(message, separators=(",", ":"))}
+            )
         except OSError as exc:  # the connection is gone (uvicorn's ClientDisconnected)
             raise ClientGone from exc
 
@@ -506,7 +527,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def room_event(self, event: dict) -> None:
         if self.session_over:
             return  # a logged-out teacher's socket hears nothing more
-        await self.send(text_data=event["text"])
+        await self.base_send({"type": "websocket.send", "text": event["text"]})
         if event.get("close") == "expired":
             await self.close(code=CLOSE_EXPIRED)
 

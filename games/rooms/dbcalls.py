@@ -4,6 +4,7 @@ one was lost, and what counts as PostgreSQL or Redis being unreachable."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -87,8 +88,11 @@ def _run_service(
 ) -> T:
     kept = _before_service()
     delivery.OUTBOX.set(outbox)  # in this call's own copy of the context
+    # A frame's handling already runs in the socket's language (a copy of the
+    # caller's context comes along): activating it again is work per move.
+    language_set = translation.get_language() == language
     try:
-        with translation.override(language):
+        with contextlib.nullcontext() if language_set else translation.override(language):
             for attempt in range(1, LOST_CONNECTION_ATTEMPTS + 1):
                 try:
                     return function(*args, **kwargs)
