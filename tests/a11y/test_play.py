@@ -7,7 +7,6 @@ Each game page is opened once: the page checks run first, then the play.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 
@@ -17,24 +16,12 @@ from playwright.sync_api import expect
 from games.rooms import services as rooms
 from games.rooms.models import Room
 from games.theorems.rules import GameState, robot_action
-from tests.a11y.keyboard import PHONE, focused, poker_started, tab_until, tabs_to
+from tests.a11y.keyboard import PHONE, answer_joker, focused, poker_started, tab_until, tabs_to
 from tests.a11y.pages import assert_read_out, check_page, listen, said
 from tests.foundation import test_site_crawl as crawl
 from tests.mathesso.cheat import next_moves
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    # Quarantined from make test (2026-12-07): on the lead's quiet machine (load 3) the
-    # module failed in three of four runs, a different game each time (a Tab landing on a
-    # board cell instead of the skip link; a Mathesso flip and a Matematici move that never
-    # reached the server). A failing CI lands nothing, so these run on request until the
-    # lost key presses are explained: MATIKA_A11Y_PLAY=1 make test PYTEST_ARGS=tests/a11y.
-    pytest.mark.skipif(
-        os.environ.get("MATIKA_A11Y_PLAY") != "1",
-        reason="keyboard play-throughs are flaky (issue 40): run with MATIKA_A11Y_PLAY=1",
-    ),
-]
+pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 POKER_CELL = "#poker-board button.poker-cell"
 ABAKU_PLAYABLE = ".ab-cell, .ab-rack-stone"
@@ -101,6 +88,7 @@ def test_poker_pupils_room_page(transactional_db, open_page):
     page = open_page(f"/rooms/{room.code}/", PHONE, cookies)
     cell = "[data-pr-board] button.poker-cell:not([disabled])"
     page.locator(cell).first.wait_for()
+    answer_joker(page)
     # the board's top is on the first screen (its last row may need a scroll)
     check_page(
         page,
@@ -209,6 +197,16 @@ def walk_to(page, target: str, items: str) -> None:
     raise AssertionError(f"the arrow keys do not reach {target}: {focused(page)}")
 
 
+def _caught_up(page, table: str, room_id: int) -> None:
+    """Wait until the page's table shows the step the server holds (its data-seq: the
+    seq of the snapshot or private view it drew last), so keys act on what the server has."""
+    seq = Room.objects.values_list("seq", flat=True).get(pk=room_id)
+    page.wait_for_function(
+        "([table, seq]) => Number(document.querySelector(table).dataset.seq) >= seq",
+        arg=[table, seq],
+    )
+
+
 def _state_after(room_id: int, before: dict, seconds: float = 30) -> dict:
     """The room's game state once a move changed it (the socket's move reached the server)."""
     for _poll in range(int(seconds / 0.05)):
@@ -234,12 +232,10 @@ def test_mathesso_is_played_to_the_end_with_the_keyboard(transactional_db, open_
     state = Room.objects.get(pk=room.pk).state
     end = page.locator("[data-end]")
     for _move in range(60):
-        if end.is_visible():
-            break
+        _caught_up(page, "[data-mathesso]", room.pk)
         moves = next_moves(state)
-        if not moves:
-            state = _state_after(room.pk, state)
-            continue
+        if not moves:  # the game is over: the end card comes with the last snapshot
+            break
         _player, message = moves[0]
         if message["type"] == "end_turn":
             tab_until(page, "[data-end-turn]", back=True)
@@ -252,27 +248,7 @@ def test_mathesso_is_played_to_the_end_with_the_keyboard(transactional_db, open_
             walk_to(page, tile, ".mt-tile")
         before = len(said(page))
         page.keyboard.press("Enter")
-        try:
-            state = _state_after(room.pk, state, seconds=10)
-        except AssertionError:
-            print(
-                "STUCK",
-                message,
-                focused(page),
-                page.evaluate(
-                    "() => [document.querySelector('[data-error]').textContent, document.querySelector('[data-status]').textContent]"
-                ),
-            )
-            # Seen twice on a machine at load 30: a flip's Enter that made no move (cause
-            # not found; reported). One more press on the same tile, then it must move.
-            if message["type"] == "flip":
-                walk_to(page, tile, ".mt-tile")
-            page.keyboard.press("Enter")
-            try:
-                state = _state_after(room.pk, state, seconds=10)
-            except AssertionError:
-                state = Room.objects.get(pk=room.pk).state  # plan again from the server's state
-                continue
+        state = _state_after(room.pk, state)
         page.wait_for_function(f"() => window.a11ySaid.length > {before}")
     expect(end).to_be_visible()
     print(said(page))
@@ -335,15 +311,11 @@ def test_matematici_is_played_to_the_end_with_the_keyboard(transactional_db, ope
             state = _state_after(room.pk, state)
             continue
         wanted = {k: v for k, v in robot_action(game, rng).items() if k != "player"}
+        _caught_up(page, "[data-theorems-table]", room.pk)  # the page shows the server's state
         page.wait_for_function(
             "() => document.querySelector('[data-theorems-table]').dataset.busy !== 'true'"
         )
-        where = None
-        for _wait in range(40):  # the page shows the state the server holds
-            where = page.evaluate(MARK, wanted)
-            if where:
-                break
-            page.wait_for_timeout(50)
+        where = page.evaluate(MARK, wanted)
         assert where, f"no button for {wanted}"
         if where == "hand":
             if not page.evaluate("() => !!document.activeElement.closest('[data-th-hand]')"):

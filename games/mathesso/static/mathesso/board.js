@@ -613,6 +613,9 @@ if (root && live) {
       if (fresh && fresh.tiles) {
         view = /** @type {MathessoView} */ (fresh);
         render();
+        // The step the table shows: events are drawn at once, but what a step
+        // changed is whole only with the snapshot that follows (a test waits for it).
+        root.dataset.seq = String(frame.seq);
       }
     });
     socket.addEventListener("event", (event) => {

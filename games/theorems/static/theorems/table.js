@@ -613,6 +613,12 @@ if (root && dataBlock) {
     scheduleTick();
   }
 
+  // The step the table shows (a snapshot's seq, or the step of the last private
+  // view): a test waits for the step the server holds instead of sleeping.
+  function shows(seq) {
+    if (typeof seq === "number") root.dataset.seq = String(seq);
+  }
+
   whenRoomReady().then((roomSocket) => {
     socket = roomSocket;
     socket.addEventListener("sync", (event) => {
@@ -621,6 +627,7 @@ if (root && dataBlock) {
       log = view && view.game && view.game.log ? view.game.log : [];
       if (view && view.game) delete view.game.log;
       render();
+      shows(/** @type {CustomEvent} */ (event).detail.seq);
     });
     socket.addEventListener("event", (event) => {
       let finished = false;
@@ -648,6 +655,7 @@ if (root && dataBlock) {
         if (change.type === "view") view = change.view;
       }
       render();
+      shows(/** @type {CustomEvent} */ (event).detail.seq);
     });
     // The room's socket may have taken its first snapshot while this module was
     // still loading: ask for a fresh one, or the table stays empty until the next step.

@@ -55,6 +55,12 @@ function takeView(table, next) {
   if (table.pending.length) table.requestPreview();
 }
 
+// The step the table shows (a snapshot's seq, or the step of the last private view,
+// which every step sends each player): a test waits for it instead of sleeping.
+function shows(seq) {
+  if (typeof seq === "number") root.dataset.seq = String(seq);
+}
+
 /** Follows the room's socket once it is open: snapshots, public events, private views. */
 export function connect(table) {
   whenRoomReady().then((roomSocket) => {
@@ -64,6 +70,7 @@ export function connect(table) {
       const snapshot = /** @type {CustomEvent} */ (event).detail.view;
       if (snapshot && snapshot.phase) takeView(table, snapshot);
       else table.render();
+      shows(/** @type {CustomEvent} */ (event).detail.seq);
     });
     socket.addEventListener("event", (event) => {
       let finished = false;
@@ -83,6 +90,7 @@ export function connect(table) {
     });
     socket.addEventListener("private", (event) => {
       for (const change of /** @type {CustomEvent} */ (event).detail.events) if (change.type === "view") takeView(table, change.view);
+      shows(/** @type {CustomEvent} */ (event).detail.seq);
     });
     // The room's socket may have taken its first snapshot while this module was
     // still loading: ask for a fresh one, or the table stays empty until the next step.
