@@ -26,6 +26,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.live]
 PHONE = {"width": 360, "height": 780}
 LAPTOP = {"width": 1280, "height": 800}
 PROJECTOR = {"width": 1920, "height": 1080}
+FOLD = {"width": 360, "height": 740}  # the smallest phone a pupil plays on
+IN_VIEW = """() => ({
+  hand: document.querySelector("[data-pr-hand]").getBoundingClientRect().top,
+  board: document.querySelector("[data-pr-board]").getBoundingClientRect().bottom,
+  height: window.innerHeight,
+})"""
 SIZES = {"phone": PHONE, "laptop": LAPTOP, "projector": PROJECTOR}
 SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "live-rooms"
 NUMBERS = [n for n in range(1, 14)] * 2  # no joker: every turn is one click
@@ -56,6 +62,16 @@ def _context(browser, server, player, size, *, reduced_motion: bool = False):
 def _shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _assert_board_in_view(page) -> None:
+    """Issue 40 §2: on a 360 x 740 phone the number in hand and the whole board with its
+    last row are on the first screen, no scrolling, also under a waiting line (as solo)."""
+    page.set_viewport_size(FOLD)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    found = page.evaluate(IN_VIEW)
+    assert found["hand"] >= 0 and found["board"] <= found["height"], found
+    page.set_viewport_size(PHONE)
 
 
 def _place(page, expect):
@@ -110,6 +126,8 @@ def test_a_duel_starts_by_itself_and_every_waiting_line_says_who_is_waited_for(
     status_board_b = page_b.locator("[data-pr-status]")
     _place(page_a, expect)
     expect(status_board_a).to_have_text("Waiting for Boris to place their number.")
+    if size == "phone":
+        _assert_board_in_view(page_a)
     expect(status_board_b).not_to_contain_text("Wait")  # Boris holds his number
     _place(page_b, expect)
     for page, status in ((page_a, status_board_a), (page_b, status_board_b)):
@@ -211,6 +229,7 @@ def test_a_group_lesson_that_says_the_truth_to_the_end_and_takes_the_class_along
         expect(page.locator("[data-pr-status]")).to_have_text(
             "Waiting for Paní Nováková to draw the next number."
         )
+    _assert_board_in_view(adam)
 
     # The host removes Dan: his board, "The game is running" and the controls go at once.
     dan_id = pupils[3].id
