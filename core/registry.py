@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -30,6 +30,10 @@ from core.errors import DomainError
 if TYPE_CHECKING:
     from django import forms
     from django.db.models import QuerySet
+    from django.http import HttpRequest, HttpResponse
+    from django.utils.functional import _StrPromise
+
+    StrOrPromise: TypeAlias = str | _StrPromise
 
 
 @dataclass(frozen=True)
@@ -85,10 +89,10 @@ class Assignable:
     # raises ``ValidationError`` with a stable ``code`` on bad input.
     clean_settings: Callable[[Any], dict]
     # The settings form's fields for the teacher's page: [(name, label, choices|None, default)].
-    setting_fields: Callable[[], list[tuple[str, Promise, list | None, Any]]]
+    setting_fields: Callable[[], list[tuple[str, StrOrPromise, list[Any] | None, Any]]]
     # (request, game reference) -> the game's review page of that pupil's game,
     # for a viewer the homework app already checked (a teacher of the class).
-    review_response: Callable[[Any, str], Any] | None = None
+    review_response: Callable[[HttpRequest, str], HttpResponse] | None = None
     # The URL of the page the pupil plays the assignment on: (assignment id) -> str.
     play_url: Callable[[int], str] | None = None
     # The pupil's own review of their game, once the homework allows it: (game reference) -> str.

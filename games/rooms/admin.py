@@ -1,12 +1,22 @@
 """Admin for rooms: find a room by code, see its seats and its event log (read-only)."""
 
+from typing import TYPE_CHECKING, TypeAlias
+
 from django.contrib import admin
 from django.http import HttpRequest
 
 from games.rooms.models import Room, RoomEvent, Seat
 
+if TYPE_CHECKING:  # generic in django-stubs only, not at run time
+    _SeatInline: TypeAlias = admin.TabularInline[Seat, Room]
+    _RoomAdmin: TypeAlias = admin.ModelAdmin[Room]
+    _RoomEventAdmin: TypeAlias = admin.ModelAdmin[RoomEvent]
+else:
+    _SeatInline = admin.TabularInline
+    _RoomAdmin = _RoomEventAdmin = admin.ModelAdmin
 
-class SeatInline(admin.TabularInline):
+
+class SeatInline(_SeatInline):
     model = Seat
     extra = 0
     raw_id_fields = ("player",)
@@ -15,7 +25,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Room)
-class RoomAdmin(admin.ModelAdmin):
+class RoomAdmin(_RoomAdmin):
     list_display = ("code", "game", "mode", "status", "locked", "host", "classroom", "created_at")
     list_filter = ("status", "game", "mode", "locked")
     search_fields = ("code", "host__nickname")
@@ -26,7 +36,7 @@ class RoomAdmin(admin.ModelAdmin):
 
 
 @admin.register(RoomEvent)
-class RoomEventAdmin(admin.ModelAdmin):
+class RoomEventAdmin(_RoomEventAdmin):
     """The log is append-only: the admin shows it, never adds or edits (it goes with its room)."""
 
     list_display = ("room", "seq", "kind", "actor", "created_at")

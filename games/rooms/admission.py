@@ -4,14 +4,14 @@ login session when the acting profile is the teacher's own)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.http.cookie import parse_cookie
-from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import trans_real
 
 from accounts import identity, limits
 from accounts import selectors as accounts_selectors
@@ -68,7 +68,7 @@ def scope_language(scope: dict[str, Any], cookies: dict[str, str]) -> str:
         return chosen
     for name, value in scope.get("headers", []):
         if name == b"accept-language":
-            accepted: list[tuple[str, float]] = translation.trans_real.parse_accept_lang_header(
+            accepted: tuple[tuple[str, float], ...] = trans_real.parse_accept_lang_header(
                 value.decode()
             )
             for lang, _q in accepted:
@@ -133,6 +133,7 @@ def admit_by_session(
         return room, player, None, browser_id
     session_key = getattr((scope or {}).get("session"), "session_key", None)
     # The session middleware checked the login, not the idle timeout (page requests do).
-    if not account_sessions.session_alive(session_key, user.pk):
+    user_id = cast(int, user.pk)  # the account's own profile: a signed-in user
+    if not account_sessions.session_alive(session_key, user_id):
         raise RoomError("session_ended", _("Your login has ended. Log in again to go on hosting."))
-    return room, player, (session_key, user.pk), browser_id
+    return room, player, (session_key, user_id), browser_id

@@ -18,9 +18,17 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 T = TypeVar("T")
+#: One call for a thread: the loop and future to settle, the caller's context, the call.
+_Work: TypeAlias = tuple[
+    asyncio.AbstractEventLoop,
+    asyncio.Future[Any],
+    contextvars.Context,
+    Callable[..., Any],
+    tuple[Any, ...],
+]
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +45,7 @@ def _settle(future: asyncio.Future[Any], result: object, error: BaseException | 
 class DatabaseThreads:
     def __init__(self, count: int, name: str = "rooms-db") -> None:
         self.count, self.name = count, name
-        self._work: queue.SimpleQueue = queue.SimpleQueue()
+        self._work: queue.SimpleQueue[_Work] = queue.SimpleQueue()
         self._started = False
         self._lock = threading.Lock()
 

@@ -16,6 +16,7 @@ import logging
 import re
 import threading
 import time
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import BaseChannelLayer, get_channel_layer
@@ -44,15 +45,17 @@ def room_of_group(group: str) -> str | None:
 # Set by the WebSocket consumer around a service call: committed deliveries are
 # collected here and sent from the event loop, so the database thread never
 # waits on Redis. Anywhere else (Celery, views, shell) they are sent at once.
-OUTBOX: contextvars.ContextVar[list | None] = contextvars.ContextVar("rooms_outbox", default=None)
+OUTBOX: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar(
+    "rooms_outbox", default=None
+)
 
 
-def send(group: str, message: dict) -> None:
+def send(group: str, message: dict[str, Any]) -> None:
     """Send one message to a group now, or leave it in the consumer's outbox."""
     deliver([(group, message)])
 
 
-def deliver(deliveries: list[tuple[str, dict]]) -> None:
+def deliver(deliveries: list[tuple[str, dict[str, Any]]]) -> None:
     outbox = OUTBOX.get()
     if outbox is not None:
         outbox.extend(deliveries)
@@ -60,7 +63,7 @@ def deliver(deliveries: list[tuple[str, dict]]) -> None:
         send_now(deliveries)
 
 
-def send_now(deliveries: list[tuple[str, dict]]) -> None:
+def send_now(deliveries: list[tuple[str, dict[str, Any]]]) -> None:
     """Send from synchronous code that runs outside an event loop (Celery, views, shell).
 
     The step is already stored: a failed broadcast is logged and clients
@@ -122,7 +125,7 @@ async def resync_when_back(layer: BaseChannelLayer, groups: list[str]) -> None:
         _RESYNCING.difference_update(waiting)
 
 
-def resync_later(layer: BaseChannelLayer | None, groups: list[str]) -> asyncio.Task | None:
+def resync_later(layer: BaseChannelLayer | None, groups: list[str]) -> asyncio.Task[None] | None:
     """From the event loop: ``resync_when_back`` for the rooms of ``groups``, in the background."""
     rooms = sorted({room for group in groups if (room := room_of_group(group)) is not None})
     if not rooms or layer is None:
@@ -133,10 +136,10 @@ def resync_later(layer: BaseChannelLayer | None, groups: list[str]) -> asyncio.T
     return task
 
 
-_BACKGROUND: set[asyncio.Task] = set()
+_BACKGROUND: set[asyncio.Task[None]] = set()
 
 
-def encode(payload: dict) -> str:
+def encode(payload: dict[str, Any]) -> str:
     """Serialise once here, not once per receiving socket."""
     return json.dumps(payload, separators=(",", ":"))
 
@@ -144,8 +147,8 @@ def encode(payload: dict) -> str:
 def announce_later(
     room_id: int,
     seq: int | None,
-    public: list[dict] | None,
-    private: dict[int, list[dict]],
+    public: list[dict[str, Any]] | None,
+    private: dict[int, list[dict[str, Any]]],
     *,
     close: str | None = None,
 ) -> None:

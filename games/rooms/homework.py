@@ -28,13 +28,14 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import PlayerProfile
+from accounts.requests import PlayerRequest
 from core import registry as game_registry
 from core.errors import DomainError
 from games.rooms import lifecycle
@@ -56,7 +57,7 @@ def start_assignment_room(
     mode: str,
     player: PlayerProfile | None,
     assignment: object,
-    room_settings: Callable[[Mapping[str, Any]], dict],
+    room_settings: Callable[[Mapping[str, Any]], dict[str, Any]],
 ) -> tuple[Room, bool]:
     """The pupil's room of ``assignment``: a new one (True), or their running
     one continued (False). ``room_settings`` turns the homework's settings into
@@ -91,7 +92,7 @@ def start_assignment_room(
 Start = Callable[[PlayerProfile | None, object], tuple[Room, bool]]
 
 
-def api_start(request: HttpRequest, start: Start) -> JsonResponse:
+def api_start(request: PlayerRequest, start: Start) -> JsonResponse:
     """``POST {"mode": "assignment", "assignment": <id>}``: 201 new, 200 continued."""
     if len(request.body) > MAX_BODY_BYTES:
         return JsonResponse(
@@ -119,7 +120,7 @@ def api_start(request: HttpRequest, start: Start) -> JsonResponse:
 
 
 def start_page(
-    request: HttpRequest, assignment_id: int, *, start: Start, template: str, url_name: str
+    request: PlayerRequest, assignment_id: int, *, start: Start, template: str, url_name: str
 ) -> HttpResponse:
     """GET: the page with one Start button; POST: start (or continue), go to the room."""
     if request.method == "POST":
@@ -134,15 +135,15 @@ def start_page(
 
 def start_views(
     start: Start, *, template: str, url_name: str
-) -> tuple[Callable[[HttpRequest], JsonResponse], Callable[[HttpRequest, int], HttpResponse]]:
+) -> tuple[Callable[[PlayerRequest], JsonResponse], Callable[[PlayerRequest, int], HttpResponse]]:
     """A game's two homework views: ``api_games`` (``POST <game>/api/games/``) and
     ``play`` (``<game>/homework/<id>/``, its page ``template`` named ``url_name``)."""
 
     @require_POST
-    def api_games(request: HttpRequest) -> JsonResponse:
+    def api_games(request: PlayerRequest) -> JsonResponse:
         return api_start(request, start)
 
-    def play(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    def play(request: PlayerRequest, assignment_id: int) -> HttpResponse:
         return start_page(request, assignment_id, start=start, template=template, url_name=url_name)
 
     return api_games, play

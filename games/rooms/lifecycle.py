@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings as django_settings
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -38,6 +38,9 @@ from games.rooms.steps import (
     seat_public,
 )
 
+if TYPE_CHECKING:
+    from classrooms.models import Classroom
+
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 6
 # A room not finished this long after creation expires: the retention table's number.
@@ -63,7 +66,7 @@ def create_room(
     mode: str,
     host: PlayerProfile,
     settings: dict[str, Any],
-    classroom: models.Model | None = None,
+    classroom: Classroom | None = None,
 ) -> Room:
     """Open a lobby with a fresh join code; the creator takes the host seat.
 
@@ -116,7 +119,9 @@ def create_room(
 
 
 @transaction.atomic
-def create_and_start(*, game: str, mode: str, host: PlayerProfile, settings: dict) -> Room:
+def create_and_start(
+    *, game: str, mode: str, host: PlayerProfile, settings: dict[str, Any]
+) -> Room:
     """Open a room and start it at once (a solo game): one transaction, so a
     refused start leaves no lobby behind."""
     room: Room = create_room(game=game, mode=mode, host=host, settings=settings)
@@ -256,7 +261,7 @@ def remove_player(*, room: Room, player: PlayerProfile, now: datetime) -> int:
 
 
 def _seat_gone(
-    room: Room, *, kind: str, actor_id: int, player_id: int, event: dict, now: datetime
+    room: Room, *, kind: str, actor_id: int, player_id: int, event: dict[str, Any], now: datetime
 ) -> int:
     """Log a seat that stopped being joined (leave or kick) and save the locked room.
 

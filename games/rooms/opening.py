@@ -17,15 +17,17 @@ for the room): the view shows their message and nothing has changed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from accounts import identity, trust
 from accounts import services as accounts_services
 from accounts.models import PlayerProfile
+from accounts.requests import PlayerRequest
 
 from .errors import RoomError
 from .lifecycle import create_and_start, create_room
@@ -44,7 +46,7 @@ def open_room(
     *,
     game: str,
     mode: str,
-    settings: dict,
+    settings: dict[str, Any],
     host: PlayerProfile | None,
     browser_token: str | None = None,
     nickname: str = "",
@@ -63,11 +65,11 @@ def open_room(
 
 
 def open_from_request(
-    request: HttpRequest,
+    request: PlayerRequest,
     *,
     game: str,
     mode: str,
-    settings: dict,
+    settings: dict[str, Any],
     start: bool = False,
     nickname: str | None = None,
 ) -> Opened:

@@ -27,7 +27,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 PREPARE_THRESHOLD = 5  # psycopg's default; ``prepare=True`` prepares at once anyway
 
 # Connections on which ``plan_cache_mode`` was set (dropped with the connection).
-_GENERIC: weakref.WeakSet = weakref.WeakSet()
+_GENERIC: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 class SeatCursor:
@@ -57,14 +57,14 @@ class SeatCursor:
                 self.cursor.execute("SET plan_cache_mode = force_generic_plan")
                 _GENERIC.add(db.connection)
 
-    def one(self, sql: str, params: dict[str, Any]) -> tuple | None:
+    def one(self, sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """The first row of ``sql`` run with ``params`` (None when it returns none).
         Logged like Django's debug cursor when queries are logged (tests, DEBUG)."""
         started = time.monotonic() if self.db.queries_logged else None
         try:
             with self.db.wrap_database_errors:
                 self.cursor.execute(sql, params, prepare=self.prepare)
-                row: tuple | None = self.cursor.fetchone()
+                row: tuple[Any, ...] | None = self.cursor.fetchone()
                 return row
         finally:
             if started is not None:

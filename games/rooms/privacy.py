@@ -112,7 +112,7 @@ def erase_player(erasure: Erasure) -> None:
 # --- retention --------------------------------------------------------------------------
 
 
-def _ended_before(now: datetime) -> QuerySet:
+def _ended_before(now: datetime) -> QuerySet[Any]:
     cutoff = now - retention.period("ended_room_days")
     return Room.objects.filter(status__in=[Room.Status.FINISHED, Room.Status.EXPIRED]).filter(
         Q(finished_at__lt=cutoff) | Q(finished_at__isnull=True, expires_at__lt=cutoff)

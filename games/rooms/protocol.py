@@ -44,7 +44,7 @@ def _is_tag(part: str) -> bool:
     return part in _UNION_TAGS or "[" in part
 
 
-def parse_message(adapter: RoomGame, message: dict) -> dict:
+def parse_message(adapter: RoomGame, message: dict[str, Any]) -> dict[str, Any]:
     """The message as its schema defines it, or RoomError (``unknown_type``, ``bad_message``).
 
     Extra keys are dropped, not refused: an older or newer client may add some.

@@ -93,7 +93,9 @@ def _doc(model: type[BaseModel]) -> str:
     return " ".join((model.__doc__ or "").split())
 
 
-def _table(section: _Section, models: dict[str, type[BaseModel]], marks: dict[str, str]) -> list:
+def _table(
+    section: _Section, models: dict[str, type[BaseModel]], marks: dict[str, str]
+) -> list[Any]:
     lines = ["| type | fields | what |", "|---|---|---|"]
     for kind, model in models.items():
         mark = marks.get(kind, "")

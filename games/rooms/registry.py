@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.utils.translation import gettext as _
 
@@ -66,9 +66,9 @@ class Outcome:
     game: the runtime then asks ``results()`` and writes the game record.
     """
 
-    state: dict
-    public: list[dict] = field(default_factory=list)
-    private: dict[int, list[dict]] = field(default_factory=dict)
+    state: dict[str, Any]
+    public: list[dict[str, Any]] = field(default_factory=list)
+    private: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     finished: bool = False
 
 
@@ -76,9 +76,9 @@ class Outcome:
 class SeatOutcome:
     """What a per-seat move produced (see ``RoomGame.seat_message_types``)."""
 
-    seat_state: dict
-    public: list[dict] = field(default_factory=list)
-    private: list[dict] = field(default_factory=list)
+    seat_state: dict[str, Any]
+    public: list[dict[str, Any]] = field(default_factory=list)
+    private: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -87,10 +87,10 @@ class PlayerResult:
     score: int
     rank: int | None = None
     completed: bool = True
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
-def duration_s(state: dict) -> float | None:
+def duration_s(state: dict[str, Any]) -> float | None:
     """Seconds between the ISO ``started_at`` and ``finished_at`` an adapter keeps
     in its state (for ``details.duration_s``), or None while either is missing."""
     if not (state.get("started_at") and state.get("finished_at")):
@@ -145,31 +145,31 @@ class RoomGame:
     # cannot admit anybody mid-game leave it False and refuse ``already_started``.
     admits_latecomers: ClassVar[bool] = False
 
-    def clean_settings(self, settings: dict) -> dict:
+    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Validate and normalise the host's settings; raise RoomError if bad."""
         return dict(settings)
 
-    def table_seats(self, settings: dict) -> int:
+    def table_seats(self, settings: dict[str, Any]) -> int:
         """How many playing places this room's table has, as the room page counts
         them ("Players 1/2"); a game whose host picks the table size says so."""
         return self.limits.max_players
 
     def start(
-        self, *, settings: dict, seats: list[SeatInfo], rng: random.Random, now: datetime
+        self, *, settings: dict[str, Any], seats: list[SeatInfo], rng: random.Random, now: datetime
     ) -> Outcome:
         raise NotImplementedError
 
-    def initial_seat_state(self, state: dict, player_id: int) -> dict:
+    def initial_seat_state(self, state: dict[str, Any], player_id: int) -> dict[str, Any]:
         """The per-seat state a seat starts with (only for per-seat games)."""
         return {}
 
     def apply(
         self,
-        state: dict,
+        state: dict[str, Any],
         *,
         player_id: int,
         role: str,
-        message: dict,
+        message: dict[str, Any],
         now: datetime,
         rng: random.Random,
     ) -> Outcome:
@@ -177,18 +177,24 @@ class RoomGame:
 
     def apply_seat(
         self,
-        state: dict,
-        seat_state: dict,
+        state: dict[str, Any],
+        seat_state: dict[str, Any],
         *,
         player_id: int,
-        message: dict,
+        message: dict[str, Any],
         now: datetime,
     ) -> SeatOutcome:
         raise RoomError("unknown_type", _("This game does not accept that message."))
 
     def view(
-        self, state: dict, *, player_id: int | None, role: str, seat_state: dict, now: datetime
-    ) -> dict:
+        self,
+        state: dict[str, Any],
+        *,
+        player_id: int | None,
+        role: str,
+        seat_state: dict[str, Any],
+        now: datetime,
+    ) -> dict[str, Any]:
         """What ``player_id`` may see (a spectator sees only public things) at ``now``.
 
         The runtime passes the moment of the read, so a game whose view depends on
@@ -197,16 +203,16 @@ class RoomGame:
         """
         return {}
 
-    def tick(self, state: dict, *, now: datetime, rng: random.Random) -> Outcome | None:
+    def tick(self, state: dict[str, Any], *, now: datetime, rng: random.Random) -> Outcome | None:
         """Apply time-based rules; None when nothing is due."""
         return None
 
-    def next_deadline(self, state: dict) -> datetime | None:
+    def next_deadline(self, state: dict[str, Any]) -> datetime | None:
         """When ``tick`` should next be evaluated (from timestamps in the state)."""
         return None
 
     def player_removed(
-        self, state: dict, *, player_id: int, now: datetime, rng: random.Random
+        self, state: dict[str, Any], *, player_id: int, now: datetime, rng: random.Random
     ) -> Outcome | None:
         """A player left the running game or the host removed them; None: nothing to do.
 
@@ -220,7 +226,9 @@ class RoomGame:
         """
         return None
 
-    def latecomer(self, state: dict, *, player_id: int, nickname: str, now: datetime) -> Outcome:
+    def latecomer(
+        self, state: dict[str, Any], *, player_id: int, nickname: str, now: datetime
+    ) -> Outcome:
         """A player joins the running game (only with ``admits_latecomers``).
 
         Called inside the join step (same lock, same ``seq``); the runtime then
@@ -229,11 +237,13 @@ class RoomGame:
         """
         raise RoomError("already_started", _("The game has already started."))
 
-    def end(self, state: dict, *, now: datetime) -> dict:
+    def end(self, state: dict[str, Any], *, now: datetime) -> dict[str, Any]:
         """The host ends a running game early; return the final state."""
         return state
 
-    def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
+    def results(
+        self, state: dict[str, Any], seat_states: dict[int, dict[str, Any]]
+    ) -> list[PlayerResult]:
         """Scores for GameRecord/GameResult when the game is over."""
         return []
 

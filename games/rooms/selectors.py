@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
-from django.db.models import Model, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -17,13 +17,16 @@ from games.rooms.models import Room, RoomEvent, Seat
 from games.rooms.registry import SeatInfo
 from games.rooms.steps import seat_public
 
+if TYPE_CHECKING:
+    from classrooms.models import Classroom
+
 
 def live_rooms() -> QuerySet[Room]:
     """Rooms still open or playing and not past their expiry (even before the task runs)."""
     return Room.objects.filter(status__in=Room.LIVE_STATUSES, expires_at__gt=timezone.now())
 
 
-def live_rooms_for_classroom(classroom: Model) -> QuerySet[Room]:
+def live_rooms_for_classroom(classroom: Classroom) -> QuerySet[Room]:
     return live_rooms().filter(classroom=classroom).select_related("host").order_by("-created_at")
 
 
@@ -132,7 +135,7 @@ def all_seats(room: Room) -> list[Seat]:
     ]
 
 
-def room_public(room: Room) -> dict:
+def room_public(room: Room) -> dict[str, Any]:
     adapter = registry.get(room.game, room.mode)
     limits = adapter.limits
     return {
@@ -149,7 +152,7 @@ def room_public(room: Room) -> dict:
     }
 
 
-def snapshot(*, room_id: int, player: PlayerProfile) -> dict:
+def snapshot(*, room_id: int, player: PlayerProfile) -> dict[str, Any]:
     """Everything one player may know about the room now, as of ``seq``.
 
     ``seq`` and the state come from the same row read, so the events numbered
@@ -178,14 +181,14 @@ def snapshot(*, room_id: int, player: PlayerProfile) -> dict:
     }
 
 
-def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
+def rebuild_state(room: Room) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """Replay the event log from the seed: the state and seat states it must produce.
 
     Proves the log is complete; operators can use it to audit or repair a room.
     """
     adapter = registry.get(room.game, room.mode)
-    state: dict = {}
-    seat_states: dict[int, dict] = {}
+    state: dict[str, Any] = {}
+    seat_states: dict[int, dict[str, Any]] = {}
     replay = Room(pk=room.pk, rng_seed=room.rng_seed)
     roles = {pid: role for pid, _nick, role in _start_seats(room)}
     for event in RoomEvent.objects.filter(room=room).order_by("id"):
@@ -203,10 +206,11 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
                     s.player_id: adapter.initial_seat_state(state, s.player_id) for s in seats
                 }
         elif event.kind == "move":
+            mover = cast(int, event.actor_id)  # a move is a player's
             state = adapter.apply(
                 state,
-                player_id=event.actor_id,
-                role=roles.get(event.actor_id, "player"),
+                player_id=mover,
+                role=roles.get(mover, "player"),
                 message=event.action,
                 now=event.created_at,
                 rng=steps.rng(replay, f"move{event.seq}"),
@@ -217,10 +221,11 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
             )
             state = ticked.state if ticked else state
         elif event.kind == "seat":
-            seat_states[event.actor_id] = adapter.apply_seat(
+            sitter = cast(int, event.actor_id)  # a seat message is a player's
+            seat_states[sitter] = adapter.apply_seat(
                 state,
-                seat_states.get(event.actor_id, {}),
-                player_id=event.actor_id,
+                seat_states.get(sitter, {}),
+                player_id=sitter,
                 message=event.action,
                 now=event.created_at,
             ).seat_state
@@ -245,6 +250,6 @@ def rebuild_state(room: Room) -> tuple[dict, dict[int, dict]]:
     return state, seat_states
 
 
-def _start_seats(room: Room) -> list:
+def _start_seats(room: Room) -> list[Any]:
     start = RoomEvent.objects.filter(room=room, kind="start").first()
     return start.action["seats"] if start else []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,7 +28,7 @@ MOVE_FIELDS = ["state", "seq", "next_tick_at"]
 FINISH_FIELDS = ["status", "finished_at", "record"]
 
 
-def seat_public(seat: Seat) -> dict:
+def seat_public(seat: Seat) -> dict[str, Any]:
     return {
         "player_id": seat.player_id,
         "nickname": seat.player.display_name,
@@ -96,9 +97,9 @@ def append(
     *,
     kind: str,
     actor_id: int | None,
-    public: list[dict],
-    private: dict[int, list[dict]] | None = None,
-    action: dict | None = None,
+    public: list[dict[str, Any]],
+    private: dict[int, list[dict[str, Any]]] | None = None,
+    action: dict[str, Any] | None = None,
     now: datetime,
     close: str | None = None,
 ) -> int:
@@ -127,7 +128,7 @@ def apply_outcome(
     *,
     kind: str,
     actor_id: int | None,
-    action: dict,
+    action: dict[str, Any],
     now: datetime,
 ) -> int:
     room.state = outcome.state
@@ -146,7 +147,7 @@ def apply_outcome(
     )
 
 
-def finish(room: Room, adapter: RoomGame, now: datetime) -> list[dict]:
+def finish(room: Room, adapter: RoomGame, now: datetime) -> list[dict[str, Any]]:
     """Close a running game and write what every game leaves behind."""
     room.status = Room.Status.FINISHED
     room.finished_at = now

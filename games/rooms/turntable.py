@@ -55,26 +55,28 @@ class Standing:
     (higher is better; e.g. ``(still in, score)`` puts forfeits last)."""
 
     score: int
-    key: tuple
+    key: tuple[Any, ...]
 
 
 @runtime_checkable
 class TurnEngine(Protocol):
     """What a turn-based game's rules engine offers the table (``games/<game>/engine.py``)."""
 
-    def new_game(self, seats: list[dict], *, settings: dict, seed: int, now: float) -> Any:
+    def new_game(
+        self, seats: list[dict[str, Any]], *, settings: dict[str, Any], seed: int, now: float
+    ) -> Any:
         """A dealt game for these seats (their table entries) with this seed."""
         ...
 
-    def load(self, data: dict) -> Any: ...
+    def load(self, data: dict[str, Any]) -> Any: ...
 
-    def dump(self, game: Any) -> dict: ...
+    def dump(self, game: Any) -> dict[str, Any]: ...
 
     def apply(self, game: Any, action: Action) -> tuple[Any, list[Event]]:
         """The game after ``action`` and its public events; raise a refusal if illegal."""
         ...
 
-    def view(self, game: Any, seat: Seat | None) -> dict:
+    def view(self, game: Any, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator, public things only)."""
         ...
 
@@ -113,7 +115,7 @@ def stamp(moment: datetime) -> float:
     return moment.timestamp()
 
 
-def seat_of(state: dict, player_id: int) -> Seat:
+def seat_of(state: dict[str, Any], player_id: int) -> Seat:
     """The seat of ``player_id`` at the table in ``state``, or a ``not_seated`` refusal."""
     for index, seat in enumerate(state.get("seats", [])):
         if seat["player_id"] == player_id:
@@ -139,66 +141,74 @@ class TurnTable(RoomGame):
 
     # --- what each game says ---------------------------------------------------
 
-    def human_seat(self, seat: SeatInfo) -> dict:
+    def human_seat(self, seat: SeatInfo) -> dict[str, Any]:
         return {"player_id": seat.player_id, "nickname": seat.nickname, "robot": None}
 
-    def robot_seat(self, number: int, settings: dict, rng: random.Random) -> dict:
+    def robot_seat(
+        self, number: int, settings: dict[str, Any], rng: random.Random
+    ) -> dict[str, Any]:
         """Robot ``number`` (1, 2, ...) in a seat nobody took."""
         raise NotImplementedError
 
-    def initial_state(self, settings: dict, seed: int) -> dict:
+    def initial_state(self, settings: dict[str, Any], seed: int) -> dict[str, Any]:
         """The game's own keys of the state (settings it keeps, the engine seed)."""
         return {"settings": settings, "engine_seed": seed}
 
-    def ready(self, state: dict) -> bool:
+    def ready(self, state: dict[str, Any]) -> bool:
         """May the engine deal (every seat has what it needs)?"""
         return True
 
-    def engine_settings(self, state: dict) -> dict:
-        settings: dict = state["settings"]
+    def engine_settings(self, state: dict[str, Any]) -> dict[str, Any]:
+        settings: dict[str, Any] = state["settings"]
         return settings
 
-    def robot_delay_ms(self, state: dict) -> int:
+    def robot_delay_ms(self, state: dict[str, Any]) -> int:
         delay: int = state["settings"]["robot_delay_ms"]
         return delay
 
-    def action(self, state: dict, seat: Seat, message: dict, now: datetime) -> Action:
+    def action(
+        self, state: dict[str, Any], seat: Seat, message: dict[str, Any], now: datetime
+    ) -> Action:
         """The engine action a player's message asks for (refuse malformed ones)."""
         return {**message, "player": seat}
 
-    def not_playing(self, state: dict) -> Exception:
+    def not_playing(self, state: dict[str, Any]) -> Exception:
         return RoomError("game_over", _("The game is over."))
 
-    def setup_message(self, state: dict, seat: Seat, message: dict, now: datetime) -> Outcome:
+    def setup_message(
+        self, state: dict[str, Any], seat: Seat, message: dict[str, Any], now: datetime
+    ) -> Outcome:
         raise RoomError("unknown_type", _("This game does not accept that message."))
 
     setup_types: ClassVar[frozenset[str]] = frozenset()
 
     def left_in_setup(
-        self, state: dict, seat: Seat, rng: random.Random, now: datetime
+        self, state: dict[str, Any], seat: Seat, rng: random.Random, now: datetime
     ) -> Outcome | None:
         """A human left before the deal (only tables with a setup phase)."""
         return None
 
-    def seat_details(self, state: dict, seat: dict) -> dict:
+    def seat_details(self, state: dict[str, Any], seat: dict[str, Any]) -> dict[str, Any]:
         """What the public seat list says beyond who sits there."""
         return {"left": bool(seat.get("left"))}
 
-    def public_events(self, state: dict, events: list[Event]) -> list[Event]:
+    def public_events(self, state: dict[str, Any], events: list[Event]) -> list[Event]:
         """Everything the room hears after a step (the engine's events by default)."""
         return events
 
-    def table_view(self, state: dict, seat: Seat | None, *, full: bool) -> dict:
+    def table_view(self, state: dict[str, Any], seat: Seat | None, *, full: bool) -> dict[str, Any]:
         """What ``seat`` sees; ``full`` for a sync snapshot, not for every step."""
         raise NotImplementedError
 
-    def result_details(self, state: dict, game: Any, seat: Seat, completed: bool) -> dict:
+    def result_details(
+        self, state: dict[str, Any], game: Any, seat: Seat, completed: bool
+    ) -> dict[str, Any]:
         return {}
 
     # --- start ------------------------------------------------------------------
 
     def start(
-        self, *, settings: dict, seats: list[SeatInfo], rng: random.Random, now: datetime
+        self, *, settings: dict[str, Any], seats: list[SeatInfo], rng: random.Random, now: datetime
     ) -> Outcome:
         settings = self.clean_settings(settings)
         table = [self.human_seat(s) for s in seats if s.role in PLAYING_ROLES]
@@ -217,7 +227,7 @@ class TurnTable(RoomGame):
         self.deal_if_ready(state, public, now)
         return self.outcome(state, public, now)
 
-    def deal_if_ready(self, state: dict, public: list[Event], now: datetime) -> None:
+    def deal_if_ready(self, state: dict[str, Any], public: list[Event], now: datetime) -> None:
         if state["phase"] != SETUP or not self.ready(state):
             return
         game = self.engine.new_game(
@@ -237,11 +247,11 @@ class TurnTable(RoomGame):
 
     def apply(
         self,
-        state: dict,
+        state: dict[str, Any],
         *,
         player_id: int,
         role: str,
-        message: dict,
+        message: dict[str, Any],
         now: datetime,
         rng: random.Random,
     ) -> Outcome:
@@ -252,18 +262,20 @@ class TurnTable(RoomGame):
         action = self.action(state, self.seat_of(state, player_id), message, now)
         return self._play(state, action, now)
 
-    def _play(self, state: dict, action: Action, now: datetime) -> Outcome:
+    def _play(self, state: dict[str, Any], action: Action, now: datetime) -> Outcome:
         game, events = self.engine.apply(self.engine.load(state["game"]), action)
         return self.after(self._logged(state, action), game, events, now)
 
-    def after(self, state: dict, game: Any, events: list[Event], now: datetime) -> Outcome:
+    def after(
+        self, state: dict[str, Any], game: Any, events: list[Event], now: datetime
+    ) -> Outcome:
         state = {**state, "game": self.engine.dump(game)}
         if self.engine.finished(game):
             state["phase"] = FINISHED
             state["finished_at"] = now.isoformat()
         return self.outcome(state, events, now)
 
-    def _logged(self, state: dict, action: Action) -> dict:
+    def _logged(self, state: dict[str, Any], action: Action) -> dict[str, Any]:
         """The state with ``action`` in its log (states stored before a game kept one
         have none, and no review)."""
         if not self.record_actions or "actions" not in state:
@@ -273,7 +285,7 @@ class TurnTable(RoomGame):
     # --- players leaving ----------------------------------------------------------
 
     def player_removed(
-        self, state: dict, *, player_id: int, now: datetime, rng: random.Random
+        self, state: dict[str, Any], *, player_id: int, now: datetime, rng: random.Random
     ) -> Outcome | None:
         """A human left or was removed. Before the deal the game decides
         (``left_in_setup``); once dealt their seat leaves the game, a turn they held
@@ -305,7 +317,7 @@ class TurnTable(RoomGame):
 
     # --- time: robots and the turn clock -------------------------------------------
 
-    def tick(self, state: dict, *, now: datetime, rng: random.Random) -> Outcome | None:
+    def tick(self, state: dict[str, Any], *, now: datetime, rng: random.Random) -> Outcome | None:
         """A robot to act plays once its moment has come; a human's run-out turn times out."""
         if not state or state.get("phase") != PLAYING:
             return None
@@ -324,7 +336,7 @@ class TurnTable(RoomGame):
         game, events = self.engine.apply(game, action)
         return self.after(self._logged(state, action), game, events, now)
 
-    def next_deadline(self, state: dict) -> datetime | None:
+    def next_deadline(self, state: dict[str, Any]) -> datetime | None:
         if not state or state.get("phase") != PLAYING:
             return None
         if state.get("robot_due"):
@@ -334,7 +346,7 @@ class TurnTable(RoomGame):
 
     # --- what people see --------------------------------------------------------------
 
-    def outcome(self, state: dict, events: list[Event], now: datetime) -> Outcome:
+    def outcome(self, state: dict[str, Any], events: list[Event], now: datetime) -> Outcome:
         """Every step: pace a robot that is to act, tell the room, a fresh view for
         every seated human."""
         state["robot_due"] = None
@@ -357,13 +369,13 @@ class TurnTable(RoomGame):
 
     def view(
         self,
-        state: dict,
+        state: dict[str, Any],
         *,
         player_id: int | None,
         role: str,
-        seat_state: dict,
+        seat_state: dict[str, Any],
         now: datetime | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         if not state:
             return {}
         seat = None
@@ -372,10 +384,10 @@ class TurnTable(RoomGame):
                 seat = index
         return self.table_view(state, seat, full=True)
 
-    def seat_of(self, state: dict, player_id: int) -> Seat:
+    def seat_of(self, state: dict[str, Any], player_id: int) -> Seat:
         return seat_of(state, player_id)
 
-    def public_seats(self, state: dict) -> list[dict]:
+    def public_seats(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         """Who sits where (never anything secret a seat holds)."""
         return [
             {
@@ -390,12 +402,14 @@ class TurnTable(RoomGame):
 
     # --- the end -------------------------------------------------------------------------
 
-    def end(self, state: dict, *, now: datetime) -> dict:
+    def end(self, state: dict[str, Any], *, now: datetime) -> dict[str, Any]:
         if not state:
             return state
         return {**state, "phase": ENDED, "robot_due": None, "finished_at": now.isoformat()}
 
-    def results(self, state: dict, seat_states: dict[int, dict]) -> list[PlayerResult]:
+    def results(
+        self, state: dict[str, Any], seat_states: dict[int, dict[str, Any]]
+    ) -> list[PlayerResult]:
         """Every human's standing; competition ranks over all seats, robots included."""
         if not state or state.get("game") is None:
             return []

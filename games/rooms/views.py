@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 from accounts import identity, limits, nicknames
 from accounts import services as accounts_services
 from accounts.errors import AccountsError
+from accounts.requests import PlayerRequest
 from core import registry as game_registry
 from games.rooms import lookups, registry, selectors, services
 from games.rooms.errors import RoomError
@@ -168,7 +169,7 @@ def _room_page(
 
 
 @require_POST
-def join(request: HttpRequest, code: str) -> HttpResponse:
+def join(request: PlayerRequest, code: str) -> HttpResponse:
     """Take a seat; a browser without a profile first gets one with the given nickname."""
     room = _find_room(request, code)
     if isinstance(room, HttpResponse):
