@@ -28,6 +28,8 @@ from games.poker.rules import JOKER, TABLE_NAMES, PokerGame, coach, seeded_deck
 
 #: Far from the other poker benches (1,000,000+, 2,000,000+) and training (50,000,000+).
 SEED = 7_000_000
+#: The searches a run can set against today's coach (``--against``).
+CHALLENGERS = {"strong": coach.STRONG, "rollout": coach.ROLLOUT}
 SEARCHES = {"quick": coach.QUICK, "strong": coach.STRONG}
 
 
@@ -75,9 +77,12 @@ def play(seed: int, table: str, search: coach.Search) -> dict:
     return {"score": game.score().total, "cpu": cpu, "wall": wall}
 
 
-def _one(args: tuple[int, str]) -> dict:
-    seed, table = args
-    return {name: play(seed, table, search) for name, search in SEARCHES.items()}
+def _one(args: tuple[int, str, str]) -> dict:
+    seed, table, against = args
+    return {
+        "quick": play(seed, table, coach.QUICK),
+        "strong": play(seed, table, CHALLENGERS[against]),
+    }
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -85,8 +90,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench(table: str, games: int, workers: int) -> dict:
-    seeds = [(SEED + i, table) for i in range(games)]
+def bench(table: str, games: int, workers: int, against: str = "strong") -> dict:
+    seeds = [(SEED + i, table, against) for i in range(games)]
     start = time.perf_counter()
     with multiprocessing.Pool(workers) as pool:
         results = pool.map(_one, seeds, chunksize=1)
@@ -151,16 +156,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--tables", default=",".join(TABLE_NAMES))
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--against", choices=sorted(CHALLENGERS), default="strong")
     args = parser.parse_args()
     print(
         f"Python {platform.python_version()} on {platform.machine()}, "
         f"{multiprocessing.cpu_count()} CPUs, {args.workers} workers, "
         f"{time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.1f}, "
-        f"strong = {coach.STRONG}"
+        f"strong = {args.against}: {CHALLENGERS[args.against]}"
     )
     rows = []
     for table in [t for t in args.tables.split(",") if t]:
-        rows.append(bench(table, args.games, args.workers))
+        rows.append(bench(table, args.games, args.workers, args.against))
         print(f"done {table} {time.strftime('%H:%M')}", file=sys.stderr, flush=True)
     print(f"end {time.strftime('%H:%M')}, load average {os.getloadavg()[0]:.1f}")
     print()

@@ -9,15 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.poker.rules import JOKER, TABLE_NAMES, PokerGame, score_board, seeded_deck
+from games.poker.rules import JOKER, TABLE_NAMES, PokerGame, coach_rollout, score_board, seeded_deck
 from games.poker.rules.coach import (
     QUICK,
+    ROLLOUT,
     STRONG,
+    Search,
     choose_cell,
     choose_joker,
     evaluate,
     evaluate_lines,
 )
+from games.poker.rules.coach import _remaining as coach_remaining
+from games.poker.rules.coach import model_for as coach_model
 
 JOKER_TABLES = [name for name in TABLE_NAMES if name != "matematico"]
 
@@ -81,8 +85,8 @@ def test_decisions_are_deterministic(table):
         assert len(decisions) == 1
 
 
-def _strong_game(deck: list[int], table: str, steps: int) -> list[tuple]:
-    """The first ``steps`` decisions of a game led by the strong search, each as
+def _strong_game(deck: list[int], table: str, steps: int, search: Search = STRONG) -> list[tuple]:
+    """The first ``steps`` decisions of a game led by ``search``, each as
     (cells, card, seen, decision); the rules engine plays every move."""
     game = PokerGame.new(table=table, deck=deck, now=0.0)
     decisions = []
@@ -90,14 +94,14 @@ def _strong_game(deck: list[int], table: str, steps: int) -> list[tuple]:
         seen = game.sequence[: game.handled]
         if game.kept_jokers:
             kept = game.kept_jokers - 1
-            choice = choose_joker(game.cells, table=table, seen=seen, kept=kept, search=STRONG)
+            choice = choose_joker(game.cells, table=table, seen=seen, kept=kept, search=search)
             decisions.append((list(game.cells), None, list(seen), repr(choice)))
             if choice["action"] == "use":
                 game.place_kept_joker(choice["cell"], choice["value"], now=0.0)
                 continue
         if game.hand == JOKER:
             choice = choose_joker(
-                game.cells, table=table, seen=seen, kept=game.kept_jokers, search=STRONG
+                game.cells, table=table, seen=seen, kept=game.kept_jokers, search=search
             )
             decisions.append((list(game.cells), JOKER, list(seen), repr(choice)))
             if choice["action"] == "use":
@@ -105,26 +109,35 @@ def _strong_game(deck: list[int], table: str, steps: int) -> list[tuple]:
             else:
                 game.keep_joker(now=0.0)
         else:
-            cell = choose_cell(game.cells, game.hand, table=table, seen=seen, search=STRONG)
+            cell = choose_cell(game.cells, game.hand, table=table, seen=seen, search=search)
             decisions.append((list(game.cells), game.hand, list(seen), cell))
             game.place(cell, now=0.0)
     return decisions
 
 
-@pytest.mark.parametrize("table", ["matematico", "contiguous"])
-def test_the_strong_search_never_peeks_at_undrawn_cards(table):
-    """Issue 42: the search looks ahead over the cards still unseen, never the
-    deck's order. The same game with the undrawn part of the deck reordered
-    (shuffled after 4 cards, reversed after 10) gets exactly the same decisions
-    up to that point; jokers included on the joker table."""
+#: The rollout coach's code path at a tenth of its budget (the tests stay cheap).
+SMALL_ROLLOUT = Search(cells=3, rollouts=150)
+
+
+@pytest.mark.parametrize(
+    ("table", "search"),
+    [("matematico", STRONG), ("contiguous", STRONG), ("matematico", SMALL_ROLLOUT)]
+    + [("school", SMALL_ROLLOUT)],
+)
+def test_the_strong_search_never_peeks_at_undrawn_cards(table, search):
+    """Issue 42: the search looks ahead over (or samples its rollouts from) the
+    cards still unseen, never the deck's order. The same game with the undrawn
+    part of the deck reordered (shuffled after 4 cards, reversed after 10) gets
+    exactly the same decisions up to that point; jokers included on the joker
+    tables."""
     deck = seeded_deck(11 if table == "matematico" else 3, table)
-    original = _strong_game(deck, table, steps=10)
+    original = _strong_game(deck, table, steps=10, search=search)
     for cut, reorder in (
         (4, random.Random(4).sample(deck[4:], k=len(deck) - 4)),
         (10, deck[10:][::-1]),
     ):
         assert reorder != deck[cut:]
-        other = _strong_game([*deck[:cut], *reorder], table, steps=cut)
+        other = _strong_game([*deck[:cut], *reorder], table, steps=cut, search=search)
         played = [d for d in original if len(d[2]) < cut]
         assert other[: len(played)] == played
 
@@ -147,6 +160,45 @@ def test_the_strong_search_is_deterministic_and_looks_further():
     assert differ > 0
     with pytest.raises(ValueError):
         choose_cell([None] * 25, 5, table=table, seen=[], search=3)  # type: ignore[arg-type]
+
+
+def test_the_rollout_coach_is_deterministic_and_decides_by_its_rollouts():
+    """The rollout coach gives the same answer every time, decides differently
+    from the quick coach somewhere, and a rollout scores its full board exactly."""
+    table = "matematico"
+    deck = seeded_deck(0, table)
+    cells: list[int | None] = [None] * 25
+    differ = 0
+    for step, card in enumerate(deck[:14]):
+        seen = deck[:step]
+        chosen = choose_cell(cells, card, table=table, seen=seen, search=SMALL_ROLLOUT)
+        if step % 5 == 0:
+            assert choose_cell(cells, card, table=table, seen=seen, search=SMALL_ROLLOUT) == chosen
+        differ += chosen != choose_cell(cells, card, table=table, seen=seen, search=QUICK)
+        cells[chosen] = card
+    assert differ > 0
+    assert ROLLOUT.rollouts > SMALL_ROLLOUT.rollouts
+
+
+@pytest.mark.parametrize("table", TABLE_NAMES)
+def test_a_rollout_ends_in_a_full_board_scored_exactly(table):
+    """Both rollout players (lines as sorted values, lines in cell order) put
+    every card of the future on the board and return its exact score."""
+    model = coach_model(table)
+    deck = [card for card in seeded_deck(21, table) if card != JOKER]
+    cells: list[int | None] = [None] * 25
+    for cell, value in zip((0, 6, 7, 12, 19, 24, 3), deck, strict=False):
+        cells[cell] = value
+    remaining = coach_remaining(table, deck[:7])
+    board = list(cells)
+    ordered = coach_rollout._play_ordered(model.line_value, board, list(remaining), deck[7:25], 18)
+    assert None not in board and sorted(v for v in board if v is not None) == sorted(deck[:25])
+    assert ordered == score_board(board, table).total
+    if table != "contiguous":
+        free = coach_rollout._play_free(
+            model.line_value, list(cells), list(remaining), deck[7:25], 18
+        )
+        assert free == ordered
 
 
 def test_the_last_empty_cell_is_the_only_choice():

@@ -38,6 +38,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Required, TypedDict
 
+from . import coach_rollout
 from .deck import JOKER
 from .scoring import (
     _COMPILED,
@@ -416,10 +417,13 @@ class Search:
     ``cells``: how many of the best cells by the static value get the one-card
     look-ahead; ``deep``: a budget of cell evaluations for the two-card look-ahead
     (``_deep``) of the best of those -- at least two cells get it when the budget
-    is not 0, more as the board fills and each costs less."""
+    is not 0, more as the board fills and each costs less; ``rollouts``: a
+    budget of rollout placements (``coach_rollout``) that judges the best
+    ``cells`` cells for a number instead of the look-ahead (jokers keep it)."""
 
     cells: int = 3
     deep: int = 0
+    rollouts: int = 0
 
     def deep_cells(self, empty: int) -> int:
         if not self.deep or empty < 2:
@@ -436,6 +440,10 @@ QUICK = Search()
 #: cards ahead for the best of them (CPU p95 178 ms on the busy 2-core machine,
 #: see bench/RESULTS-poker-coach.md).
 STRONG = Search(cells=6, deep=4_400)
+#: The rollout coach of issue 42 (``coach_rollout``): the best 3 cells by the
+#: static value, each judged by the coach's static policy played to the end
+#: over the same sampled futures, about 1,500 rollout placements a decision.
+ROLLOUT = Search(cells=3, rollouts=1_500)
 #: The search of the live callers (hint, robot, coach seat). Measured on 100
 #: fresh matematico decks, STRONG scored +1.6 ± 7.3 over QUICK for about 9x the
 #: CPU (bench/RESULTS-poker-coach.md), so the callers stay on QUICK until a
@@ -453,6 +461,8 @@ def _choose_value_cell(
     """Best (cell, value) for one of ``values`` placed now, with the look-ahead;
     returns its expected board value too."""
     empty_after = board.count(None) - 1
+    if search.rollouts and len(values) == 1 and empty_after > 0:
+        return _rollout_cell(model, board, remaining, values[0], search)
     candidates: list[tuple[float, int, int]] = []
     for value in values:
         # The value in hand is no longer in the deck.
@@ -477,6 +487,30 @@ def _choose_value_cell(
         judged = [(_deep(position, cell, value), cell, value) for _, cell, value in judged[:deep]]
         judged.sort(key=lambda c: -round(c[0], 9))
     expected, cell, value = judged[0]
+    return cell, value, expected
+
+
+def _rollout_cell(
+    model: Model, board: list[int | None], remaining: list[int], value: int, search: Search
+) -> tuple[int, int, float]:
+    """The rollout coach's cell for the number ``value`` (see ``coach_rollout``)."""
+    empty_after = board.count(None) - 1
+    position = _Position(model, board, remaining)
+    base = position.line_values(empty_after)
+    deltas = position.deltas(value, base, empty_after)
+    ranked = _ranked(deltas)[: search.cells]
+    if len(ranked) == 1:
+        return ranked[0], value, sum(base) + deltas[ranked[0]]
+    judged = coach_rollout.judge(
+        model.line_value,
+        ordered=model.table in POSITIONAL,
+        board=board,
+        card=value,
+        remaining=remaining,
+        candidates=ranked,
+        budget=search.rollouts,
+    )
+    expected, cell = judged[0]
     return cell, value, expected
 
 
