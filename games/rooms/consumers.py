@@ -18,7 +18,6 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -30,6 +29,7 @@ from core import metrics
 from games.rooms import delivery, hostsessions, moves, registry, selectors, sockets
 from games.rooms.admission import admit_by_session, scope_cookies, scope_language
 from games.rooms.dbcalls import DB_THREADS, in_db_thread, unavailable, unavailable_text
+from games.rooms.direct import send_now, unwrapped_send
 from games.rooms.errors import RoomError
 from games.rooms.frames import MAX_ID_LENGTH, MAX_MESSAGE_BYTES, Refused, parse_frame, peek_id
 
@@ -58,23 +58,6 @@ CLOSE_ABUSIVE = 4429
 CLOSE_IDLE = 4408
 
 
-def _unwrapped_send(send: Callable[[dict[str, Any]], Awaitable[None]]) -> Any:
-    """The server's own ``send`` under Channels' session middleware.
-
-    ``AuthMiddlewareStack`` wraps every message a socket sends in a check whether
-    the session must be saved, which it never is for WebSocket messages (only
-    for ``http.response.start``); a room socket sends a frame per event to
-    every player, so it sends past that check (bench/RESULTS-placement-cpu.md).
-    """
-    wrapper = getattr(send, "__self__", None)
-    if isinstance(wrapper, InstanceSessionWrapper) and not {
-        "websocket.send",
-        "websocket.close",
-    } & set(wrapper.save_message_types):
-        return wrapper.real_send
-    return send
-
-
 class RoomConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     player: PlayerProfile | None = None
@@ -85,11 +68,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
     session_over = False
     admission: asyncio.Task | None = None  # retrying admission while services are away
     idle_watch: asyncio.Task | None = None  # closes the socket nobody speaks on
+    # Room events straight from the channel layer (``layer.ResyncingLoopLayer.to_group``):
+    # only while nothing of this socket waits in its queue (``queued``: counted by
+    # the layer when it queues, here when a queued message was handled) and no
+    # snapshot is being read, so every frame keeps its order.
+    queued = 0
+    direct = False
+    base_send: Any  # the server's send (Channels sets it in ``__call__``)
 
     async def connect(self) -> None:
         # Accept first so a refusal can say why (a rejected handshake cannot).
         await self.accept()
-        self.base_send = _unwrapped_send(self.base_send)
+        self.base_send = unwrapped_send(self.base_send)
+        register_sink = getattr(self.channel_layer, "register_sink", None)
+        if register_sink is not None:  # before joining any group: every message counted
+            register_sink(self.channel_name, self)
         metrics.socket_opened()
         self.counted_open = True
         cookies = scope_cookies(self.scope)
@@ -188,6 +181,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.adapter = registry.get(room.game, room.mode)
         self.room_id = room.pk  # from here on, messages are handled
         await self._send(snapshot)
+        self.direct = True
         self.idle_watch = asyncio.create_task(self._close_when_idle())
         return True
 
@@ -230,7 +224,33 @@ class RoomConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if message["type"].startswith("websocket."):
+            await handler(message)
+            return
+        try:
+            await handler(message)
+        finally:  # a message of the layer's queue handled (``deliver``)
+            self.queued -= 1
+
+    def deliver(self, text: str) -> bool:
+        """A room event straight from the layer: sent now, or False (queue it)."""
+        if not self.direct or self.session_over:
+            return False
+        return send_now(self.base_send, {"type": "websocket.send", "text": text})
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self.direct = False  # nothing more straight from the layer to a closing socket
+        await super().close(code=code, reason=reason)
+
+    async def _send_snapshot(self, message_id: str | None = None) -> None:
+        """Read the room as this player sees it and send it. Nothing comes straight
+        from the layer meanwhile: what arrives is queued and sent after it."""
+        direct, self.direct = self.direct, False
+        try:
+            snapshot = await self._db(selectors.snapshot, room_id=self.room_id, player=self.player)
+            await self._send(snapshot if message_id is None else {**snapshot, "id": message_id})
+        finally:
+            self.direct = direct
 
     async def _hold(self, key: str, cap: int) -> bool:
         """Count this socket under ``key`` (once); False when ``cap`` is reached."""
@@ -272,6 +292,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         held, self.held_sockets = getattr(self, "held_sockets", []), []
         for key in held:
             await DB_THREADS.run(sockets.release, key)
+        self.direct = False
+        unregister_sink = getattr(self.channel_layer, "unregister_sink", None)
+        if unregister_sink is not None and getattr(self, "channel_name", None):
+            unregister_sink(self.channel_name)
         groups, self.groups_joined = getattr(self, "groups_joined", []), []
         for group in groups:
             try:
@@ -421,15 +445,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 return None
         if kind == "sync":
             try:
-                snapshot = await self._db(
-                    selectors.snapshot, room_id=self.room_id, player=self.player
-                )
+                await self._send_snapshot(message_id)
             except Exception as exc:
                 if not unavailable(exc):
                     raise
                 logger.warning("room %s: sync unavailable (%s)", self.room_id, type(exc).__name__)
                 return message_id, "unavailable", unavailable_text()
-            await self._send({**snapshot, "id": message_id})
             return None
         known = (
             registry.RESERVED_TYPES | self.adapter.message_types | self.adapter.seat_message_types
@@ -539,14 +560,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if self.room_id is None or self.session_over:
             return
         try:
-            snapshot = await self._db(selectors.snapshot, room_id=self.room_id, player=self.player)
+            await self._send_snapshot()
         except Exception as exc:
             if not unavailable(exc):
                 raise
             logger.warning("room %s: resync unavailable (%s)", self.room_id, type(exc).__name__)
             await self.close(code=CLOSE_TRY_AGAIN)
-            return
-        await self._send(snapshot)
 
     async def room_kicked(self, event: dict) -> None:
         with translation.override(self.language):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
@@ -60,6 +60,20 @@ class ResyncingShardConnection(RedisSingleShardConnection):
             self.connects = 1 if connection.is_connected else 0
             connection.register_connect_callback(self._on_connect)
 
+    def _receive_message(self, message: Any) -> None:
+        """As channels_redis does, through the layer's ``enqueue`` and ``to_group``
+        (a group's events go straight to the sockets that take them now)."""
+        if message is None:
+            return
+        name, data = message["channel"], message["data"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        layer = self.channel_layer
+        if name in layer.channels:
+            layer.enqueue(name, data)
+        elif name in layer.groups:
+            layer.to_group(name, data)
+
     async def _do_receiving(self) -> None:
         pause = RETRY_FIRST_S
         failing = False
@@ -92,11 +106,72 @@ class ResyncingShardConnection(RedisSingleShardConnection):
                 pause = min(RETRY_MAX_S, pause * 2)
 
 
+class Sink(Protocol):
+    """A socket that takes a group's events straight from the layer (``register_sink``)."""
+
+    queued: int  # its messages in the layer's queue not yet handled (kept by both sides)
+
+    def deliver(self, text: str) -> bool:
+        """Send ``text`` now, in order after everything sent before; False: queue it."""
+
+
+def direct_text(message: Any) -> str | None:
+    """The frame a group message sends as it is (a room event that closes nothing)."""
+    if isinstance(message, dict) and message.get("type") == "room.event":
+        text = message.get("text")
+        if isinstance(text, str) and not message.get("close"):
+            return text
+    return None
+
+
+def _delivered(sink: Sink, text: str) -> bool:
+    try:
+        return sink.deliver(text)
+    except Exception:  # never the receive loop's failure: the queue takes it
+        logger.exception("channel layer: a socket failed to take an event")
+        return False
+
+
 class ResyncingLoopLayer(RedisPubSubLoopLayer):
     def __init__(self, hosts: list[Any] | None = None, **kwargs: Any) -> None:
         super().__init__(hosts=hosts, **kwargs)
         self._shards = [ResyncingShardConnection(host, self) for host in decode_hosts(hosts)]
         self.resync_channels: set[str] = set()
+        self.sinks: dict[str, Sink] = {}
+
+    def enqueue(self, channel: str, data: bytes) -> None:
+        """Put a message in the channel's queue (the consumer dispatches it in turn)."""
+        sink = self.sinks.get(channel)
+        if sink is not None:
+            sink.queued += 1
+        self.channels[channel].put_nowait(data)
+
+    def to_group(self, group_channel: str, data: bytes) -> None:
+        """One message of a group to this process's channels in it.
+
+        A room's events reach fifty sockets of the process at once: decoded once
+        and sent to each socket right here, not queued fifty times to be decoded
+        and dispatched fifty times (bench/RESULTS-placement-cpu.md). A socket that
+        cannot take it now -- something of it still queued (the order must hold),
+        reading a snapshot, a full send buffer -- gets it through its queue.
+        """
+        text: str | None | bool = False  # False: not decoded yet
+        for channel in list(self.groups.get(group_channel, ())):
+            if channel not in self.channels:
+                continue
+            sink = self.sinks.get(channel)
+            if sink is not None and sink.queued <= 0:
+                if text is False:
+                    text = direct_text(self.channel_layer.deserialize(data))
+                if isinstance(text, str) and _delivered(sink, text):
+                    continue
+            self.enqueue(channel, data)
+
+    def register_sink(self, channel: str, sink: Sink) -> None:
+        self.sinks[channel] = sink
+
+    def unregister_sink(self, channel: str) -> None:
+        self.sinks.pop(channel, None)
 
     def resync_on_reconnect(self, channel: str) -> None:
         self.resync_channels.add(channel)
@@ -110,7 +185,7 @@ class ResyncingLoopLayer(RedisPubSubLoopLayer):
             if queue is None:  # the consumer is gone
                 self.resync_channels.discard(channel)
                 continue
-            queue.put_nowait(message)
+            self.enqueue(channel, message)
             sent += 1
         if sent:
             logger.warning("channel layer: %d sockets asked to resynchronise", sent)
@@ -135,3 +210,11 @@ class ResyncingPubSubChannelLayer(RedisPubSubChannelLayer):
         """After this process's Redis connection comes back, ``channel`` receives
         ``{"type": "room.resync"}`` (call from the channel's event loop)."""
         self._get_layer().resync_on_reconnect(channel)
+
+    def register_sink(self, channel: str, sink: Sink) -> None:
+        """Let ``sink`` take its groups' room events straight from the layer
+        (``ResyncingLoopLayer.to_group``; call from the channel's event loop)."""
+        self._get_layer().register_sink(channel, sink)
+
+    def unregister_sink(self, channel: str) -> None:
+        self._get_layer().unregister_sink(channel)
