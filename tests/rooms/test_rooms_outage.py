@@ -79,6 +79,11 @@ def fragile_server(django_db_setup, django_db_blocker, redis_server) -> Iterator
 def _admin(sql: str, params=()) -> None:
     """Run one statement from the maintenance database (the test database's own
     connections cannot switch its connections off)."""
+    _admin_count(sql, params)
+
+
+def _admin_count(sql: str, params=()) -> int:
+    """``_admin``, returning the first column of the first row (0 if none)."""
     settings = connection.settings_dict
     with psycopg.connect(
         host=settings["HOST"],
@@ -88,7 +93,9 @@ def _admin(sql: str, params=()) -> None:
         dbname="postgres",
         autocommit=True,
     ) as admin:
-        admin.execute(sql, params)
+        cursor = admin.execute(sql, params)
+        row = cursor.fetchone() if cursor.description else None
+    return int(row[0]) if row and isinstance(row[0], int) else 0
 
 
 @contextmanager
@@ -102,14 +109,35 @@ def database_away() -> Iterator[None]:
         mine = cursor.fetchone()[0]
     _admin(f"ALTER DATABASE {quoted} ALLOW_CONNECTIONS false")
     try:
+        # pg_terminate_backend only signals; with a timeout it waits until each
+        # backend is gone (else on a busy machine a move could still be applied
+        # through a connection that was about to die).
         _admin(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            "SELECT pg_terminate_backend(pid, 60000) FROM pg_stat_activity"
             " WHERE datname = %s AND pid <> %s AND application_name = %s",
             [name, mine, OUTAGE_APP],
         )
         yield
     finally:
         _admin(f"ALTER DATABASE {quoted} ALLOW_CONNECTIONS true")
+
+
+def _server_connected_again(patience: float = 240) -> None:
+    """Wait until the outage server's pool has a connection again.
+
+    psycopg_pool retries a failed connection with a doubling delay (1, 2, 4, 8 ...
+    seconds), so after an outage of T seconds its next attempt may come up to T
+    seconds later; at load 30 that outlasted the test's fixed 15 s of resending,
+    and the test failed at random. Waiting for the pool's connection itself is
+    waiting for the state the rest of the test needs (the patience only stops a
+    server that never reconnects)."""
+    deadline = time.monotonic() + patience
+    while not _admin_count(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+        [connection.settings_dict["NAME"], OUTAGE_APP],
+    ):
+        assert time.monotonic() < deadline, "the server never connected to the database again"
+        time.sleep(0.2)
 
 
 @pytest.fixture
@@ -161,6 +189,7 @@ def test_database_away_gives_retryable_errors_and_keeps_the_socket(
         assert _answer(joining)["type"] == "pong"
         playing.ws.send(json.dumps({"type": "ping"}))
         assert _answer(playing)["type"] == "pong"
+    _server_connected_again()
     # Back: the same message id is applied once, the waiting socket gets its snapshot.
     # (Right after the restart a request may still meet a connection that died
     # with it and be answered "unavailable, retry"; it is sent again, as the
