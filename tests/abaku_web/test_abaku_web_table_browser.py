@@ -117,9 +117,10 @@ def test_two_people_and_a_robot_play_at_one_table(transactional_db, browser, asg
 
         host.click('[data-room-action="end"]')
         host.locator("dialog[open] >> text=Yes").click()
-        expect(guest.locator("[data-ab-turn]")).to_contain_text(
-            re.compile("ended|over"), timeout=TIMEOUT
+        expect(guest.locator("[data-ab-turn]")).to_have_text(
+            "The host ended the game.", timeout=TIMEOUT
         )
+        expect(host.locator("[data-ab-turn]")).to_have_text("You ended the game for everybody.")
         results = GameResult.objects.filter(record__game="abaku")
         wait_for_state(room.pk, lambda s: s.get("phase") == "ended")
         assert {r.player.nickname for r in results} == {"Ada Host", "Bob Guest"}
