@@ -147,12 +147,18 @@ class RoomEvent(models.Model):
 
     # No index of its own: ``rooms_unique_seq_per_room`` (room, seq) serves every
     # lookup by room, and a placement writes one index entry fewer (issue 41).
+    # The log's foreign keys are not checked by PostgreSQL (``db_constraint=False``):
+    # each check was one more query per placement (four with the answer's); every
+    # row is written under a lock on its room (the step's own ``FOR KEY SHARE`` or
+    # ``FOR UPDATE``) and for a joined seat, and Django's deletions cascade as
+    # before (issue 41, bench/RESULTS-placement-cpu.md).
     room = models.ForeignKey(
         Room,
         verbose_name=_("room"),
         on_delete=models.CASCADE,
         related_name="events",
         db_index=False,
+        db_constraint=False,
     )
     seq = models.PositiveIntegerField(_("event number"), null=True, blank=True)
     kind = models.CharField(_("kind"), max_length=16)
@@ -163,6 +169,7 @@ class RoomEvent(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        db_constraint=False,
     )
     action = models.JSONField(_("action"), default=dict, blank=True)
     public = models.JSONField(_("public events"), default=list, blank=True)
@@ -186,8 +193,13 @@ class ProcessedMessage(models.Model):
 
     # Served by ``rooms_unique_client_message`` (room, player, client_id): no index
     # of its own, one index entry fewer per placement (issue 41).
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="+", db_index=False)
-    player = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="+")
+    # Not checked by PostgreSQL either (see ``RoomEvent.room``).
+    room = models.ForeignKey(
+        Room, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
+    player = models.ForeignKey(
+        PlayerProfile, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     client_id = models.CharField(max_length=64)
     response = models.JSONField(default=dict)
     created_at = models.DateTimeField(default=timezone.now)
