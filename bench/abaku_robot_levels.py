@@ -116,10 +116,13 @@ def action(state, player: str, rng: random.Random) -> dict:  # noqa: ANN001
     return robot_action(state, player, rng)
 
 
-def play(job: tuple[str, str, int]) -> dict:
-    """One game of ``a`` against ``b``; ``a`` sits first on even seeds."""
-    a, b, seed = job
-    seats = [a, b] if seed % 2 == 0 else [b, a]
+def play(job: tuple) -> dict:
+    """One game of ``a`` against ``b``: job ``(a, b, seed)`` (``a`` sits first
+    on even seeds) or ``(a, b, seed, seat_a)`` (``a``'s seat given: a paired
+    run plays each deal from both seats)."""
+    a, b, seed = job[:3]
+    seat_a = job[3] if len(job) > 3 else seed % 2
+    seats = [a, b] if seat_a == 0 else [b, a]
     state = new_game(["A" if s == a else "B" for s in seats], seed=seed, turn_seconds=None)
     rng = random.Random(seed)
     times: dict[int, list[float]] = {0: [], 1: []}
@@ -203,28 +206,45 @@ def tally(a: str, b: str, results: list[dict]) -> dict:
 
 
 def stream(
-    pairs: list[tuple[str, str]], games: int, procs: int, first_seed: int, log: Path
+    pairs: list[tuple[str, str]],
+    games: int,
+    procs: int,
+    first_seed: int,
+    log: Path,
+    paired: bool = False,
 ) -> None:
     """Play the pairs interleaved (seed by seed, so every pair has about as many
     games whenever the run is stopped) and append each finished game to ``log``
     as one JSON line; a stopped run loses nothing and ``--summarize`` reads it.
-    Seeds already in the log are not played again, so a run can be resumed."""
+    Games already in the log are not played again, so a run can be resumed.
+
+    ``paired``: every pair gets deals of its own (seed ``first_seed + 10,000 x
+    the pair's index + k``) and plays each deal from both seats. Without it
+    every pair of one round plays the same seed, and a deal that favours one
+    seat then moves every pair of the round the same way: the 27-level run's
+    upper levels won 92 %, 67 %, 29 %, 46 % and 33 % of the 24 steps of its
+    five seeds, far more spread than 24 independent games give."""
     done = set()
     if log.exists():
         for line in log.read_text().splitlines():
             row = json.loads(line)
-            done.add((row["a"], row["b"], row["seed"]))
-    jobs = [
-        (a, b, first_seed + k)
-        for k in range(games)
-        for a, b in pairs
-        if (a, b, first_seed + k) not in done
-    ]
+            done.add((row["a"], row["b"], row["seed"], row.get("seat_a", row["seed"] % 2)))
+    if paired:
+        jobs = [
+            (a, b, first_seed + 10_000 * index + k // 2, k % 2)
+            for k in range(games)
+            for index, (a, b) in enumerate(pairs)
+        ]
+    else:
+        jobs = [
+            (a, b, first_seed + k, (first_seed + k) % 2) for k in range(games) for a, b in pairs
+        ]
+    jobs = [job for job in jobs if job not in done]
     with Pool(procs) as pool, log.open("a") as out:
         for job, result in zip(jobs, pool.imap(play, jobs), strict=True):
             load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-            row = {"a": job[0], "b": job[1], "seed": job[2], "load": round(load, 1), **result}
-            out.write(json.dumps(row) + "\n")
+            row = {"a": job[0], "b": job[1], "seed": job[2], "seat_a": job[3]}
+            out.write(json.dumps({**row, "load": round(load, 1), **result}) + "\n")
             out.flush()
 
 
@@ -305,6 +325,11 @@ def main() -> None:
     parser.add_argument("--append", action="store_true", help="append to RESULTS-abaku.md")
     parser.add_argument("--log", type=Path, help="play interleaved, one JSON line per game")
     parser.add_argument("--summarize", type=Path, help="print the table of a --log file")
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="with --log: deals of its own per pair, each played from both seats",
+    )
     args = parser.parse_args()
     pairs = [tuple(p.split(":")) for p in args.pair] or PAIRINGS
     if args.summarize:
@@ -314,7 +339,7 @@ def main() -> None:
         print("\n".join(lines))
         return
     if args.log:
-        stream(pairs, args.games, args.procs, args.seed, args.log)
+        stream(pairs, args.games, args.procs, args.seed, args.log, args.paired)
         return
     start = time.time()
     matches = [match(a, b, args.games, args.procs, args.seed) for a, b in pairs]

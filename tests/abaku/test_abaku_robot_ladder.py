@@ -34,7 +34,7 @@ from .abaku_helpers import ALL_STONES, random_position
 
 racks = st.lists(st.sampled_from(sorted(set(ALL_STONES))), min_size=1, max_size=5)
 # One level of each way of playing (percentile, share, best, strong): the
-# property tests' cost stays that of four levels while the ladder has 14.
+# property tests' cost stays that of four levels while the ladder has 22.
 ONE_OF_EACH_PLAY = tuple({level.play: level.id for level in reversed(LEVEL_TABLE)}.values())
 
 
@@ -90,7 +90,7 @@ def test_robot_actions_are_deterministic_for_a_seed_and_accepted_by_the_rules(
 
 def test_the_level_table_is_the_one_source_of_the_levels() -> None:
     assert LEVELS == tuple(level.id for level in LEVEL_TABLE)
-    assert len(set(LEVELS)) == len(LEVELS) == 14
+    assert len(set(LEVELS)) == len(LEVELS) == 22
     assert DEFAULT_LEVEL == LEVEL_TABLE[0].id == "easy"
     # the ids rooms stored before the ladder keep their place in it
     assert [lv for lv in LEVELS if not lv[-1].isdigit()] == [
@@ -101,7 +101,7 @@ def test_the_level_table_is_the_one_source_of_the_levels() -> None:
         "strong",
     ]
     plays = [level.play for level in LEVEL_TABLE]
-    assert plays == ["percentile"] * 6 + ["share"] * 6 + ["best", "strong"]
+    assert plays == ["percentile"] * 10 + ["share"] * 10 + ["best", "strong"]
     # every level has its own name and its own description, in English (the
     # pages translate): the hub's ladder repeats no description (issue 42)
     names = [level.name for level in LEVEL_TABLE]

@@ -116,20 +116,20 @@ def test_after_a_win_the_ladder_marks_the_level_beaten_and_suggests_the_next():
 
 @pytest.mark.django_db
 def test_a_win_against_a_level_the_ladder_dropped_counts_for_the_kept_level_next_to_it():
-    """Issue 42 went from 27 rungs to 14: a pupil's finished games keep the id
+    """Issue 42 went from 27 rungs to 22: a pupil's finished games keep the id
     they were played against, and a win against a dropped rung marks the kept
     level it now plays as (``OLD_LEVELS``), so the climb is not lost."""
     profile, client = browser()
-    _robot_result(profile, "easy2", "win")  # a rung of the 27, now played as `easy`
-    _robot_result(profile, "easy8", "win")  # now `easy9`
+    _robot_result(profile, "easy3", "win")  # a rung of the 27, now played as `easy2`
+    _robot_result(profile, "easy9", "win")  # now `easy10`
     stats = profile_stats(GameResult.objects.filter(player=profile))
     by_id = {level["id"]: level for level in stats["levels"]}
     assert [lv["id"] for lv in stats["levels"]] == list(LEVELS)
-    assert by_id["easy"]["beaten"] and by_id["easy9"]["beaten"]
-    assert by_id["easy"]["games"] == by_id["easy9"]["games"] == 1
+    assert by_id["easy2"]["beaten"] and by_id["easy10"]["beaten"]
+    assert by_id["easy2"]["games"] == by_id["easy10"]["games"] == 1
     page = client.get("/abaku/").content.decode()
     assert page.count('data-testid="ab-level-beaten"') == 2
-    assert f'value="{next_level("easy9")}" checked' in page
+    assert f'value="{next_level("easy10")}" checked' in page
 
 
 @pytest.mark.django_db
@@ -147,8 +147,8 @@ def test_the_settings_accept_every_level_of_the_table():
         homework = {"opponent": "robot", "robot_level": level}
         assert assignments.clean_settings(homework)["robot_level"] == level
     # a homework saved with a rung the ladder dropped plays the kept level next to it
-    saved = {"opponent": "robot", "robot_level": "medium11"}
-    assert assignments.clean_settings(saved)["robot_level"] == "medium10"
+    saved = {"opponent": "robot", "robot_level": "medium7"}
+    assert assignments.clean_settings(saved)["robot_level"] == "medium6"
 
 
 @pytest.mark.parametrize("doc", ["abaku-product.md", "rules/abaku.md"])

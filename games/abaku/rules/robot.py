@@ -9,11 +9,11 @@ of games, and each bench player (``BENCH_PLAYERS``) meets a level it beats in
 30-70 % (issue 42). All levels choose among :func:`all_moves`, so they also
 make the first move.
 
-* The first six (``easy`` .. ``medium``) play a move from a range of the
+* The first ten (``easy`` .. ``medium``) play a move from a range of the
   position's legal moves by score (a random percentile in ``percentiles``,
   each level's range higher than the one below): ``easy`` plays around the
   middle, ``medium`` from the top fifth.
-* The next six (``medium3`` .. ``advanced``) aim at a share of the best score
+* The next ten (``medium2`` .. ``advanced``) aim at a share of the best score
   (the move nearest to r x the best, r drawn from ``shares`` each move). A
   rank near the top of the move list would not do: the best move is usually
   far ahead of the 90th-99th percentile ones (issue 31).
@@ -77,11 +77,13 @@ class Level:
 # The ladder, easiest first: each level should beat the one below it in 55-75 %
 # of games, and the bench players (the median, 75th- and 90th-percentile move,
 # greedy) each meet a level they beat in 30-70 % (issue 42; measured in
-# bench/RESULTS-abaku.md). Fourteen rungs since issue 42's second pass: the
-# 27 before were too fine (the upper level of a step won 54 % pooled). From
-# ``easy`` to ``advanced`` the rungs are equal steps in expected points a move
-# on recorded positions (bench/abaku_ladder_positions.py): x1.175 a move between
-# the percentile levels, x1.158 between the share levels.
+# bench/RESULTS-abaku.md). 22 rungs since issue 42's second pass: from ``easy``
+# to ``advanced`` 19 equal steps in expected points a move on recorded
+# positions (bench/abaku_ladder_positions.py), x1.094 a move between the
+# percentile levels and x1.092 between the share levels. In played games (by
+# deal: the games of one seed move together) a step of x1.07 (27 rungs) won
+# about 56 % and one of x1.17 (14 rungs) about 82 %: x1.09 lies between, at
+# about 60-65 %.
 LEVEL_TABLE: tuple[Level, ...] = (
     Level(
         "easy",
@@ -91,32 +93,60 @@ LEVEL_TABLE: tuple[Level, ...] = (
         (0.37, 0.6),
     ),
     Level(
+        "easy2",
+        gettext_noop("Earthworm"),
+        gettext_noop("Digs slowly, but finds a few more points than the Snail."),
+        "percentile",
+        (0.43, 0.65),
+    ),
+    Level(
         "easy4",
         gettext_noop("Ladybird"),
         gettext_noop("Plays short examples and now and then spots a better square."),
         "percentile",
-        (0.474, 0.688),
+        (0.486, 0.697),
     ),
     Level(
-        "easy6",
-        gettext_noop("Mole"),
+        "easy5",
+        gettext_noop("Hedgehog"),
         gettext_noop("Looks a bit longer and finds a few more points than the Ladybird."),
         "percentile",
-        (0.567, 0.775),
+        (0.54, 0.744),
     ),
     Level(
-        "easy9",
-        gettext_noop("Hamster"),
+        "easy7",
+        gettext_noop("Mouse"),
+        gettext_noop("Tries longer examples now and then and looks at more squares."),
+        "percentile",
+        (0.59, 0.792),
+    ),
+    Level(
+        "easy8",
+        gettext_noop("Frog"),
         gettext_noop("Often finds a good example, but misses the big ones."),
         "percentile",
-        (0.663, 0.846),
+        (0.638, 0.834),
+    ),
+    Level(
+        "easy10",
+        gettext_noop("Rabbit"),
+        gettext_noop("Jumps at good examples and often uses a coloured square."),
+        "percentile",
+        (0.689, 0.869),
     ),
     Level(
         "easy11",
         gettext_noop("Squirrel"),
         gettext_noop("Collects points busily and seldom plays a weak move."),
         "percentile",
-        (0.739, 0.913),
+        (0.733, 0.904),
+    ),
+    Level(
+        "easy13",
+        gettext_noop("Goose"),
+        gettext_noop("Mostly plays good moves, but does not see the biggest ones yet."),
+        "percentile",
+        (0.768, 0.936),
     ),
     Level(
         "medium",
@@ -126,18 +156,32 @@ LEVEL_TABLE: tuple[Level, ...] = (
         (0.8, 0.96),
     ),
     Level(
+        "medium2",
+        gettext_noop("Cat"),
+        gettext_noop("Stalks bigger examples than the Duck does."),
+        "share",
+        shares=(0.351, 0.541),
+    ),
+    Level(
         "medium3",
         gettext_noop("Dog"),
         gettext_noop("Goes for bigger examples and uses the coloured squares more often."),
         "share",
-        shares=(0.381, 0.564),
+        shares=(0.399, 0.575),
+    ),
+    Level(
+        "medium4",
+        gettext_noop("Goat"),
+        gettext_noop("Stubbornly keeps trying until it finds a move worth good points."),
+        "share",
+        shares=(0.452, 0.612),
     ),
     Level(
         "medium5",
         gettext_noop("Pony"),
         gettext_noop("Usually scores about half of what the best move would."),
         "share",
-        shares=(0.466, 0.626),
+        shares=(0.505, 0.656),
     ),
     Level(
         "medium6",
@@ -153,14 +197,28 @@ LEVEL_TABLE: tuple[Level, ...] = (
         gettext_noop("Beaver"),
         gettext_noop("Builds long examples and often comes close to the best move."),
         "share",
-        shares=(0.683, 0.799),
+        shares=(0.635, 0.76),
+    ),
+    Level(
+        "medium9",
+        gettext_noop("Wolf"),
+        gettext_noop("Hunts for big examples and seldom leaves many points behind."),
+        "share",
+        shares=(0.706, 0.818),
     ),
     Level(
         "medium10",
         gettext_noop("Lynx"),
         gettext_noop("Almost always finds a strong move; only the very best slips past it."),
         "share",
-        shares=(0.789, 0.887),
+        shares=(0.768, 0.87),
+    ),
+    Level(
+        "medium11",
+        gettext_noop("Bear"),
+        gettext_noop("Strong and steady: nearly as good as the Owl."),
+        "share",
+        shares=(0.835, 0.925),
     ),
     Level(
         "advanced",
@@ -189,9 +247,9 @@ LEVEL_TABLE: tuple[Level, ...] = (
 # just above them in expected points a move, of which each should beat one in
 # 30-70 % of games -- where a child who plays like them stands.
 BENCH_PLAYERS: dict[str, tuple[str, ...]] = {
-    "median": ("easy", "easy4"),
-    "p75": ("easy6", "easy9"),
-    "p90": ("medium", "medium3"),
+    "median": ("easy", "easy2"),
+    "p75": ("easy8", "easy10"),
+    "p90": ("medium", "medium2"),
     "greedy": ("advanced", "strong"),
 }
 LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVEL_TABLE}
@@ -201,23 +259,15 @@ DEFAULT_LEVEL = LEVELS[0]
 # ``GameResult.details["robot_level"]``) that are no longer levels, and the
 # kept level each plays and counts as now, so running rooms, saved settings
 # and a pupil's "beaten" marks keep working: "beginner" (before issue 19), and
-# the rungs of issue 42's 27-level ladder that the 14 rungs dropped, each
+# the rungs of issue 42's 27-level ladder that the 22 rungs dropped, each
 # mapped to the kept level nearest in expected points a move.
 OLD_LEVELS: dict[str, str] = {
     "beginner": "easy",
-    "easy2": "easy",
-    "easy3": "easy4",
-    "easy5": "easy6",
-    "easy7": "easy6",
-    "easy8": "easy9",
-    "easy10": "easy9",
-    "easy12": "easy11",
-    "easy13": "medium",
-    "medium2": "medium3",
-    "medium4": "medium5",
+    "easy3": "easy2",
+    "easy6": "easy5",
+    "easy9": "easy10",
+    "easy12": "easy13",
     "medium7": "medium6",
-    "medium9": "medium8",
-    "medium11": "medium10",
 }
 
 # The percentile ranges of the lower levels (kept as names for callers).
