@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from accounts import identity, limits, services
 from accounts.models import Browser, PlayerProfile
+from accounts.requests import PlayerRequest
 from core import rawrows
 
 logger = logging.getLogger(__name__)
@@ -111,7 +112,7 @@ class PlayerIdentityMiddleware:
         self.get_response = get_response
         self.skipped_paths = frozenset(getattr(settings, "HEALTH_PATHS", ()))
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: PlayerRequest) -> HttpResponse:
         request.storage_enabled = identity.storage_enabled(request)
         request.browser = None
         request.player = None
@@ -141,7 +142,7 @@ class PlayerIdentityMiddleware:
         return response
 
     @staticmethod
-    def _identify(request: HttpRequest, token: str) -> None:
+    def _identify(request: PlayerRequest, token: str) -> None:
         browser = browser_by_token(identity.hash_token(token))
         if browser is not None:
             request.browser = browser

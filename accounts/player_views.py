@@ -27,6 +27,7 @@ from accounts import (
 from accounts.errors import AccountsError
 from accounts.forms import NicknameForm, ProfileCodeForm
 from accounts.models import Browser, PlayerProfile
+from accounts.requests import PlayerRequest, PupilRequest
 
 
 def next_url(request: HttpRequest, default: str) -> str:
@@ -48,7 +49,7 @@ def _suggestions(error: AccountsError) -> list[str]:
 
 
 def _profile_page(
-    request: HttpRequest,
+    request: PlayerRequest,
     *,
     nickname_form: NicknameForm | None = None,
     code_form: ProfileCodeForm | None = None,
@@ -90,7 +91,7 @@ def _profile_page(
     return render(request, "accounts/profile.html", context, status=status)
 
 
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: PlayerRequest) -> HttpResponse:
     return _profile_page(request)
 
 
@@ -105,7 +106,7 @@ def _storage_off_error(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def create_profile(request: HttpRequest) -> HttpResponse:
+def create_profile(request: PlayerRequest) -> HttpResponse:
     if not request.storage_enabled:
         return _storage_off_error(request)
     form = NicknameForm(request.POST)
@@ -133,7 +134,7 @@ def create_profile(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def rename_profile(request: HttpRequest) -> HttpResponse:
+def rename_profile(request: PlayerRequest) -> HttpResponse:
     if request.player is None:
         return redirect("accounts:profile")
     form = NicknameForm(request.POST)
@@ -150,7 +151,7 @@ def rename_profile(request: HttpRequest) -> HttpResponse:
 
 
 def _on_browser_profile(
-    request: HttpRequest, action: Callable[..., object], success: str | None
+    request: PlayerRequest, action: Callable[..., object], success: str | None
 ) -> None:
     """Run ``action(browser=..., profile_id=...)`` on a profile of this browser,
     turning refusals and a malformed id into a message."""
@@ -182,7 +183,7 @@ def _select_shared_profile(*, browser: Browser, profile_id: int) -> PlayerProfil
 
 
 @require_POST
-def switch_profile(request: HttpRequest) -> HttpResponse:
+def switch_profile(request: PlayerRequest) -> HttpResponse:
     _on_browser_profile(request, _select_shared_profile, None)
     return redirect(next_url(request, "accounts:profile"))
 
@@ -196,14 +197,14 @@ def _end_other_sessions(token: str | None, player: PlayerProfile) -> None:
 
 
 @require_POST
-def not_me(request: HttpRequest) -> HttpResponse:
+def not_me(request: PlayerRequest) -> HttpResponse:
     """ "I am not <name>" on a shared computer, then the home page."""
     response = redirect("home")
     end_pupil_identity(request, response)
     return response
 
 
-def end_pupil_identity(request: HttpRequest, response: HttpResponse) -> None:
+def end_pupil_identity(request: PlayerRequest, response: HttpResponse) -> None:
     """The pupil's identity leaves this browser completely -- their profile,
     every bound profile, the identity cookie (on ``response``) and any session:
     the next pupil starts with nothing."""
@@ -224,7 +225,7 @@ def end_pupil_identity(request: HttpRequest, response: HttpResponse) -> None:
 
 
 @require_POST
-def forget_profile(request: HttpRequest) -> HttpResponse:
+def forget_profile(request: PlayerRequest) -> HttpResponse:
     _on_browser_profile(
         request, services.forget_profile, _("The profile was removed from this browser.")
     )
@@ -232,7 +233,7 @@ def forget_profile(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def continue_profile(request: HttpRequest) -> HttpResponse:
+def continue_profile(request: PlayerRequest) -> HttpResponse:
     if not request.storage_enabled:
         return _storage_off_error(request)
     form = ProfileCodeForm(request.POST)
@@ -284,7 +285,7 @@ def suggest_nickname(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"nickname": nicknames.generate(language=get_language())})
 
 
-def _require_player(request: HttpRequest) -> HttpResponse | None:
+def _require_player(request: PlayerRequest) -> HttpResponse | None:
     if request.player is None:
         messages.error(request, _("Choose a nickname first: there is no profile in this browser."))
         return redirect("accounts:profile")
@@ -295,7 +296,7 @@ def player_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
     """The view acts on the browser's profile: without one, say so on the profile page."""
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: PlayerRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if (refusal := _require_player(request)) is not None:
             return refusal
         return view(request, *args, **kwargs)
@@ -305,7 +306,7 @@ def player_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 
 @require_POST
 @player_required
-def renew_code(request: HttpRequest) -> HttpResponse:
+def renew_code(request: PupilRequest) -> HttpResponse:
     services.renew_profile_code(player=request.player)
     messages.success(request, _("Your profile has a new code. The old one no longer works."))
     return redirect("accounts:profile")
@@ -313,7 +314,7 @@ def renew_code(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @player_required
-def sign_out_others(request: HttpRequest) -> HttpResponse:
+def sign_out_others(request: PupilRequest) -> HttpResponse:
     count = services.sign_out_other_browsers(player=request.player, browser=request.browser)
     messages.success(
         request,
@@ -328,7 +329,7 @@ def sign_out_others(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def set_consent(request: HttpRequest) -> HttpResponse:
+def set_consent(request: PlayerRequest) -> HttpResponse:
     """Record a yes/no answer; JSON in and out for the in-game dialog, a form otherwise."""
     wants_json = "application/json" in request.headers.get("accept", "")
     answer = request.POST.get("consent")
@@ -364,34 +365,36 @@ def set_consent(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def export_data(request: HttpRequest, fmt: str) -> HttpResponse:
+def export_data(request: PlayerRequest, fmt: str) -> HttpResponse:
     if fmt not in {"json", "csv"}:
         raise Http404
     if (refusal := _require_player(request)) is not None:
         return refusal
+    player = request.player
+    assert player is not None  # _require_player refused a browser without one
     from django.utils.http import content_disposition_header
 
     from accounts import export
 
     if fmt == "csv":
         response = HttpResponse(
-            export.export_profile_csv(request.player), content_type="text/csv; charset=utf-8"
+            export.export_profile_csv(player), content_type="text/csv; charset=utf-8"
         )
     else:
         response = HttpResponse(
-            json.dumps(export.export_profile(request.player), ensure_ascii=False, indent=2),
+            json.dumps(export.export_profile(player), ensure_ascii=False, indent=2),
             content_type="application/json; charset=utf-8",
         )
     # The nickname keeps its diacritics (RFC 6266 filename*), with an ASCII fallback.
     response["Content-Disposition"] = content_disposition_header(
-        True, f"matika-{request.player.nickname}.{fmt}"
+        True, f"matika-{player.nickname}.{fmt}"
     )
     return response
 
 
 @require_POST
 @player_required
-def reset_stats(request: HttpRequest) -> HttpResponse:
+def reset_stats(request: PupilRequest) -> HttpResponse:
     services.reset_stats(player=request.player)
     messages.success(request, _("Your statistics were reset."))
     return redirect("accounts:profile")
@@ -399,7 +402,7 @@ def reset_stats(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @player_required
-def delete_profile(request: HttpRequest) -> HttpResponse:
+def delete_profile(request: PupilRequest) -> HttpResponse:
     nickname = request.player.nickname
     services.delete_profile(player=request.player)
     messages.success(

@@ -30,6 +30,12 @@ class PlayerRequest(HttpRequest):
     homework_review: dict[str, Any]
 
 
+class PupilRequest(PlayerRequest):
+    """A request behind ``player_required``: the browser has a profile."""
+
+    player: PlayerProfile
+
+
 class TeacherRequest(PlayerRequest):
     """A request that passed ``login_required``: ``user`` is a signed-in account."""
 

@@ -90,7 +90,7 @@ class MailTask(Task):
 
 # Every mail task: retried with backoff on transient SMTP errors for about an hour,
 # not on a refused recipient; acknowledged only once sent.
-MAIL_TASK_OPTIONS = {
+MAIL_TASK_OPTIONS: dict[str, Any] = {
     "autoretry_for": TRANSIENT_MAIL_ERRORS,
     "dont_autoretry_for": PERMANENT_MAIL_ERRORS,
     "retry_backoff": MAIL_RETRY_BACKOFF,

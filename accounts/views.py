@@ -31,6 +31,7 @@ from accounts import signup as signup_services
 from accounts.errors import AccountsError
 from accounts.forms import TeacherSignupForm, TwoFactorForm
 from accounts.player_views import next_url
+from accounts.requests import PlayerRequest, TeacherRequest
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -68,7 +69,7 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def resend_verification(request: HttpRequest) -> HttpResponse:
+def resend_verification(request: TeacherRequest) -> HttpResponse:
     if not request.user.email_verified and not signup_services.resend_verification(
         user=request.user, base_url=mail_links.site_url(request)
     ):
@@ -212,7 +213,7 @@ def two_factor(request: HttpRequest) -> HttpResponse:
 class LogoutView(auth_views.LogoutView):
     """Logging out also takes out of this browser whatever the account gave it."""
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def post(self, request: PlayerRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         services.end_account_capabilities(browser=request.browser, user=request.user)
         return super().post(request, *args, **kwargs)
 
@@ -234,7 +235,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def export_account(request: HttpRequest) -> HttpResponse:
+def export_account(request: TeacherRequest) -> HttpResponse:
     """A teacher's own data as JSON (``accounts.teacher_data``)."""
     from django.utils.http import content_disposition_header
 
@@ -251,7 +252,7 @@ def export_account(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def delete_account(request: HttpRequest) -> HttpResponse:
+def delete_account(request: TeacherRequest) -> HttpResponse:
     """Deleting a teacher's account: a page that says what happens to each class,
     then the password and a tick confirm it."""
     from django.contrib.auth import logout

@@ -29,6 +29,7 @@ from django.utils.text import slugify
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
+from accounts.requests import PlayerRequest
 from classrooms import collation, selectors
 from classrooms.charts import Series, line_chart
 from classrooms.models import Classroom, Membership
@@ -495,7 +496,7 @@ def member_csv(request: HttpRequest, pk: int, member_id: int, fmt: str = "csv") 
     )
 
 
-def my_results_csv(request: HttpRequest, pk: int, fmt: str = "csv") -> HttpResponse:
+def my_results_csv(request: PlayerRequest, pk: int, fmt: str = "csv") -> HttpResponse:
     """A student's own results in the class (nothing about classmates)."""
     membership = selectors.student_membership(request.player, pk)
     history = selectors.member_history(membership)

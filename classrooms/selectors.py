@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from math import isqrt
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Avg, BooleanField, Case, Count, Max, Q, QuerySet, Value, When
 from django.http import Http404
 
@@ -33,7 +34,7 @@ from games.models import GameRecord, GameResult
 from games.rooms.models import Seat
 
 
-def classes_for_teacher(user: User) -> QuerySet[Classroom]:
+def classes_for_teacher(user: User | AnonymousUser) -> QuerySet[Classroom]:
     if not user.is_authenticated:
         return Classroom.objects.none()
     # Only accepted invitations count: an invitation is accepted through the
@@ -57,7 +58,7 @@ def teaches(classroom_id: int, player: PlayerProfile) -> bool:
     ).exists()
 
 
-def teacher_classroom(user: User, pk: int | str) -> Classroom:
+def teacher_classroom(user: User | AnonymousUser, pk: int | str) -> Classroom:
     """The class if this teacher may manage it, else 404 (never 403: IDs must not leak)."""
     classroom = classes_for_teacher(user).filter(pk=pk).first()
     if classroom is None:

@@ -7,7 +7,7 @@ Refusals are ``{"code", "message"}`` with a stable code; nothing is created or
 changed on bad input.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.http import HttpResponse
 from django.urls import reverse
@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from classrooms import selectors as class_selectors
 from classrooms.api import ErrorSerializer
 from classrooms.models import Classroom
@@ -59,7 +60,7 @@ class SettingsField(serializers.JSONField):
     """The game's own settings (e.g. a table, a difficulty, seconds per card)."""
 
 
-class AssignmentSerializer(serializers.ModelSerializer):
+class AssignmentSerializer(serializers.ModelSerializer[Assignment]):
     class_id = serializers.IntegerField(source="classroom_id", read_only=True)
     state = serializers.SerializerMethodField(
         help_text="scheduled (not open yet), open, late (past the deadline, late play "
@@ -109,7 +110,7 @@ class AssignmentSerializer(serializers.ModelSerializer):
         return url
 
 
-class AssignmentCreateSerializer(serializers.Serializer):
+class AssignmentCreateSerializer(serializers.Serializer[Any]):
     game = serializers.CharField(max_length=16)
     title = serializers.CharField(max_length=200, allow_blank=True)
     settings = SettingsField(required=False, default=dict)
@@ -157,7 +158,7 @@ class AssignmentUpdateSerializer(AssignmentCreateSerializer):
             field.default = serializers.empty
 
 
-class RowSerializer(serializers.Serializer):
+class RowSerializer(serializers.Serializer[Any]):
     member = serializers.IntegerField(source="member_id")
     roster_name = serializers.CharField()
     status = serializers.ChoiceField(choices=selectors.STATUSES)
@@ -169,7 +170,7 @@ class RowSerializer(serializers.Serializer):
     review_url = serializers.CharField(allow_null=True)
 
 
-class ResultsSerializer(serializers.Serializer):
+class ResultsSerializer(serializers.Serializer[Any]):
     assignment = AssignmentSerializer()
     average = serializers.FloatField(allow_null=True)
     rows = RowSerializer(many=True)
@@ -197,7 +198,7 @@ class AssignmentList(HomeworkErrorMixin, APIView):
         payload.is_valid(raise_exception=True)
         assignment = services.create_assignment(
             classroom=classroom,
-            user=request.user,
+            user=cast(User, request.user),  # IsAuthenticated: a signed-in account
             language=get_language() or "",
             **payload.validated_data,
         )
@@ -218,7 +219,7 @@ class AssignmentDetail(HomeworkErrorMixin, APIView):
         payload = AssignmentUpdateSerializer(data=request.data, partial=True)
         payload.is_valid(raise_exception=True)
         changes = dict(payload.validated_data)
-        if request.data.get("closed") is True:
+        if isinstance(request.data, dict) and request.data.get("closed") is True:
             assignment = services.close_assignment(assignment_id=assignment.pk)
         if changes:
             assignment = services.update_assignment(assignment_id=assignment.pk, changes=changes)

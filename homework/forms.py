@@ -11,7 +11,7 @@ else Europe/Prague.
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from django import forms
@@ -35,10 +35,10 @@ class LocalDateTimeInput(forms.DateTimeInput):
     input_type = "datetime-local"
     zone = SCHOOL_ZONE
 
-    def format_value(self, value: object) -> object:
+    def format_value(self, value: object) -> str | None:
         if isinstance(value, datetime):
             return value.astimezone(self.zone).strftime(LOCAL_FORMAT)
-        return value
+        return None if value is None else str(value)
 
     def get_context(self, name: str, value: object, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)
@@ -56,7 +56,7 @@ class LocalDateTimeField(forms.DateTimeField):
     widget = LocalDateTimeInput
     input_formats = [LOCAL_FORMAT, "%Y-%m-%d %H:%M"]
 
-    def to_python(self, value: object) -> datetime | None:
+    def to_python(self, value: Any) -> datetime | None:
         moment: datetime | None = super().to_python(value)
         if moment is None:
             return None
@@ -141,7 +141,8 @@ class AssignmentForm(forms.Form):
         for name in ("opens_at", "due_at"):
             self.fields[name].widget.zone = self.zone
         specs = registry.assignable_games()
-        self.fields["game"].choices = [(spec.slug, spec.name) for spec in specs]
+        game_field = cast(forms.ChoiceField, self.fields["game"])
+        game_field.choices = [(spec.slug, spec.name) for spec in specs]
         self.setting_names: dict[str, list[str]] = {}
         for spec in specs:
             assert spec.assignable is not None
@@ -150,6 +151,7 @@ class AssignmentForm(forms.Form):
                 key = _setting_key(spec.slug, name)
                 # not required: the other games' fields are disabled (not posted)
                 # by form.js; the chosen game's ``clean_settings`` fills defaults
+                field: forms.Field
                 if choices is None:
                     field = forms.IntegerField(label=label, initial=default, required=False)
                 else:
@@ -172,7 +174,8 @@ class AssignmentForm(forms.Form):
             raise forms.ValidationError(error.message, code=error.code) from None
 
     def clean(self) -> dict[str, Any]:
-        data: dict[str, Any] = super().clean()
+        data: dict[str, Any] | None = super().clean()
+        assert data is not None  # Form.clean returns the cleaned data
         zone = ZoneInfo(data.get("time_zone") or self.zone_name)
         for name in ("opens_at", "due_at"):
             if data.get(name) is not None:

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -19,7 +20,7 @@ from .models import Assignment, Attempt
 STATUSES = ("not_started", "in_progress", "done", "late")
 
 
-def teacher_assignment(user: User, pk: object) -> Assignment:
+def teacher_assignment(user: User | AnonymousUser, pk: object) -> Assignment:
     """The assignment if ``user`` teaches its class (owner or accepted
     co-teacher), else 404 -- never 403, ids must not leak."""
     try:
@@ -207,7 +208,7 @@ PICK_FIELDS = (
 )
 
 
-def _attempt_rows(**filters: object) -> QuerySet:
+def _attempt_rows(**filters: object) -> QuerySet[Any]:
     return (
         Attempt.objects.filter(**filters)
         .order_by("started_at", "pk")

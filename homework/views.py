@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.requests import PlayerRequest, TeacherRequest
 from classrooms import selectors as class_selectors
 from core import registry
 
@@ -61,7 +62,7 @@ def _remember_zone(request: HttpRequest, form: AssignmentForm) -> None:
 
 
 @login_required
-def create(request: HttpRequest, pk: int) -> HttpResponse:
+def create(request: TeacherRequest, pk: int) -> HttpResponse:
     classroom = class_selectors.teacher_classroom(request.user, pk)
     form = AssignmentForm(request.POST or None, zone=request.session.get(SESSION_ZONE))
     if request.method == "POST" and form.is_valid():
@@ -158,7 +159,7 @@ def _table_context(assignment: Assignment) -> dict[str, Any]:
     }
 
 
-def detail(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
+def detail(request: PlayerRequest, pk: int, assignment_id: int) -> HttpResponse:
     """The class table: for the class's teachers always; for its pupils once
     the deadline is over and the teacher shows it (names only, no reviews)."""
     classroom = class_selectors.classes_for_teacher(request.user).filter(pk=pk).first()
@@ -174,19 +175,15 @@ def detail(request: HttpRequest, pk: int, assignment_id: int) -> HttpResponse:
     membership = class_selectors.student_membership(request.player, pk)
     if membership.is_pending:
         raise Http404
-    assignment = Assignment.objects.filter(pk=assignment_id, classroom_id=pk).first()
-    if (
-        assignment is None
-        or not assignment.table_visible
-        or selectors.state(assignment) != "closed"
-    ):
+    shown = Assignment.objects.filter(pk=assignment_id, classroom_id=pk).first()
+    if shown is None or not shown.table_visible or selectors.state(shown) != "closed":
         raise Http404
-    context = {**_table_context(assignment), "classroom": membership.classroom}
+    context = {**_table_context(shown), "classroom": membership.classroom}
     return render(request, "homework/detail.html", context)
 
 
 @login_required
-def review(request: HttpRequest, pk: int, assignment_id: int, attempt_id: int) -> HttpResponse:
+def review(request: PlayerRequest, pk: int, assignment_id: int, attempt_id: int) -> HttpResponse:
     """A pupil's game of this homework, reviewed by the coach, for the class's teachers."""
     assignment = _assignment(request, pk, assignment_id)
     attempt = (

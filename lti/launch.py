@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import jwt
@@ -40,6 +40,9 @@ from accounts import limits
 
 from . import net
 from .models import Deployment, LaunchState, Platform, SeenNonce
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +111,7 @@ LEARNER_ROLES = {
 class Refused(Exception):  # noqa: N818 -- a refusal, not a crash
     """A launch refused: stable ``code``, a message for the page, an HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 403) -> None:
+    def __init__(self, code: str, message: "str | _StrPromise", status: int = 403) -> None:
         super().__init__(code)
         self.code = code
         self.message = message

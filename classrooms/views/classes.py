@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import trust
+from accounts.requests import PlayerRequest, TeacherRequest
 from classrooms import launch, reports, selectors, services, waiting
 from classrooms.errors import ClassroomError
 from classrooms.forms import (
@@ -28,7 +29,7 @@ from core.errors import DomainError
 # --- lists -------------------------------------------------------------------------
 
 
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: PlayerRequest) -> HttpResponse:
     """Teachers: their classes. Students: the classes they joined, and a code box."""
     context = {
         "teacher_classes": None,
@@ -52,7 +53,7 @@ def start(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: TeacherRequest) -> HttpResponse:
     if not trust.may_act_for_others(request.user):
         # Where a newcomer lands after logging in: what to do first, and the link again.
         return trust.verify_first(request, status=403 if request.method == "POST" else 200)
@@ -71,7 +72,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def edit(request: HttpRequest, pk: int) -> HttpResponse:
+def edit(request: TeacherRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     form = EditClassroomForm(
         request.POST or None,
@@ -100,7 +101,7 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
 # --- the class page -----------------------------------------------------------------
 
 
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
+def detail(request: PlayerRequest, pk: int) -> HttpResponse:
     """The teacher's page for the class's teachers, the student page for its members."""
     classroom = selectors.classes_for_teacher(request.user).filter(pk=pk).first()
     if classroom is not None:
@@ -109,7 +110,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _student_page(request, membership)
 
 
-def back(request: HttpRequest, pk: int) -> HttpResponse:
+def back(request: PlayerRequest, pk: int) -> HttpResponse:
     """The class page for its teachers and members, else ``next`` (a path of this
     site): where a room of the class sends a player who left it."""
     is_teacher = selectors.classes_for_teacher(request.user).filter(pk=pk).exists()
@@ -141,7 +142,7 @@ def _student_signature(membership: Membership) -> str:
     return f"s:{membership.status}:{launch.live_room_ids(membership.classroom)}"
 
 
-def status(request: HttpRequest, pk: int) -> JsonResponse:
+def status(request: PlayerRequest, pk: int) -> JsonResponse:
     """A small fingerprint of the class page, polled so it refreshes on its own."""
     classroom = selectors.classes_for_teacher(request.user).filter(pk=pk).first()
     if classroom is not None:
@@ -246,7 +247,7 @@ def archive(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def delete(request: HttpRequest, pk: int) -> HttpResponse:
+def delete(request: TeacherRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     if run_action(
         request,
@@ -284,7 +285,7 @@ def set_joining(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def start_game(request: HttpRequest, pk: int) -> HttpResponse:
+def start_game(request: TeacherRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     if not trust.may_act_for_others(request.user):  # the tables as much as the group game
         return trust.verify_first(request)

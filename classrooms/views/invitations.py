@@ -3,13 +3,14 @@ removing a co-teacher."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import mail_links
+from accounts.requests import TeacherRequest
 from classrooms import invitation_services, selectors
 from classrooms.errors import ClassroomError
 from classrooms.forms import (
@@ -20,7 +21,7 @@ from classrooms.views.common import run_action
 
 @login_required
 @require_POST
-def invite(request: HttpRequest, pk: int) -> HttpResponse:
+def invite(request: TeacherRequest, pk: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     form = InviteForm(request.POST)
     if not form.is_valid():
@@ -43,7 +44,7 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
+def accept_invitation(request: TeacherRequest, token: str) -> HttpResponse:
     """The link mailed to an invited colleague: shows whose class it is and, on
     POST, accepts it for this account (the invited, verified address only)."""
     try:
@@ -79,7 +80,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def uninvite(request: HttpRequest, pk: int, co_teacher_id: int) -> HttpResponse:
+def uninvite(request: TeacherRequest, pk: int, co_teacher_id: int) -> HttpResponse:
     classroom = selectors.teacher_classroom(request.user, pk)
     run_action(
         request,

@@ -4,13 +4,14 @@ joining with a roster name and a nickname."""
 from collections.abc import Iterable
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts import identity, limits, nicknames
 from accounts.player_views import end_pupil_identity
+from accounts.requests import PlayerRequest
 from classrooms import selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.forms import JoinCodeForm, JoinForm
@@ -23,7 +24,7 @@ from games.rooms import selectors as room_selectors
 NICKNAME_ERRORS = {"too_short", "too_long", "bad_characters", "no_letters", "not_allowed", "taken"}
 
 
-def join(request: HttpRequest) -> HttpResponse:
+def join(request: PlayerRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -41,7 +42,7 @@ def join(request: HttpRequest) -> HttpResponse:
     return render(request, "classrooms/join_code.html", {"form": form}, status=status)
 
 
-def by_code(request: HttpRequest) -> HttpResponse:
+def by_code(request: PlayerRequest) -> HttpResponse:
     """The home page's code box: a class code or a room code in one field.
 
     No lookup of its own: an open room with this code goes through the rooms'
@@ -81,7 +82,7 @@ def by_code(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", context, status=status)
 
 
-def join_class(request: HttpRequest, code: str) -> HttpResponse:
+def join_class(request: PlayerRequest, code: str) -> HttpResponse:
     """The class link: typed (a code in the path) or keyed (``?k=``, the teacher's
     link and QR). The join form posts back to the same URL, key included."""
     try:
@@ -138,7 +139,7 @@ def join_class(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-def _confirmed(request: HttpRequest) -> bool:
+def _confirmed(request: PlayerRequest) -> bool:
     """The shared classroom computer (issue 38 §1): a person's bound profile (a
     claimed roster entry, an LMS identity) selected in this browser may be the
     pupil before. The join page first asks "Are you <name>?"; only a POST that
@@ -149,7 +150,7 @@ def _confirmed(request: HttpRequest) -> bool:
     return request.POST.get("as_player", "") == str(request.player.pk)
 
 
-def _not_me(request: HttpRequest) -> HttpResponse:
+def _not_me(request: PlayerRequest) -> HttpResponse:
     """ "No, I am someone else": exactly the "I am not <name>" action (the
     pupil's identity leaves this browser), then back to this class's join page
     (key included), now without a profile."""
@@ -174,7 +175,7 @@ def _join_choices(members: Iterable[Membership]) -> list[dict[str, object]]:
     return [{"pk": member.pk, "name": labels[member.pk]} for member in members]
 
 
-def _do_join(request: HttpRequest, classroom: Classroom, form: JoinForm) -> HttpResponse | None:
+def _do_join(request: PlayerRequest, classroom: Classroom, form: JoinForm) -> HttpResponse | None:
     if not request.storage_enabled:
         form.add_error(
             None,

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.requests import PlayerRequest
 from core.errors import DomainError
 from games.rooms import opening
 from games.rooms import selectors as room_selectors
@@ -66,7 +67,7 @@ def _int(value: str | None, default: int | None) -> int | None:
 
 
 @require_POST
-def new_game(request: HttpRequest) -> HttpResponse:
+def new_game(request: PlayerRequest) -> HttpResponse:
     """Open a solo game (alone or against a robot) or a table of 2-4 seats."""
     kind = request.POST.get("kind", "robot")
     mode = "table" if kind == "table" else "solo"
@@ -89,7 +90,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def preview(request: HttpRequest, code: str) -> JsonResponse:
+def preview(request: PlayerRequest, code: str) -> JsonResponse:
     """What the placements would score on the room's board now (read-only; only for
     people in the room, as a solo game's board is nobody else's business)."""
     room = room_selectors.room_by_code(code)

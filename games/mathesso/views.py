@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.errors import AccountsError
+from accounts.requests import PlayerRequest
 from core.errors import DomainError
 from games.mathesso import services
 from games.mathesso.forms import GameForm
@@ -54,7 +55,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "mathesso/index.html", _forms(request))
 
 
-def _create(request: HttpRequest, mode: str) -> HttpResponse:
+def _create(request: PlayerRequest, mode: str) -> HttpResponse:
     form = GameForm(request.POST, prefix="solo" if mode == "solo" else "table")
     if form.is_valid():
         try:
@@ -77,17 +78,17 @@ def _create(request: HttpRequest, mode: str) -> HttpResponse:
 
 
 @require_POST
-def create_table(request: HttpRequest) -> HttpResponse:
+def create_table(request: PlayerRequest) -> HttpResponse:
     return _create(request, "table")
 
 
 @require_POST
-def create_solo(request: HttpRequest) -> HttpResponse:
+def create_solo(request: PlayerRequest) -> HttpResponse:
     return _create(request, "solo")
 
 
 @require_POST
-def change_settings(request: HttpRequest, code: str) -> HttpResponse:
+def change_settings(request: PlayerRequest, code: str) -> HttpResponse:
     """The host picks another variant before the start (e.g. a table opened for a class)."""
     room = room_selectors.room_by_code(code)
     if room is None or room.game != "mathesso" or request.player is None:

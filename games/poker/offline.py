@@ -35,6 +35,8 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, QueryDict
 from django.urls import resolve, reverse
 
+from accounts.requests import PlayerRequest
+
 OFFLINE_PAGES = ("index", "play", "scoresheet", "picker", "rules", "print_board", "offline")
 
 SUBRESOURCE_RELS = {"stylesheet", "icon", "apple-touch-icon", "modulepreload", "preload"}
@@ -114,7 +116,7 @@ def references(path: str) -> list[str]:
     return found
 
 
-def _anonymous_get(request: HttpRequest, path: str) -> HttpRequest:
+def _anonymous_get(request: PlayerRequest, path: str) -> HttpRequest:
     clone = copy.copy(request)
     clone.META = {**request.META, "REQUEST_METHOD": "GET", "QUERY_STRING": ""}
     clone.method = "GET"
@@ -130,7 +132,7 @@ def _anonymous_get(request: HttpRequest, path: str) -> HttpRequest:
     return clone
 
 
-def _render(request: HttpRequest, path: str) -> bytes:
+def _render(request: PlayerRequest, path: str) -> bytes:
     match = resolve(path)
     clone = _anonymous_get(request, path)
     clone.resolver_match = match
@@ -140,7 +142,7 @@ def _render(request: HttpRequest, path: str) -> bytes:
     return response.content
 
 
-def collect(request: HttpRequest) -> tuple[list[str], list[str]]:
+def collect(request: PlayerRequest) -> tuple[list[str], list[str]]:
     """(page paths, asset paths) the service worker keeps."""
     pages = [reverse(f"poker:{name}") for name in OFFLINE_PAGES]
     assets: list[str] = []
@@ -163,7 +165,7 @@ def collect(request: HttpRequest) -> tuple[list[str], list[str]]:
 _cached: tuple[list[str], list[str]] | None = None
 
 
-def precache(request: HttpRequest) -> tuple[list[str], list[str]]:
+def precache(request: PlayerRequest) -> tuple[list[str], list[str]]:
     """``collect`` once per process: the static files do not change while it runs."""
     global _cached
     if _cached is None or settings.DEBUG:

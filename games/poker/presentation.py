@@ -6,10 +6,10 @@ their English labels once more as literals so the translation tools find them.
 
 from typing import Any
 
-from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts import consent
+from accounts.requests import PlayerRequest
 
 from .rules import DEFAULT_TABLE, TABLE_NAMES, get_table
 from .rules.state import MAX_SECONDS, MIN_SECONDS
@@ -64,7 +64,7 @@ def table_context() -> list[dict[str, Any]]:
     return tables
 
 
-def page_context(request: HttpRequest) -> dict[str, Any]:
+def page_context(request: PlayerRequest) -> dict[str, Any]:
     """What every solo poker page (play, scoresheet, review, ...) shows: the tables,
     the time limits, the board's shape and the consent question."""
     return {

@@ -6,8 +6,10 @@ nothing below it imports a view."""
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+
+from accounts.requests import PlayerRequest
 
 from .coach_review import step_text
 from .models import SoloGame
@@ -16,7 +18,7 @@ from .rules import score_board
 from .services.coach import ensure_review
 
 
-def render_review(request: HttpRequest, game: Any) -> HttpResponse:
+def render_review(request: PlayerRequest, game: Any) -> HttpResponse:
     """The review page of ``game`` for a viewer already allowed to see it. A
     teacher reading a pupil's homework game comes through the homework pages,
     which set ``request.homework_review`` (the pupil's roster name and the way
@@ -57,7 +59,7 @@ def render_review(request: HttpRequest, game: Any) -> HttpResponse:
     return render(request, "poker/review.html", context)
 
 
-def review_response(request: HttpRequest, ref: str) -> HttpResponse:
+def review_response(request: PlayerRequest, ref: str) -> HttpResponse:
     """The coach's review of a pupil's homework game, for a teacher of the class
     (the homework app checked that before calling)."""
     game = SoloGame.objects.filter(pk=ref, mode=SoloGame.Mode.HOMEWORK).first()

@@ -28,6 +28,7 @@ from django.views.decorators.http import (
 
 from accounts import consent, limits
 from accounts import selectors as accounts_selectors
+from accounts.requests import PlayerRequest
 
 from . import offline as offline_assets
 from . import selectors
@@ -60,7 +61,7 @@ def _body(request: HttpRequest) -> dict[str, Any]:
 
 @require_GET
 @ensure_csrf_cookie
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: PlayerRequest) -> HttpResponse:
     context = page_context(request)
     if request.player is not None and request.storage_enabled:
         context["stats"] = selectors.player_stats(player=request.player)
@@ -69,7 +70,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @ensure_csrf_cookie
-def play(request: HttpRequest) -> HttpResponse:
+def play(request: PlayerRequest) -> HttpResponse:
     context = page_context(request)
     assignment = request.GET.get("assignment", "")
     if assignment.isdigit():
@@ -78,7 +79,7 @@ def play(request: HttpRequest) -> HttpResponse:
     return render(request, "poker/play.html", context)
 
 
-def _competition_context(request: HttpRequest, kind: str) -> dict[str, Any]:
+def _competition_context(request: PlayerRequest, kind: str) -> dict[str, Any]:
     """Ranked and daily pages: they need the server, saving and a nickname, and
     ask the publication question (its exact text) before the first public write."""
     context = page_context(request)
@@ -98,13 +99,13 @@ def _competition_context(request: HttpRequest, kind: str) -> dict[str, Any]:
 
 @require_GET
 @ensure_csrf_cookie
-def ranked(request: HttpRequest) -> HttpResponse:
+def ranked(request: PlayerRequest) -> HttpResponse:
     return render(request, "poker/play.html", _competition_context(request, "ranked"))
 
 
 @require_GET
 @ensure_csrf_cookie
-def robot(request: HttpRequest) -> HttpResponse:
+def robot(request: PlayerRequest) -> HttpResponse:
     """A game against the robot (beginner, greedy or the coach) on the same numbers."""
     context = page_context(request)
     context.update(
@@ -123,21 +124,22 @@ def robot(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @ensure_csrf_cookie
-def daily(request: HttpRequest) -> HttpResponse:
+def daily(request: PlayerRequest) -> HttpResponse:
     """Today's challenge: start it, continue it, or (when used) see the result,
     share it and replay the numbers."""
     context = _competition_context(request, "daily")
     day = daily_date(timezone.now())
     context["day"] = day
     context["day_record"] = selectors.day_record(day=day)
-    if context["can_compete"]:
-        attempt = selectors.daily_attempt(player=request.player, day=day)
+    player = request.player
+    if context["can_compete"] and player is not None:  # can_compete: a profile
+        attempt = selectors.daily_attempt(player=player, day=day)
         context["attempt"] = attempt
         # Another profile of this browser used the browser's attempt (issue 27 §2).
         context["browser_daily_used"] = attempt is None and selectors.browser_played_daily(
             browser=request.browser, day=day
         )
-        context["daily_result"] = selectors.daily_result(player=request.player, day=day)
+        context["daily_result"] = selectors.daily_result(player=player, day=day)
         if attempt is not None and attempt.finished_at is None and attempt.game_id:
             context["continue_id"] = str(attempt.game_id)
         if attempt is not None and attempt.finished_at is not None and attempt.game is not None:
@@ -150,7 +152,7 @@ def daily(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
+def leaderboard(request: PlayerRequest) -> HttpResponse:
     period = request.GET.get("period", "day")
     if period not in PERIODS:
         period = "day"
@@ -164,7 +166,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def daily_table(request: HttpRequest) -> HttpResponse:
+def daily_table(request: PlayerRequest) -> HttpResponse:
     today = daily_date(timezone.now())
     try:
         day = date.fromisoformat(request.GET["day"]) if "day" in request.GET else today
@@ -195,22 +197,22 @@ def daily_table(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def scoresheet(request: HttpRequest) -> HttpResponse:
+def scoresheet(request: PlayerRequest) -> HttpResponse:
     return render(request, "poker/scoresheet.html", page_context(request))
 
 
 @require_GET
-def picker(request: HttpRequest) -> HttpResponse:
+def picker(request: PlayerRequest) -> HttpResponse:
     return render(request, "poker/picker.html", page_context(request))
 
 
 @require_GET
-def rules(request: HttpRequest) -> HttpResponse:
+def rules(request: PlayerRequest) -> HttpResponse:
     return render(request, "poker/rules.html", page_context(request))
 
 
 @require_GET
-def print_board(request: HttpRequest) -> HttpResponse:
+def print_board(request: PlayerRequest) -> HttpResponse:
     context = page_context(request)
     chosen = request.GET.get("table", DEFAULT_TABLE)
     context["chosen"] = next(
@@ -256,7 +258,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 @cache_control(no_cache=True)
-def service_worker(request: HttpRequest) -> HttpResponse:
+def service_worker(request: PlayerRequest) -> HttpResponse:
     """Rendered (not a static file) so its scope is /poker/ and it lists the
     hashed static URLs of this deployment -- exactly what the offline pages
     load, followed through their module imports (games/poker/offline.py)."""
@@ -275,7 +277,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def api_games(request: HttpRequest) -> JsonResponse:
+def api_games(request: PlayerRequest) -> JsonResponse:
     now = time.time()
     try:
         data = _body(request)
@@ -300,7 +302,7 @@ def api_games(request: HttpRequest) -> JsonResponse:
     )
 
 
-def _start_assignment(request: HttpRequest, data: dict[str, Any], now: float) -> JsonResponse:
+def _start_assignment(request: PlayerRequest, data: dict[str, Any], now: float) -> JsonResponse:
     """A class homework game (games/poker/assignments.py): 201 new, 200 continued."""
     from .assignments import start_assignment_game
 
@@ -317,7 +319,7 @@ def _start_assignment(request: HttpRequest, data: dict[str, Any], now: float) ->
 
 
 @require_GET
-def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
+def api_game(request: PlayerRequest, game_id: str) -> JsonResponse:
     now = time.time()
     try:
         game = selectors.solo_game(game_id=game_id, player=request.player)
@@ -330,7 +332,7 @@ def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
 
 
 @require_http_methods(["POST"])
-def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
+def api_actions(request: PlayerRequest, game_id: str) -> JsonResponse:
     now = time.time()
     try:
         game, events = act_in_solo_game(
@@ -360,7 +362,7 @@ def api_actions(request: HttpRequest, game_id: str) -> JsonResponse:
 
 
 @require_POST
-def api_hint(request: HttpRequest, game_id: str) -> JsonResponse:
+def api_hint(request: PlayerRequest, game_id: str) -> JsonResponse:
     """The coach's hint for the card in hand of the player's easy game."""
     try:
         advice = hint_for_game(game_id=game_id, player=request.player)
@@ -381,7 +383,7 @@ def board_hints() -> limits.Limit:
     )
 
 
-def _caller_player_ids(request: HttpRequest) -> set[int]:
+def _caller_player_ids(request: PlayerRequest) -> set[int]:
     """The selected profile and every profile the browser holds: switching
     profiles must not open the coach to another profile's ranked game."""
     ids = {request.player.pk} if request.player is not None else set()
@@ -391,7 +393,7 @@ def _caller_player_ids(request: HttpRequest) -> set[int]:
 
 
 @require_POST
-def api_board_hint(request: HttpRequest) -> JsonResponse:
+def api_board_hint(request: PlayerRequest) -> JsonResponse:
     """The coach's hint for a board the browser sends (scoresheet, browser-led
     easy game); never for a board of the caller's unfinished competitive game."""
     limit, client = board_hints(), limits.client_of(request)
@@ -412,7 +414,7 @@ def api_board_hint(request: HttpRequest) -> JsonResponse:
 
 
 @require_GET
-def review(request: HttpRequest, game_id: str) -> HttpResponse:
+def review(request: PlayerRequest, game_id: str) -> HttpResponse:
     """The coach's review of a finished server-led game: a shareable page a
     teacher can project (move by move, the costliest moves, the coach's score)."""
     player = request.player if request.storage_enabled else None

@@ -4,6 +4,7 @@ login session when the acting profile is the teacher's own)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from django.conf import settings
@@ -22,7 +23,7 @@ from games.rooms.errors import RoomError
 from games.rooms.models import Room, Seat
 
 
-def scope_cookies(scope: dict[str, Any]) -> dict[str, str]:
+def scope_cookies(scope: Mapping[str, Any]) -> dict[str, str]:
     for name, value in scope.get("headers", []):
         if name == b"cookie":
             cookies: dict[str, str] = parse_cookie(value.decode("latin-1"))
@@ -61,7 +62,7 @@ def player_from_cookies(cookies: dict[str, str]) -> PlayerProfile | None:
     return _selected(browser_from_cookies(cookies))
 
 
-def scope_language(scope: dict[str, Any], cookies: dict[str, str]) -> str:
+def scope_language(scope: Mapping[str, Any], cookies: dict[str, str]) -> str:
     supported: set[str] = {code for code, _name in settings.LANGUAGES}
     chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME)
     if chosen is not None and chosen in supported:

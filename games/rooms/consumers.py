@@ -12,8 +12,8 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -32,6 +32,10 @@ from games.rooms.dbcalls import DB_THREADS, in_db_thread, unavailable, unavailab
 from games.rooms.direct import send_now, unwrapped_send
 from games.rooms.errors import RoomError
 from games.rooms.frames import MAX_ID_LENGTH, MAX_MESSAGE_BYTES, Refused, parse_frame, peek_id
+
+if TYPE_CHECKING:
+    from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
+    from channels.consumer import _ChannelScope
 
 logger = logging.getLogger(__name__)
 
@@ -66,8 +70,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
     by_session: tuple[str | None, int] | None = None
     # Set when the session ended: nothing more is sent to or handled for this socket.
     session_over = False
-    admission: asyncio.Task | None = None  # retrying admission while services are away
-    idle_watch: asyncio.Task | None = None  # closes the socket nobody speaks on
+    admission: asyncio.Task[None] | None = None  # retrying admission while services are away
+    idle_watch: asyncio.Task[None] | None = None  # closes the socket nobody speaks on
     # Room events straight from the channel layer (``layer.ResyncingLoopLayer.to_group``):
     # only while nothing of this socket waits in its queue (``queued``: counted by
     # the layer when it queues, here when a queued message was handled) and no
@@ -213,7 +217,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 return
         await self.close(code=CLOSE_TRY_AGAIN)
 
-    async def dispatch(self, message: dict) -> None:
+    async def dispatch(self, message: dict[str, Any]) -> None:
         """Like Channels' dispatch, minus closing old database connections per message.
 
         Channels does that in its single per-process sync thread for every
@@ -263,9 +267,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def __call__(
         self,
-        scope: dict[str, Any],
-        receive: Callable[[], Awaitable[dict[str, Any]]],
-        send: Callable[[dict[str, Any]], Awaitable[None]],
+        scope: _ChannelScope,
+        receive: ASGIReceiveCallable,
+        send: ASGISendCallable,
     ) -> None:
         """Run the socket; whatever ends it lets go of what it holds.
 
@@ -312,7 +316,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _db_write(
         self, function: Callable[..., Any], *args: Any, **kwargs: Any
-    ) -> tuple[Any, list]:
+    ) -> tuple[Any, list[Any]]:
         """Run a service in a worker thread; return its result and what it committed.
 
         Not thread-sensitive: the threads of ``DB_THREADS`` (each with its own
@@ -322,14 +326,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
         caller, after it has answered the sender.
         """
         language = getattr(self, "language", settings.LANGUAGE_CODE)
-        outbox: list = []
+        outbox: list[Any] = []
         try:
             return await in_db_thread(outbox, language, function, args, kwargs), outbox
         except BaseException:
             await self._deliver(outbox)  # whatever committed before the failure
             raise
 
-    async def _deliver(self, outbox: list) -> None:
+    async def _deliver(self, outbox: list[Any]) -> None:
         for group, message in outbox:
             try:
                 await self.channel_layer.group_send(group, message)
@@ -340,7 +344,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                     logger.warning("room broadcast to %s failed (%s)", group, type(exc).__name__)
                 delivery.resync_later(self.channel_layer, [group])
 
-    async def _send(self, message: dict) -> None:
+    async def _send(self, message: dict[str, Any]) -> None:
         try:
             await self.base_send(
                 {"type": "websocket.send", "text": json.dumps(message, separators=(",", ":"))}
@@ -411,7 +415,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         elif self._allowed():
             await self._unavailable_error(peek_id(text_data))
 
-    async def _check(self, text_data: str | None, bytes_data: bytes | None) -> tuple | None:
+    async def _check(
+        self, text_data: str | None, bytes_data: bytes | None
+    ) -> tuple[Any, ...] | None:
         """Handle one frame; return (id, code, message) when it is refused."""
         if not self._allowed():
             # Name the refused message when it is readable, so the client can resend it.
@@ -509,7 +515,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_REFUSED)
         return True
 
-    async def room_session_ended(self, event: dict) -> None:
+    async def room_session_ended(self, event: dict[str, Any]) -> None:
         """The teacher session this socket acts by has ended (``reason`` "class":
         the teacher is no longer a teacher of the room's class): say so, handle
         nothing more, close with 4403. Pushed by ``hostsessions``; a socket
@@ -529,7 +535,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._error(None, code, text)
         await self.close(code=CLOSE_REFUSED)
 
-    async def room_session_check(self, event: dict) -> None:
+    async def room_session_check(self, event: dict[str, Any]) -> None:
         """Some sessions of this socket's account may have ended (a new password, a
         deactivated or deleted account): check this one (not counted as activity)
         and close the socket if it is gone. Unreachable services leave it to the
@@ -545,14 +551,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not alive:
             await self.room_session_ended({})
 
-    async def room_event(self, event: dict) -> None:
+    async def room_event(self, event: dict[str, Any]) -> None:
         if self.session_over:
             return  # a logged-out teacher's socket hears nothing more
         await self.base_send({"type": "websocket.send", "text": event["text"]})
         if event.get("close") == "expired":
             await self.close(code=CLOSE_EXPIRED)
 
-    async def room_resync(self, event: dict) -> None:
+    async def room_resync(self, event: dict[str, Any]) -> None:
         """Messages for this room may have been lost (the channel layer lost Redis,
         or a broadcast failed): push a fresh snapshot, which the client applies like
         the one on connect. Without the database now, close with "try again later"
@@ -567,7 +573,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             logger.warning("room %s: resync unavailable (%s)", self.room_id, type(exc).__name__)
             await self.close(code=CLOSE_TRY_AGAIN)
 
-    async def room_kicked(self, event: dict) -> None:
+    async def room_kicked(self, event: dict[str, Any]) -> None:
         with translation.override(self.language):
             text = _("The host removed you from this room.")
         await self._send({"type": "kicked", "message": text})

@@ -59,7 +59,8 @@ def _before_service() -> bool:
     conn = connections[DEFAULT_DB_ALIAS]
     if conn.connection is None:
         return False
-    conn.health_check_done = True  # no check per message; a dead one is replaced below
+    # no check per message; a dead one is replaced below (Django's own flag)
+    conn.health_check_done = True  # type: ignore[attr-defined]
     return True
 
 

@@ -31,7 +31,7 @@ def unwrapped_send(send: Callable[[dict[str, Any]], Awaitable[None]]) -> Any:
     return send
 
 
-def send_now(send: Callable[[dict[str, Any]], Awaitable[None]], message: dict) -> bool:
+def send_now(send: Callable[[dict[str, Any]], Awaitable[None]], message: dict[str, Any]) -> bool:
     """Run the server's ``send`` of ``message`` to its end without yielding to the loop.
 
     uvicorn's WebSocket ``send`` awaits only its ``writable`` event (cleared while

@@ -39,7 +39,9 @@ from games.rooms.steps import (
 )
 
 
-def _remember(room_id: int, player: PlayerProfile, client_id: str, response: dict) -> None:
+def _remember(
+    room_id: int, player: PlayerProfile, client_id: str, response: dict[str, Any]
+) -> None:
     ProcessedMessage.objects.create(
         room_id=room_id, player=player, client_id=client_id, response=response
     )
@@ -52,7 +54,7 @@ def _seat_checked(room: Room, player: PlayerProfile) -> str:
         raise RoomError("not_in_room", _("You are not in this room."))
     if status == Seat.Status.KICKED:
         raise RoomError("kicked", _("The host removed you from this room."))
-    role: str = room.seat_role
+    role: str = room.seat_role  # type: ignore[attr-defined]  # the lock query's column
     return role
 
 
@@ -64,7 +66,7 @@ class _RefusedAfterTick(Exception):
         self.error = error
 
 
-def _apply_move(room: Room, player: PlayerProfile, message: dict, now: datetime) -> int:
+def _apply_move(room: Room, player: PlayerProfile, message: dict[str, Any], now: datetime) -> int:
     if room.status == Room.Status.LOBBY:
         raise RoomError("not_started", _("The game has not started yet."))
     require_live(room, now)
@@ -96,7 +98,9 @@ def _apply_move(room: Room, player: PlayerProfile, message: dict, now: datetime)
     return seq
 
 
-def _room_intent(room: Room, player: PlayerProfile, message: dict, now: datetime) -> int | None:
+def _room_intent(
+    room: Room, player: PlayerProfile, message: dict[str, Any], now: datetime
+) -> int | None:
     kind = message["type"]
     seq: int | None  # the lifecycle's services lose their types to @transaction.atomic
     if kind == "start":
@@ -164,7 +168,8 @@ def _lock_for_intent(room_id: int, player: PlayerProfile, client_id: str) -> Roo
     if not rows:
         raise RoomError("unknown_room", _("There is no room with this code."))
     room: Room = rows[0]
-    room.previous_answer = _json(room.previous_answer)
+    # previous_answer: a column of the raw query, not a field
+    room.previous_answer = _json(room.previous_answer)  # type: ignore[attr-defined]
     return room
 
 
@@ -198,11 +203,11 @@ def submit(
 
 
 def _submit_room_intent(
-    room_id: int, player: PlayerProfile, client_id: str, message: dict, now: datetime
-) -> dict:
+    room_id: int, player: PlayerProfile, client_id: str, message: dict[str, Any], now: datetime
+) -> dict[str, Any]:
     # The row lock also serialises the same id sent twice at the same moment.
     room = _lock_for_intent(room_id, player, client_id)
-    previous: dict[str, Any] | None = room.previous_answer
+    previous: dict[str, Any] | None = room.previous_answer  # type: ignore[attr-defined]
     if previous is not None:
         return previous
     deadline_before = room.next_tick_at
@@ -221,7 +226,9 @@ def _submit_room_intent(
     return response
 
 
-def _idle_tick(room_id: int, player: PlayerProfile, client_id: str, now: datetime) -> dict | None:
+def _idle_tick(
+    room_id: int, player: PlayerProfile, client_id: str, now: datetime
+) -> dict[str, Any] | None:
     """The answer to a tick when nothing is due, from one plain read; None when due.
 
     Open tables ask every few hundred milliseconds, so an idle tick takes no
@@ -345,7 +352,12 @@ def _read_room_and_seat(
     decoded. (Expiry is compared in SQL: loading the timestamp costs more.)
     Locked: two statements through Django's cursor; unlocked: one prepared
     statement through ``prepared.SeatCursor``."""
-    params = {"room": room_id, "player": player.pk, "client_id": client_id, "now": now}
+    params: dict[str, Any] = {
+        "room": room_id,
+        "player": player.pk,
+        "client_id": client_id,
+        "now": now,
+    }
     if isinstance(cursor, SeatCursor):
         assert not lock
         cached = _ROOM_STATES.get(room_id)
@@ -371,7 +383,7 @@ def _read_room_and_seat(
     return (room[0], _json(room[1]), bool(room[2]), room[3]), _seat(seat_row)
 
 
-def _seat(row: tuple | None) -> SeatRow | None:
+def _seat(row: tuple[Any, ...] | None) -> SeatRow | None:
     """The seat columns of a read, JSON decoded (None: no seat)."""
     if row is None:
         return None
@@ -503,9 +515,9 @@ def _submit_seat_move(
     adapter: RoomGame,
     player: PlayerProfile,
     client_id: str,
-    message: dict,
+    message: dict[str, Any],
     now: datetime,
-) -> dict:
+) -> dict[str, Any]:
     cursor = SeatCursor(connection)  # one cursor for the reads and the write
     try:
         for _attempt in range(OPTIMISTIC_ATTEMPTS):
@@ -548,9 +560,9 @@ def _submit_seat_move_locked(
     adapter: RoomGame,
     player: PlayerProfile,
     client_id: str,
-    message: dict,
+    message: dict[str, Any],
     now: datetime,
-) -> dict:
+) -> dict[str, Any]:
     with connection.cursor() as cursor:
         room, seat = _read_room_and_seat(cursor, room_id, player, client_id, now, lock=True)
         outcome = _judge_seat_move(adapter, player, message, now, room, seat)

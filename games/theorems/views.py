@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import identity
 from accounts import services as accounts_services
+from accounts.requests import PlayerRequest
 from core.errors import DomainError
 from games.rooms import opening
 
@@ -47,7 +48,7 @@ def _deck_summary(name: str, mathematician: str, cards: list[str]) -> dict[str, 
     }
 
 
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: PlayerRequest) -> HttpResponse:
     lang = presentation.language()
     starters = [
         {"id": d.id, **_deck_summary(d.names[lang], d.mathematician, list(d.deck))}
@@ -64,7 +65,7 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _player_or_new(request: HttpRequest) -> tuple[Any, str | None]:
+def _player_or_new(request: PlayerRequest) -> tuple[Any, str | None]:
     """The selected profile, or a new one with the nickname from the form."""
     if request.player is not None:
         return request.player, None
@@ -81,7 +82,7 @@ def _player_or_new(request: HttpRequest) -> tuple[Any, str | None]:
 
 
 @require_POST
-def new_table(request: HttpRequest) -> HttpResponse:
+def new_table(request: PlayerRequest) -> HttpResponse:
     try:
         size = int(request.POST.get("table_size", "2"))
     except ValueError:
@@ -151,7 +152,7 @@ def _stats_context(mathematician: str, cards: list[str]) -> dict[str, Any]:
     }
 
 
-def builder(request: HttpRequest, deck_id: int | None = None) -> HttpResponse:
+def builder(request: PlayerRequest, deck_id: int | None = None) -> HttpResponse:
     deck = None
     if deck_id is not None:
         deck = selectors.deck_for(request.player, deck_id)
@@ -175,7 +176,7 @@ def builder(request: HttpRequest, deck_id: int | None = None) -> HttpResponse:
     return _builder(request, deck=None, name="", mathematician="", cards=[])
 
 
-def _save(request: HttpRequest, deck: SavedDeck | None) -> HttpResponse:
+def _save(request: PlayerRequest, deck: SavedDeck | None) -> HttpResponse:
     name = request.POST.get("name", "")
     mathematician = request.POST.get("mathematician", "")
     cards = request.POST.getlist("cards")
@@ -207,7 +208,7 @@ def _save(request: HttpRequest, deck: SavedDeck | None) -> HttpResponse:
 
 
 @require_POST
-def delete_deck(request: HttpRequest, deck_id: int) -> HttpResponse:
+def delete_deck(request: PlayerRequest, deck_id: int) -> HttpResponse:
     if request.player is None:
         raise Http404(_("This deck does not exist."))
     try:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import nicknames
+from accounts.requests import PlayerRequest
 from core.errors import DomainError
 from games.poker.forms import RoomSettingsForm
 from games.rooms import lookups as room_lookups
@@ -33,7 +34,7 @@ def _poker_room(request: HttpRequest, code: str, mode: str | None = None) -> Roo
 
 
 @require_http_methods(["GET", "POST"])
-def new_room(request: HttpRequest, mode: str) -> HttpResponse:
+def new_room(request: PlayerRequest, mode: str) -> HttpResponse:
     """Open a group lobby or a duel; the creator becomes its host."""
     if mode not in MODES:
         raise Http404
