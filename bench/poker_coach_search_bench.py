@@ -90,8 +90,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench(table: str, games: int, workers: int, against: str = "strong") -> dict:
-    seeds = [(SEED + i, table, against) for i in range(games)]
+def bench(table: str, games: int, workers: int, against: str = "strong", first: int = 0) -> dict:
+    seeds = [(SEED + i, table, against) for i in range(first, first + games)]
     start = time.perf_counter()
     with multiprocessing.Pool(workers) as pool:
         results = pool.map(_one, seeds, chunksize=1)
@@ -157,6 +157,7 @@ def main() -> None:
     parser.add_argument("--tables", default=",".join(TABLE_NAMES))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--against", choices=sorted(CHALLENGERS), default="strong")
+    parser.add_argument("--first", type=int, default=0, help="first deck: SEED + first")
     args = parser.parse_args()
     print(
         f"Python {platform.python_version()} on {platform.machine()}, "
@@ -166,7 +167,7 @@ def main() -> None:
     )
     rows = []
     for table in [t for t in args.tables.split(",") if t]:
-        rows.append(bench(table, args.games, args.workers, args.against))
+        rows.append(bench(table, args.games, args.workers, args.against, args.first))
         print(f"done {table} {time.strftime('%H:%M')}", file=sys.stderr, flush=True)
     print(f"end {time.strftime('%H:%M')}, load average {os.getloadavg()[0]:.1f}")
     print()

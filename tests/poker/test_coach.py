@@ -142,42 +142,25 @@ def test_the_strong_search_never_peeks_at_undrawn_cards(table, search):
         assert other[: len(played)] == played
 
 
-def test_the_strong_search_is_deterministic_and_looks_further():
-    """The strong search gives the same answer every time, and it does decide
-    differently from the quick one somewhere (it is really used)."""
-    table = "matematico"
-    differ = 0
-    for seed in (0,):
-        deck = seeded_deck(seed, table)
-        cells: list[int | None] = [None] * 25
-        for step, card in enumerate(deck[:12]):
-            seen = deck[:step]
-            strong = choose_cell(cells, card, table=table, seen=seen, search=STRONG)
-            if step % 5 == 0:
-                assert choose_cell(cells, card, table=table, seen=seen, search=STRONG) == strong
-            differ += strong != choose_cell(cells, card, table=table, seen=seen, search=QUICK)
-            cells[strong] = card
-    assert differ > 0
-    with pytest.raises(ValueError):
-        choose_cell([None] * 25, 5, table=table, seen=[], search=3)  # type: ignore[arg-type]
-
-
-def test_the_rollout_coach_is_deterministic_and_decides_by_its_rollouts():
-    """The rollout coach gives the same answer every time, decides differently
-    from the quick coach somewhere, and a rollout scores its full board exactly."""
+@pytest.mark.parametrize(("search", "steps"), [(STRONG, 12), (SMALL_ROLLOUT, 14)])
+def test_the_strong_searches_are_deterministic_and_look_further(search, steps):
+    """The strong search and the rollout coach give the same answer every time,
+    and each decides differently from the quick coach somewhere (it is really used)."""
     table = "matematico"
     deck = seeded_deck(0, table)
     cells: list[int | None] = [None] * 25
     differ = 0
-    for step, card in enumerate(deck[:14]):
+    for step, card in enumerate(deck[:steps]):
         seen = deck[:step]
-        chosen = choose_cell(cells, card, table=table, seen=seen, search=SMALL_ROLLOUT)
+        chosen = choose_cell(cells, card, table=table, seen=seen, search=search)
         if step % 5 == 0:
-            assert choose_cell(cells, card, table=table, seen=seen, search=SMALL_ROLLOUT) == chosen
+            assert choose_cell(cells, card, table=table, seen=seen, search=search) == chosen
         differ += chosen != choose_cell(cells, card, table=table, seen=seen, search=QUICK)
         cells[chosen] = card
     assert differ > 0
     assert ROLLOUT.rollouts > SMALL_ROLLOUT.rollouts
+    with pytest.raises(ValueError):
+        choose_cell([None] * 25, 5, table=table, seen=[], search=3)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("table", TABLE_NAMES)

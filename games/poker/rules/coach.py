@@ -22,7 +22,9 @@ for the best few cells by this value it averages, over every value the next
 card can have (weighted by how many copies are unseen), the value after the
 best reply, and picks the cell with the highest expectation. With
 ``search=STRONG`` (issue 42) the best of those are judged two cards ahead
-(``_deep``); ``QUICK``, the default, is the coach before that.
+(``_deep``); with ``search=ROLLOUT`` the best cells are judged by the static
+policy played to the end over sampled futures (``coach_rollout``); ``QUICK``,
+the default, is the coach before that.
 
 The coach knows the table's deck composition and the cards dealt so far
 (``seen``), never the future order.
@@ -446,8 +448,10 @@ STRONG = Search(cells=6, deep=4_400)
 ROLLOUT = Search(cells=3, rollouts=1_500)
 #: The search of the live callers (hint, robot, coach seat). Measured on 100
 #: fresh matematico decks, STRONG scored +1.6 ± 7.3 over QUICK for about 9x the
-#: CPU (bench/RESULTS-poker-coach.md), so the callers stay on QUICK until a
-#: search measurably wins; switching them is this one line.
+#: CPU; ROLLOUT +27.2 ± 15.4 on 40 decks but +3.5 ± 11.9 on 40 others, at a
+#: CPU p95 of 217 ms on the busy machine (bench/RESULTS-poker-coach.md). The
+#: callers stay on QUICK until a search measurably wins within 200 ms p95;
+#: switching them is this one line.
 LIVE = QUICK
 
 
@@ -534,7 +538,7 @@ def choose_cell(
     """The coach's empty cell for the number ``card`` in hand.
 
     ``seen`` is every card dealt before this one in this game (jokers as 0);
-    ``search`` how far it looks ahead (``QUICK`` or ``STRONG``).
+    ``search`` how far it looks ahead (``QUICK``, ``STRONG`` or ``ROLLOUT``).
     Deterministic: the same arguments always give the same cell.
     """
     model = model_for(table)
