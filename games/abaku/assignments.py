@@ -17,6 +17,8 @@ rooms runtime's ``games/rooms/homework.py`` (the gate, ``core.registry.assignmen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -25,8 +27,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import PlayerProfile
 from core import registry
+from core.assignments import settings_object
 from core.errors import DomainError
 from games.rooms import homework
 from games.rooms.models import Room
@@ -42,14 +44,7 @@ OPPONENTS = ("none", "robot")
 def clean_settings(settings: Any) -> dict[str, Any]:
     """``{"opponent": "none"|"robot", "robot_level", "layout"}``: practice alone
     or against one robot of a level, on the standard or the plain board."""
-    if not isinstance(settings, dict):
-        raise ValidationError(_("The settings must be an object."), code="bad_settings")
-    unknown = set(settings) - {"opponent", "robot_level", "layout"}
-    if unknown:
-        raise ValidationError(
-            _("Unknown settings: %(names)s") % {"names": ", ".join(sorted(map(str, unknown)))},
-            code="bad_settings",
-        )
+    settings = settings_object(settings, {"opponent", "robot_level", "layout"})
     opponent = settings.get("opponent", "none")
     if opponent not in OPPONENTS:
         raise ValidationError(_("Choose the opponent: nobody or the robot."), code="bad_opponent")
@@ -99,7 +94,7 @@ def setting_fields() -> list[tuple[str, Any, list | None, Any]]:
     ]
 
 
-def room_settings(settings: dict) -> dict:
+def room_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The solo room's settings for the homework's settings."""
     return clean_room_settings(
         {
@@ -111,15 +106,10 @@ def room_settings(settings: dict) -> dict:
     )
 
 
-def start_assignment_room(*, player: PlayerProfile | None, assignment: object) -> tuple[Room, bool]:
-    """The pupil's solo room of ``assignment``, new (True) or continued (False)."""
-    return homework.start_assignment_room(
-        game=GAME,
-        mode=MODE,
-        player=player,
-        assignment=assignment,
-        room_settings=lambda settings: room_settings(dict(settings)),
-    )
+#: (player=, assignment=) -> the pupil's solo room, new (True) or continued (False).
+start_assignment_room = partial(
+    homework.start_assignment_room, game=GAME, mode=MODE, room_settings=room_settings
+)
 
 
 def is_assignment(room: Room) -> bool:

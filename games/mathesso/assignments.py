@@ -21,6 +21,8 @@ rooms runtime's ``games/rooms/homework.py`` (the gate, ``core.registry.assignmen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -28,9 +30,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import PlayerProfile
+from core.assignments import settings_object
 from games.rooms import homework
-from games.rooms.models import Room
 
 from .adapter import DEFAULT_VARIANT
 from .adapter import clean_settings as clean_room_settings
@@ -42,14 +43,7 @@ MODE = "solo"
 
 def clean_settings(settings: Any) -> dict[str, Any]:
     """``{"variant"}``: which box of tiles every pupil plays."""
-    if not isinstance(settings, dict):
-        raise ValidationError(_("The settings must be an object."), code="bad_settings")
-    unknown = set(settings) - {"variant"}
-    if unknown:
-        raise ValidationError(
-            _("Unknown settings: %(names)s") % {"names": ", ".join(sorted(map(str, unknown)))},
-            code="bad_settings",
-        )
+    settings = settings_object(settings, {"variant"})
     variant = settings.get("variant") or DEFAULT_VARIANT
     if variant not in VARIANT_NAMES:
         raise ValidationError(_("Choose one of the variants."), code="bad_variant")
@@ -77,15 +71,15 @@ def homework_score(result: Any) -> int | None:
     return round(100 * pairs / max(turns, total // 2, 1))
 
 
-def start_assignment_room(*, player: PlayerProfile | None, assignment: object) -> tuple[Room, bool]:
-    """The pupil's solo room of ``assignment``, new (True) or continued (False)."""
-    return homework.start_assignment_room(
-        game=GAME,
-        mode=MODE,
-        player=player,
-        assignment=assignment,
-        room_settings=lambda settings: clean_room_settings({"variant": settings.get("variant")}),
-    )
+def room_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The solo room's settings for the homework's settings."""
+    return clean_room_settings({"variant": settings.get("variant")})
+
+
+#: (player=, assignment=) -> the pupil's solo room, new (True) or continued (False).
+start_assignment_room = partial(
+    homework.start_assignment_room, game=GAME, mode=MODE, room_settings=room_settings
+)
 
 
 def play_url(assignment_id: int) -> str:

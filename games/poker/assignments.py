@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import PlayerProfile
 from core import registry
+from core.assignments import settings_object
 
 from .errors import PokerError
 from .models import SoloGame
@@ -37,14 +38,7 @@ _PREFIX = b"poker-assignment:"
 def clean_settings(settings: Any) -> dict[str, Any]:
     """``{"table", "difficulty", "seconds_per_card"}``: the table and the rules
     every pupil plays; ``seconds_per_card`` only for the hard game."""
-    if not isinstance(settings, dict):
-        raise ValidationError(_("The settings must be an object."), code="bad_settings")
-    unknown = set(settings) - {"table", "difficulty", "seconds_per_card"}
-    if unknown:
-        raise ValidationError(
-            _("Unknown settings: %(names)s") % {"names": ", ".join(sorted(map(str, unknown)))},
-            code="bad_settings",
-        )
+    settings = settings_object(settings, {"table", "difficulty", "seconds_per_card"})
     table = settings.get("table", DEFAULT_TABLE)
     if table not in TABLE_NAMES:
         raise ValidationError(_("Unknown scoring table."), code="bad_table")

@@ -22,7 +22,9 @@ rooms runtime's ``games/rooms/homework.py`` (the gate, ``games.registry.assignme
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -30,9 +32,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import PlayerProfile
+from core.assignments import settings_object
 from games.rooms import homework
-from games.rooms.models import Room
 from games.rooms.turntable import SETUP, Event
 
 from .adapter import TheoremsTable
@@ -49,14 +50,7 @@ MIN_ROBOTS, MAX_ROBOTS, DEFAULT_ROBOTS = 1, 3, 1
 def clean_settings(settings: Any) -> dict[str, Any]:
     """``{"deck": <starter deck id>, "robots": 1-3}``: the deck every pupil plays
     and how many robots sit at the table."""
-    if not isinstance(settings, dict):
-        raise ValidationError(_("The settings must be an object."), code="bad_settings")
-    unknown = set(settings) - {"deck", "robots"}
-    if unknown:
-        raise ValidationError(
-            _("Unknown settings: %(names)s") % {"names": ", ".join(sorted(map(str, unknown)))},
-            code="bad_settings",
-        )
+    settings = settings_object(settings, {"deck", "robots"})
     deck = settings.get("deck") or DEFAULT_DECK
     if deck not in STARTERS:
         raise ValidationError(_("Choose one of the starter decks."), code="bad_deck")
@@ -119,7 +113,7 @@ class TheoremsHomework(TheoremsTable):
         super().deal_if_ready(state, public, now)
 
 
-def room_settings(settings: dict) -> dict:
+def room_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The homework table's settings for the homework's settings."""
     return {
         "table_size": 1 + int(settings.get("robots") or DEFAULT_ROBOTS),
@@ -127,15 +121,10 @@ def room_settings(settings: dict) -> dict:
     }
 
 
-def start_assignment_room(*, player: PlayerProfile | None, assignment: object) -> tuple[Room, bool]:
-    """The pupil's homework table of ``assignment``, new (True) or continued (False)."""
-    return homework.start_assignment_room(
-        game=GAME,
-        mode=MODE,
-        player=player,
-        assignment=assignment,
-        room_settings=lambda settings: room_settings(dict(settings)),
-    )
+#: (player=, assignment=) -> the pupil's homework table, new (True) or continued (False).
+start_assignment_room = partial(
+    homework.start_assignment_room, game=GAME, mode=MODE, room_settings=room_settings
+)
 
 
 def play_url(assignment_id: int) -> str:
