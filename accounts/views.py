@@ -4,7 +4,7 @@ player's own profile pages are in ``accounts.player_views``."""
 
 import base64
 import json
-from typing import Any
+from typing import Any, cast
 
 import segno
 from django.conf import settings
@@ -213,8 +213,9 @@ def two_factor(request: HttpRequest) -> HttpResponse:
 class LogoutView(auth_views.LogoutView):
     """Logging out also takes out of this browser whatever the account gave it."""
 
-    def post(self, request: PlayerRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        services.end_account_capabilities(browser=request.browser, user=request.user)
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        browser = cast(PlayerRequest, request).browser  # set by PlayerIdentityMiddleware
+        services.end_account_capabilities(browser=browser, user=request.user)
         return super().post(request, *args, **kwargs)
 
 

@@ -115,7 +115,7 @@ def read_heartbeats(client: Any, now: float | None = None) -> dict:
 class HealthHeartbeat(bootsteps.StartStopStep):
     """Refresh this worker's heartbeat from the worker's own timer."""
 
-    requires = {"celery.worker.components:Timer"}
+    requires = ("celery.worker.components:Timer",)
 
     def __init__(self, worker: Any, **kwargs: Any) -> None:
         super().__init__(worker, **kwargs)

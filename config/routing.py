@@ -34,8 +34,14 @@ def echo_socket_enabled() -> bool:
     return bool(settings.DEBUG or getattr(settings, "ECHO_SOCKET", False))
 
 
+# Channels' URLRouter takes Django's patterns with an ASGI app where django-stubs
+# expects a view.
 websocket_urlpatterns = [
-    *([path("ws/echo/<slug:group>/", EchoConsumer.as_asgi())] if echo_socket_enabled() else []),
+    *(
+        [path("ws/echo/<slug:group>/", EchoConsumer.as_asgi())]  # type: ignore[arg-type]
+        if echo_socket_enabled()
+        else []
+    ),
     *room_patterns,
-    re_path(r"", NoRoute.as_asgi()),
+    re_path(r"", NoRoute.as_asgi()),  # type: ignore[arg-type]
 ]

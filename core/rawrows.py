@@ -13,7 +13,7 @@ converters, then ``Model.from_db`` (``_state.adding`` False, ``_state.db`` set).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.db import connections
 from django.db.models import Model
@@ -31,7 +31,9 @@ def _columns(model: type[Model]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(column names, attribute names) of the model's concrete fields, in order."""
     if model not in _COLUMNS:
         fields = model._meta.concrete_fields
-        _COLUMNS[model] = tuple(f.column for f in fields), tuple(f.attname for f in fields)
+        # a concrete field always has its column (None only for a non-concrete one)
+        columns = tuple(cast(str, f.column) for f in fields)
+        _COLUMNS[model] = columns, tuple(f.attname for f in fields)
     return _COLUMNS[model]
 
 

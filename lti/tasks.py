@@ -6,6 +6,7 @@ tasks, so the two modules import one way).
 """
 
 import logging
+from functools import partial
 
 from celery import Task, shared_task
 from django.db import transaction
@@ -45,7 +46,7 @@ def refresh_roster(self: Task, course_id: int) -> int:
 
 def _queue(grade_ids: list[int]) -> None:
     for grade_id in grade_ids:
-        transaction.on_commit(lambda grade_id=grade_id: send_grade.delay(grade_id))
+        transaction.on_commit(partial(send_grade.delay, grade_id))
 
 
 def on_attempt_finished(sender: object, attempt_id: int, **kwargs: object) -> None:

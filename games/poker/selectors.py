@@ -5,7 +5,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import cache
 from django.db.models import Q, QuerySet
@@ -172,8 +172,9 @@ def rank_in(entries: QuerySet, entry: Any, *, cache_key: str | None = None) -> i
     if cache_key is None:
         ahead = higher()
     else:
-        ahead = cache.get_or_set(
-            f"poker:ahead:{cache_key}:{entry.score}", higher, AHEAD_CACHE_SECONDS
+        ahead = cast(
+            int,
+            cache.get_or_set(f"poker:ahead:{cache_key}:{entry.score}", higher, AHEAD_CACHE_SECONDS),
         )
     ahead += (
         entries.filter(score=entry.score)
