@@ -75,7 +75,7 @@ def identity_unavailable(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-store"
     # an answer, not a server error: the middleware logged a warning already, so
     # a busy minute does not add an error line (and report) per request
-    response._has_been_logged = True
+    response._has_been_logged = True  # type: ignore[attr-defined]  # Django's own flag
     patch_vary_headers(response, ("Cookie", "Accept"))
     return response
 

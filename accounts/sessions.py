@@ -11,6 +11,7 @@ the session asks :func:`session_alive` before every action (games.rooms.consumer
 
 import time
 from collections.abc import Callable
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth import logout
@@ -66,7 +67,8 @@ def session_alive(session_key: str | None, user_id: int, *, refresh: bool = True
     class _Request:  # what django.contrib.auth.get_user reads
         session = store
 
-    user = get_user(_Request())  # checks the session's password hash too
+    # checks the session's password hash too
+    user = get_user(cast(HttpRequest, _Request()))
     if not user.is_authenticated or user.pk != user_id:
         return False
     now = int(time.time())

@@ -69,7 +69,7 @@ def check_database(timeout: float | None = None) -> dict:
     timeout = check_timeout() if timeout is None else timeout
     wrapper = connections["default"]
     try:
-        pool = wrapper.pool
+        pool = wrapper.pool  # type: ignore[attr-defined]  # PostgreSQL's backend only
         if pool is not None:
             pool.open()
             with pool.connection(timeout=timeout) as conn:
@@ -216,7 +216,7 @@ async def readyz(request: HttpRequest) -> JsonResponse:
     response = JsonResponse(report, status=200 if healthy else 503)
     # A 503 here is an answer, not a server error: no "Service Unavailable"
     # error line (and error report) per probe. A change of state is logged once.
-    response._has_been_logged = True
+    response._has_been_logged = True  # type: ignore[attr-defined]  # Django's own flag
     if _LAST.get("healthy", True) != healthy:
         _LAST["healthy"] = healthy
         failed = sorted(name for name, check in report["checks"].items() if not check["ok"])

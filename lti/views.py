@@ -1,6 +1,7 @@
 """Thin views of the LTI tool; the work is in registration, launch, services."""
 
 import logging
+from typing import TYPE_CHECKING
 
 from django.contrib import admin
 from django.contrib.auth import login
@@ -26,6 +27,9 @@ from homework.models import Assignment
 from . import deep_linking, framing, keys, launch, net, registration, services
 from .models import GradeSend, Platform, ResourceLink
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
+
 logger = logging.getLogger(__name__)
 
 
@@ -43,7 +47,9 @@ def _policy(request: HttpRequest, *, form_origin: str = "", frame_origin: str = 
     return "; ".join(out)
 
 
-def refused(request: HttpRequest, code: str, message: str, status: int) -> HttpResponse:
+def refused(
+    request: HttpRequest, code: str, message: "str | _StrPromise", status: int
+) -> HttpResponse:
     response = render(
         request, "lti/refused.html", {"code": code, "message": message}, status=status
     )

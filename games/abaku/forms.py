@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -10,9 +10,12 @@ from django.utils.translation import gettext_lazy as _
 from games.abaku import adapter as abaku
 from games.abaku.presentation import robot_levels
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
 
-def _turn_choices() -> list[tuple[str, str]]:
-    choices = [("", _("no limit"))]
+
+def _turn_choices() -> list[tuple[str, str | _StrPromise]]:
+    choices: list[tuple[str, str | _StrPromise]] = [("", _("no limit"))]
     for seconds in abaku.TURN_SECONDS_CHOICES:
         if seconds is not None:
             choices.append((str(seconds), _("%(seconds)s s") % {"seconds": seconds}))

@@ -56,8 +56,9 @@ class GameForm(forms.Form):
     )
     nickname = forms.CharField(label=_("Your nickname"), max_length=40, required=False)
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # Form.clean returns the cleaned data
         if self.errors:
             return cleaned
         points = {"on": True, "off": False}.get(cleaned.get("points") or "default")
