@@ -5,7 +5,7 @@ classes and those they co-teach; anything else is 404), and the same services
 do every write. Refusals are ``400 {"code": ..., "message": ...}``.
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from classrooms import selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, Membership
+from core.errors import DomainError
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -36,12 +37,19 @@ else:
 
 
 class ClassroomErrorMixin(_ViewBase):
-    """Every refusal as ``{"code", "message"}`` (plus ``fields`` for bad input)."""
+    """Every refusal as ``{"code", "message"}`` (plus ``fields`` for bad input);
+    ``refusal``: the app's own refusals (each with ``code``, ``message`` and
+    ``status``) answered with their status; homework's mixin names its own."""
+
+    refusal: type[Exception] = ClassroomError
 
     def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, ClassroomError):
+        if isinstance(exc, self.refusal):
             # 400, or the refusal's own status (403 ``email_unverified``, 429)
-            return Response({"code": exc.code, "message": exc.message}, status=exc.status)
+            refused = cast(DomainError, exc)  # or HomeworkError: the same three fields
+            return Response(
+                {"code": refused.code, "message": refused.message}, status=refused.status
+            )
         response = super().handle_exception(exc)
         if isinstance(exc, ValidationError):
             response.data = {

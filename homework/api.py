@@ -7,16 +7,14 @@ Refusals are ``{"code", "message"}`` with a stable code; nothing is created or
 changed on bad input.
 """
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,36 +22,17 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from classrooms import selectors as class_selectors
-from classrooms.api import ErrorSerializer
+from classrooms.api import ClassroomErrorMixin, ErrorSerializer
 from classrooms.models import Classroom
 
 from . import exports, selectors, services
 from .errors import HomeworkError
 from .models import Assignment
 
-if TYPE_CHECKING:  # the mixin's super() is the API view it is mixed into
-    from rest_framework.views import APIView as _ViewBase
-else:
-    _ViewBase = object
 
-
-class HomeworkErrorMixin(_ViewBase):
+class HomeworkErrorMixin(ClassroomErrorMixin):
     permission_classes = [IsAuthenticated]
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, HomeworkError):
-            return Response({"code": exc.code, "message": exc.message}, status=exc.status)
-        response = super().handle_exception(exc)
-        if isinstance(exc, ValidationError):
-            response.data = {
-                "code": "invalid",
-                "message": _("Some values are missing or not valid."),
-                "fields": response.data,
-            }
-        elif isinstance(response.data, dict) and "detail" in response.data:
-            detail = response.data["detail"]
-            response.data = {"code": getattr(detail, "code", "error"), "message": str(detail)}
-        return response
+    refusal = HomeworkError
 
 
 class SettingsField(serializers.JSONField):
