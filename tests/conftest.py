@@ -199,6 +199,7 @@ def browser():
     # database and a browser share two CPUs here, and a busy moment must not
     # fail a test. A real failure still fails, only later.
     expect.set_options(timeout=15_000)
+    _screenshots_on_request()
 
     with sync_playwright() as playwright:
         instance = playwright.chromium.launch(
@@ -216,6 +217,29 @@ def browser():
         yield instance
         instance.close()
     delivery.send_now = send_now
+
+
+def _screenshots_on_request() -> None:
+    """Screenshots saved for people to look at (``page.screenshot(path=...)`` into
+    test-results/: 46 calls in 20 modules, some once per width; a full-page one of a
+    long page took 1.7-4.7 s at load 16) are taken only with ``MATIKA_SCREENSHOTS=1``:
+    no test reads them back. A screenshot whose bytes a test uses (no ``path``) is
+    always taken."""
+    if os.environ.get("MATIKA_SCREENSHOTS") == "1":
+        return
+    from playwright.sync_api import Page
+
+    if getattr(Page.screenshot, "matika_on_request", False):
+        return
+    take = Page.screenshot
+
+    def screenshot(self, *args, **kwargs):
+        if kwargs.get("path") is None:
+            return take(self, *args, **kwargs)
+        return b""
+
+    screenshot.matika_on_request = True  # type: ignore[attr-defined]
+    Page.screenshot = screenshot  # type: ignore[method-assign]
 
 
 @pytest.fixture
