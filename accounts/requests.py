@@ -31,9 +31,11 @@ class PlayerRequest(HttpRequest):
 
 
 class PupilRequest(PlayerRequest):
-    """A request behind ``player_required``: the browser has a profile."""
+    """A request behind ``player_required``: the browser has a profile (and so is
+    a known browser: the middleware sets ``player`` only with ``browser``)."""
 
     player: PlayerProfile
+    browser: Browser
 
 
 class TeacherRequest(PlayerRequest):

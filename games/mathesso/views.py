@@ -95,7 +95,7 @@ def change_settings(request: PlayerRequest, code: str) -> HttpResponse:
         raise Http404(_("There is no room with this code."))
     form = GameForm(request.POST, prefix="lobby")
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     else:
         try:
             services.change_settings(
