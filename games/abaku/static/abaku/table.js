@@ -24,6 +24,8 @@ if (root) {
     log: [],
     socket: null,
     busy: false,
+    sentFrom: 0, // the drawing (`version`) the unanswered message was sent from
+    queued: null, // the next move, made before that message was answered
     pending: [], // [{index, row, col, digit, joker}]
     selected: null, // rack index
     exchanging: false,

@@ -36,6 +36,8 @@ if (root && dataBlock) {
   let log = [];
   let socket = null;
   let busy = false;
+  let sentFrom = 0; // the drawing (`version`) the unanswered message was sent from
+  let queued = null; // the next move, pressed before that message was answered
 
   const cardName = (id) => (cards[id] ? cards[id].name : id);
   // The name as the object of a verb ("dokázal(a) Cevovu větu"): the catalogue's case form.
@@ -188,18 +190,32 @@ if (root && dataBlock) {
 
   // --- sending ------------------------------------------------------------------
 
-  async function send(message) {
-    if (busy) return;
+  // One message at a time. A step's view may come before its answer: a button of
+  // that newer view pressed meanwhile is the player's next move and is sent once
+  // the answer is in (it used to be dropped); a second press of the same button
+  // (a double click) is not sent again.
+  async function send(message, from = version) {
+    if (busy) {
+      if (from > sentFrom) queued = message;
+      return;
+    }
     busy = true;
+    sentFrom = version;
     parts.error.textContent = "";
     root.dataset.busy = "true";
     try {
       await socket.send(message);
     } catch (error) {
       parts.error.textContent = error.message || error.code;
+      queued = null; // chosen on a view the refusal may have changed
     } finally {
       busy = false;
       root.dataset.busy = "false";
+    }
+    if (queued) {
+      const next = queued;
+      queued = null;
+      send(next);
     }
   }
 
@@ -209,7 +225,8 @@ if (root && dataBlock) {
     // "Play", "Prove", "Use" appear on many cards: say which card for screen readers
     if (body.card && body.type !== "choose") attrs["aria-label"] = `${label}: ${cardName(body.card)}`;
     const button = el("button", { className: `${className} th-action`, text: label, attrs });
-    button.addEventListener("click", () => send({ type: "action", action: body }));
+    const drawn = version;
+    button.addEventListener("click", () => send({ type: "action", action: body }, drawn));
     return button;
   }
 
