@@ -62,6 +62,8 @@ class JoinForm(forms.Form):
     """Either a roster name picked from the list or a typed name; plus a nickname
     when the browser has no profile yet."""
 
+    #: other nicknames to offer when the one typed is taken (set by the join view)
+    nickname_suggestions: list[str] = []
     member = forms.IntegerField(required=False)  # a roster entry's id, rendered as radios
     typed_name = forms.CharField(label=_("Your name"), max_length=80, required=False)
     nickname = forms.CharField(

@@ -93,11 +93,11 @@ def join_class(request: PlayerRequest, code: str) -> HttpResponse:
             link_key=limits.link_key_of(request),
         )
     except ClassroomError as error:
-        form = JoinCodeForm(data={"code": code})
-        form.is_valid()
-        form.add_error("code", error.message)
+        code_form = JoinCodeForm(data={"code": code})
+        code_form.is_valid()
+        code_form.add_error("code", error.message)
         status = 429 if error.code == "rate_limited" else 404
-        return render(request, "classrooms/join_code.html", {"form": form}, status=status)
+        return render(request, "classrooms/join_code.html", {"form": code_form}, status=status)
     answer = request.POST.get("whoami") if request.method == "POST" else None
     if answer == "someone_else" and request.player is not None and request.player_bound:
         return _not_me(request)
