@@ -5,6 +5,7 @@ import { confirmDialog } from "../js/kit/dialog.js";
 import { el } from "../js/kit/dom.js";
 import { gettext, ngettext, interpolate as t } from "../js/kit/i18n.js";
 import { roving } from "../js/kit/roving.js";
+import { endedText } from "../js/rooms/ended.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
 import { createTutorial } from "./tutorial.js";
 
@@ -539,7 +540,7 @@ if (root && dataBlock) {
   function renderTurn() {
     const game = view.game;
     if (view.phase === "ended") {
-      parts.turn.textContent = gettext("The host ended the game.");
+      parts.turn.textContent = endedText(view);
       return;
     }
     if (game.status === "finished") {

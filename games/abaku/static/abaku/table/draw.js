@@ -4,6 +4,7 @@
 // players' cards, the turn line, the result, the turn clock, the log and the review.
 import { el } from "../../js/kit/dom.js";
 import { gettext, interpolate as t, ngettext } from "../../js/kit/i18n.js";
+import { endedText } from "../../js/rooms/ended.js";
 import { JOKER, LAYOUTS, SIZE } from "../data.js";
 import { nextRobot } from "./ladder.js";
 import { LEVEL_NAMES, game, myTurn, pendingAt, rack, root, seatName, stoneAt } from "./page.js";
@@ -148,22 +149,11 @@ export function renderPlayers(table) {
   );
 }
 
-// A game ended before its end (room.html's "End the room"): only the host ends one,
-// so the host reads that they did; against robots alone that is giving up. Such a
-// game is not completed and counts nowhere (stats.py reads completed games only).
-function endedText(table) {
-  const { view } = table;
-  const live = /** @type {HTMLElement | null} */ (document.querySelector("[data-room-live]"));
-  if (!live || live.dataset.host !== "true") return gettext("The host ended the game.");
-  const robotsOnly = view.seats.every((/** @type {any} */ seat, /** @type {number} */ index) => index === view.you || seat.robot);
-  return robotsOnly ? gettext("You gave up the game: a game not played to the end does not count.") : gettext("You ended the game for everybody.");
-}
-
 export function renderTurn(table) {
   const { parts, view } = table;
   const g = game(table);
   if (g.finished || view.phase !== "playing") {
-    parts.turn.textContent = view.phase === "ended" ? endedText(table) : gettext("The game is over.");
+    parts.turn.textContent = view.phase === "ended" ? endedText(view) : gettext("The game is over.");
   } else if (myTurn(table)) {
     parts.turn.textContent = table.exchanging ? gettext("Choose the stones to exchange, then press Exchange again.") : gettext("Your turn.");
   } else {
