@@ -1,5 +1,7 @@
 """A pupil who presses fast does not lose a move.
 
+(Matematici and a poker room's board; Abaku's table follows the same rule.)
+
 A step's new view can reach the page before the answer (ack) to the message that
 made it. A button of that newer view pressed in between is the player's next move:
 the page sends it once the answer is in. On the old code the Matematici table
@@ -10,11 +12,14 @@ certain instead of a few milliseconds on a busy machine.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from games.rooms.models import Room
+from games.rooms import services as rooms
+from games.rooms.models import Room, Seat
 from games.theorems.rules import GameState, legal_actions
-from tests.a11y.keyboard import PHONE
+from tests.a11y.keyboard import PHONE, answer_joker
 from tests.a11y.test_play import _caught_up, _state_after
 from tests.foundation import test_site_crawl as crawl
 
@@ -78,3 +83,40 @@ def test_a_move_pressed_before_the_last_one_was_answered_is_sent(transactional_d
 
     state = _state_after(room.pk, state)  # the second draw reached the server
     assert GameState.from_dict(state["game"]).actions_left == game.actions_left - 2
+
+
+def _placed(room_id: int, player, count: int, seconds: float = 15) -> None:
+    """Wait until the player's board on the server holds ``count`` numbers."""
+    for _poll in range(int(seconds / 0.05)):
+        cells = Seat.objects.get(room_id=room_id, player=player).state["cells"]
+        if sum(value is not None for value in cells) >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the board on the server does not hold {count} numbers: {cells}")
+
+
+def test_a_number_drawn_before_the_last_placement_was_answered_is_placed(
+    transactional_db, open_page
+):
+    """A pupil's poker room board: the host draws the next number while the answer to
+    the pupil's placement is still on its way; the pupil places the new number at once."""
+    host, _ = crawl._player_cookie("Hostitel")
+    pupil, cookies = crawl._player_cookie("Bystrý Sokol")
+    room = crawl._room("poker", "group", host, [pupil], started=True)
+    rooms.submit(room_id=room.pk, player=host, client_id="draw-1", message={"type": "draw"})
+    page = open_page(
+        f"/rooms/{room.code}/", PHONE, cookies, before=lambda page: page.add_init_script(HOLD_ACKS)
+    )
+    free = "[data-pr-board] button.poker-cell:not([disabled])"
+    page.locator(free).first.wait_for()
+    answer_joker(page)
+    page.evaluate("() => { window.holdAcks = true; }")
+    page.locator("[data-pr-board] [data-cell='0']").click()
+    _placed(room.pk, pupil, 1)
+    rooms.submit(room_id=room.pk, player=host, client_id="draw-2", message={"type": "draw"})
+    page.locator(free).first.wait_for()  # the next number is in hand, the answer still held
+    assert page.evaluate("() => window.heldAcks()") == 1
+    answer_joker(page)
+    page.locator("[data-pr-board] [data-cell='1']").click()
+    page.evaluate("() => window.releaseAcks()")
+    _placed(room.pk, pupil, 2)

@@ -42,6 +42,7 @@ export class RoomBoard extends EventTarget {
     this.offset = 0; // server clock minus browser clock, seconds
     this.pending = null; // joker with a chosen value: {source: "hand"|"kept", value}
     this.busy = false;
+    this.queuedCell = null; // a cell pressed while the last placement was unanswered
     this.lastDealt = -1;
     this.ended = false; // the room ended (the host ended it): a board behind is over too
     this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
@@ -175,15 +176,28 @@ export class RoomBoard extends EventTarget {
       await this.socket.send(action);
     } catch (error) {
       this.setStatus(error.message || RULE_MESSAGES[error.code]?.() || error.code);
+      this.queuedCell = null; // chosen on a board the refusal may have changed
       this.resync();
     } finally {
       this.busy = false;
       this.root.classList.remove("is-busy");
     }
+    if (this.queuedCell !== null) {
+      const cell = this.queuedCell;
+      this.queuedCell = null;
+      this.clickCell(cell);
+    }
   }
 
   clickCell(cell) {
-    if (!this.game || this.game.over || this.ended || this.busy) return;
+    if (!this.game || this.game.over || this.ended) return;
+    if (this.busy) {
+      // The next number came before the last placement was answered: it goes into
+      // this cell once the answer is in (it used to be ignored). With nothing new in
+      // hand (a second press on the same placement) nothing is queued.
+      if (this.game.hand !== null || this.pending) this.queuedCell = cell;
+      return;
+    }
     if (this.game.cells[cell] !== null) return;
     const next = cellAction(this.game.hand, this.pending, cell, JOKER);
     if (next.ask) this.askJoker(next.ask);
