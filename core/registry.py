@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     from django.http import HttpResponse
     from django.utils.functional import _StrPromise
 
-    from accounts.requests import PlayerRequest
-
     StrOrPromise: TypeAlias = str | _StrPromise
 
 
@@ -94,7 +92,8 @@ class Assignable:
     setting_fields: Callable[[], list[tuple[str, StrOrPromise, list[Any] | None, Any]]]
     # (request, game reference) -> the game's review page of that pupil's game,
     # for a viewer the homework app already checked (a teacher of the class).
-    review_response: Callable[[PlayerRequest, str], HttpResponse] | None = None
+    # (the request is the view's: accounts.requests.PlayerRequest, which core does not import)
+    review_response: Callable[[Any, str], HttpResponse] | None = None
     # The URL of the page the pupil plays the assignment on: (assignment id) -> str.
     play_url: Callable[[int], str] | None = None
     # The pupil's own review of their game, once the homework allows it: (game reference) -> str.

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings as django_settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -38,9 +38,6 @@ from games.rooms.steps import (
     seat_public,
 )
 
-if TYPE_CHECKING:
-    from classrooms.models import Classroom
-
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 6
 # A room not finished this long after creation expires: the retention table's number.
@@ -66,7 +63,7 @@ def create_room(
     mode: str,
     host: PlayerProfile,
     settings: dict[str, Any],
-    classroom: Classroom | None = None,
+    classroom: models.Model | None = None,
 ) -> Room:
     """Open a lobby with a fresh join code; the creator takes the host seat.
 
@@ -96,7 +93,8 @@ def create_room(
                     mode=mode,
                     settings=cleaned,
                     host=host,
-                    classroom=classroom,
+                    # a Classroom: typed as a model here, the classrooms app is above rooms
+                    classroom=classroom,  # type: ignore[misc]
                     rng_seed=secrets.randbits(62),
                     created_at=now,
                     expires_at=now + ROOM_LIFETIME,
