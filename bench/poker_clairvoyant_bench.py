@@ -131,6 +131,7 @@ def main() -> None:
     parser.add_argument("--tables", nargs="+", default=["matematico"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="a second search per deck")
+    parser.add_argument("--first", type=int, default=0, help="first deck: SEED + first")
     args = parser.parse_args()
     print(f"load average at start {os.getloadavg()[0]:.1f}")
     print(
@@ -139,7 +140,7 @@ def main() -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for table in args.tables:
-        jobs = [(SEED + i, table, args.check) for i in range(args.games)]
+        jobs = [(SEED + i, table, args.check) for i in range(args.first, args.first + args.games)]
         with multiprocessing.Pool(args.workers) as pool:
             rows = pool.map(one, jobs, chunksize=1)
         bounds = [r["bound"] for r in rows]

@@ -448,10 +448,10 @@ STRONG = Search(cells=6, deep=4_400)
 ROLLOUT = Search(cells=3, rollouts=1_500)
 #: The search of the live callers (hint, robot, coach seat). Measured on 100
 #: fresh matematico decks, STRONG scored +1.6 ± 7.3 over QUICK for about 9x the
-#: CPU; ROLLOUT +27.2 ± 15.4 on 40 decks but +3.5 ± 11.9 on 40 others, at a
-#: CPU p95 of 217 ms on the busy machine (bench/RESULTS-poker-coach.md). The
-#: callers stay on QUICK until a search measurably wins within 200 ms p95;
-#: switching them is this one line.
+#: CPU; ROLLOUT +24.0 ± 8.0 on 120 decks (school, contiguous about +36 on 12),
+#: but at a CPU p95 of 217-235 ms on the busy machine (contiguous 578 ms), over
+#: the 200 ms budget (bench/RESULTS-poker-coach.md). The callers stay on QUICK
+#: until a search measurably wins within 200 ms p95; switching is this line.
 LIVE = QUICK
 
 
