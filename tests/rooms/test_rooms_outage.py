@@ -197,7 +197,12 @@ def test_database_away_gives_retryable_errors_and_keeps_the_socket(
     assert _until_answered(playing, {"id": "move-1", "type": "add", "n": 3})["type"] == "ack"
     assert _until_answered(playing, {"id": "move-1", "type": "add", "n": 3})["type"] == "ack"
     snapshot = joining.recv_until(lambda m: m["type"] == "sync", timeout=30)
-    assert snapshot["view"]["total"] == 3
+    # The waiting socket is admitted by the server in the background, as soon as
+    # its next try finds the database: before or after the move above was applied
+    # (a race of the test, not of the server), so its snapshot shows either; a
+    # sync asked now shows the move.
+    assert snapshot["view"]["total"] in (0, 3)
+    assert joining.request({"type": "sync"})["view"]["total"] == 3
     assert playing.request({"type": "sync"})["view"]["total"] == 3
     assert Room.objects.get(pk=room.pk).state["total"] == 3
     assert RoomEvent.objects.filter(room=room, kind="move").count() == 1
