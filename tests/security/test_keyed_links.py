@@ -23,11 +23,13 @@ from classrooms.models import Membership
 from games.rooms import services as room_services
 from games.rooms.models import Room, Seat
 from tests.classrooms import factories
+from tests.security.conftest import SMALL_ADDRESS_CEILING
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_address_ceiling")]
 
 MISSES_PER_IDENTITY = 10  # accounts.limits.code_misses() defaults
-MISSES_PER_ADDRESS = 100
+# The address's ceiling at 5, not the real 100 (tests/security/conftest.py).
+MISSES_PER_ADDRESS = SMALL_ADDRESS_CEILING
 
 
 def _burn_address(browser) -> None:
