@@ -1,3 +1,4 @@
+# mypy: disable-error-code="arg-type"
 """Reads (and the one automatic end) of poker rooms that need every seat at once.
 
 The adapters never touch the database; the live ranking and "who is still

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="misc"
 """The public tables (docs/leaderboards.md): publish, withdraw, moderate.
 
 A finished ranked board or daily attempt is published in the same transaction

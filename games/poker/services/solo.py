@@ -1,3 +1,4 @@
+# mypy: disable-error-code="arg-type, list-item"
 """A server-led solo game: start it, act in it, save it and record its end."""
 
 import secrets
