@@ -170,6 +170,12 @@ def send(grade_id: int) -> str:
     if response.status_code == 401:
         tokens.forget(platform, [SCOPE_SCORE])
         raise tokens.ServiceError("unauthorised", "HTTP 401", transient=True)
+    if response.status_code == 409:
+        # AGS: the platform refuses a score not newer than the one it holds. Only
+        # this tool posts this user's score on this line item, so a newer one is our
+        # own other post of this grade (an attempt finished while the full marks
+        # changed), computed from the same rows; that post records the row.
+        return "superseded"
     if response.status_code == 429 or response.status_code >= 500:
         raise tokens.ServiceError("platform_busy", f"HTTP {response.status_code}", transient=True)
     if response.status_code not in (200, 201, 202, 204):

@@ -88,6 +88,29 @@ def test_changing_full_marks_sends_every_grade_again(graded, monkeypatch):
     assert len(queued) == len(grades)  # a change that is not about grades sends nothing
 
 
+def test_an_older_post_of_a_grade_refused_with_409_leaves_it_sent(graded, monkeypatch):
+    """Two posts of one grade at once (the grade queued again while it was being
+    sent): the platform keeps the newer and refuses the older with 409; the grade
+    stays sent, not "failed: score_refused" beside a score the LMS holds."""
+    from datetime import UTC, datetime
+
+    lms, course, assignment, link, grades = graded
+    grade = grades[NAMES[0]]
+    assert ags.send(grade.pk) == "sent"
+
+    class Earlier(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime(2020, 1, 1, tzinfo=UTC)
+
+    monkeypatch.setattr(ags, "datetime", Earlier)
+    assert ags.send(grade.pk) == "superseded"
+    grade.refresh_from_db()
+    assert grade.status == GradeSend.Status.SENT and grade.error == ""
+    item = lms.lineitems[link.line_item_ids[0]]
+    assert len(lms.scores[item.id]) == 1
+
+
 def test_the_teachers_full_marks_cap_the_grade_and_the_mark_is_the_xlsx_one(graded, monkeypatch):
     from lti import tasks
 
