@@ -10,7 +10,7 @@
 import { gettext } from "../js/kit/i18n.js";
 import { hintAllowed, wireCoach } from "./table/coach.js";
 import { renderBoard, renderClock, renderLog, renderPlayers, renderRack, renderResult, renderTurn } from "./table/draw.js";
-import { connect, send, tickRequester } from "./table/driver.js";
+import { connect, sender, tickRequester } from "./table/driver.js";
 import { keepFocus, requestPreview, trackFocus, wireMoveInput } from "./table/move.js";
 import { findParts, game, myTurn, root } from "./table/page.js";
 
@@ -23,9 +23,7 @@ if (root) {
     view: null,
     log: [],
     socket: null,
-    busy: false,
-    sentFrom: 0, // the drawing (`version`) the unanswered message was sent from
-    queued: null, // the next move, made before that message was answered
+    busy: false, // a message is out (driver.js sender)
     pending: [], // [{index, row, col, digit, joker}]
     selected: null, // rack index
     exchanging: false,
@@ -42,8 +40,9 @@ if (root) {
     changed,
     renderLog: () => renderLog(table),
     requestPreview: () => requestPreview(table),
-    send: (message) => send(table, message),
+    send: (message) => send(message),
   };
+  const send = sender(table);
   const { parts } = table;
   const ticks = tickRequester(table);
 

@@ -6,6 +6,7 @@ import { el } from "../js/kit/dom.js";
 import { gettext, ngettext, interpolate as t } from "../js/kit/i18n.js";
 import { roving } from "../js/kit/roving.js";
 import { endedText } from "../js/rooms/ended.js";
+import { oneAtATime } from "../js/rooms/sender.js";
 import { TickRequester, whenRoomReady } from "../js/kit/socket.js";
 import { createTutorial } from "./tutorial.js";
 
@@ -36,9 +37,6 @@ if (root && dataBlock) {
   let view = null;
   let log = [];
   let socket = null;
-  let busy = false;
-  let sentFrom = 0; // the drawing (`version`) the unanswered message was sent from
-  let queued = null; // the next move, pressed before that message was answered
 
   const cardName = (id) => (cards[id] ? cards[id].name : id);
   // The name as the object of a verb ("dokázal(a) Cevovu větu"): the catalogue's case form.
@@ -191,34 +189,18 @@ if (root && dataBlock) {
 
   // --- sending ------------------------------------------------------------------
 
-  // One message at a time. A step's view may come before its answer: a button of
-  // that newer view pressed meanwhile is the player's next move and is sent once
-  // the answer is in (it used to be dropped); a second press of the same button
-  // (a double click) is not sent again.
-  async function send(message, from = version) {
-    if (busy) {
-      if (from > sentFrom) queued = message;
-      return;
-    }
-    busy = true;
-    sentFrom = version;
-    parts.error.textContent = "";
-    root.dataset.busy = "true";
-    try {
-      await socket.send(message);
-    } catch (error) {
+  // One message at a time (rooms/sender.js); a refusal shows its message under the cards.
+  const send = oneAtATime({
+    socket: () => socket,
+    version: () => version,
+    busy: (on) => {
+      if (on) parts.error.textContent = "";
+      root.dataset.busy = String(on);
+    },
+    refused: (error) => {
       parts.error.textContent = error.message || error.code;
-      queued = null; // chosen on a view the refusal may have changed
-    } finally {
-      busy = false;
-      root.dataset.busy = "false";
-    }
-    if (queued) {
-      const next = queued;
-      queued = null;
-      send(next);
-    }
-  }
+    },
+  });
 
   function actionButton(action, label, className = "button small") {
     const { player, ...body } = action;

@@ -3,40 +3,24 @@
 // a robot or the clock is due, and takes the views and events the server sends
 // into the shared state (`table`, held by table.js).
 import { TickRequester, whenRoomReady } from "../../js/kit/socket.js";
+import { oneAtATime } from "../../js/rooms/sender.js";
 import { game, root } from "./page.js";
 import { LOGGED } from "./words.js";
 
-// One message at a time; a refusal shows its message under the board. A step's view
-// may come before its answer: a move made on that newer table meanwhile is sent once
-// the answer is in (it used to be dropped); a second press with no new table drawn
-// since (a double click) is not sent again.
-export async function send(table, message) {
-  const { parts } = table;
-  if (table.busy) {
-    if (table.version > table.sentFrom) table.queued = message;
-    return false;
-  }
-  table.busy = true;
-  table.sentFrom = table.version;
-  parts.error.textContent = "";
-  root.dataset.busy = "true";
-  let done = false;
-  try {
-    await table.socket.send(message);
-    done = true;
-  } catch (error) {
-    parts.error.textContent = error.message || error.code;
-    table.queued = null; // made on a table the refusal may have changed
-  } finally {
-    table.busy = false;
-    root.dataset.busy = "false";
-  }
-  if (table.queued) {
-    const next = table.queued;
-    table.queued = null;
-    send(table, next);
-  }
-  return done;
+// One message at a time (rooms/sender.js); a refusal shows its message under the board.
+export function sender(table) {
+  return oneAtATime({
+    socket: () => table.socket,
+    version: () => table.version,
+    busy: (busy) => {
+      table.busy = busy;
+      if (busy) table.parts.error.textContent = "";
+      root.dataset.busy = String(busy);
+    },
+    refused: (error) => {
+      table.parts.error.textContent = error.message || error.code;
+    },
+  });
 }
 
 // Robots act and clocks run out on the server's tick: ask for it when it is due.
