@@ -1,6 +1,6 @@
 // @ts-check
-// One message at a time from a table game's page to its room socket (Abaku and
-// Matematici tables). A step's view may reach the page before the answer to the
+// One message at a time from a table game's page to its room socket (every
+// turn-table game's page). A step's view may reach the page before the answer to the
 // message that made it: a move pressed on that newer view meanwhile is the player's
 // next move and is sent once the answer is in; a second press with no newer view
 // drawn since (a double click) is not sent again. A refusal drops the waiting move:
