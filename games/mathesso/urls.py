@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games.mathesso import homework_views, views
+from games.mathesso import assignments, views
+from games.rooms import homework
 
 app_name = "mathesso"
 
@@ -10,8 +11,7 @@ urlpatterns = [
     path("solo/", views.create_solo, name="create_solo"),
     path("table/<str:code>/settings/", views.change_settings, name="change_settings"),
     path("catalogue.json", views.catalogue_json, name="catalogue"),
-    path("homework/<int:assignment_id>/", homework_views.play, name="homework"),
-    path("api/games/", homework_views.api_games, name="api_games"),
+    *homework.start_urls(assignments.GAME, assignments.start_assignment_room),
     path("rules/", views.rules, name="rules_default"),
     path("rules/<slug:variant>/", views.rules, name="rules"),
 ]

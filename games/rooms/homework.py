@@ -8,10 +8,12 @@ set shares (the game itself names its mode, settings and pages).
 - ``start_assignment_room``: the pupil's room of an assignment, new or their
   running one continued (any device of the same profile), through the homework
   gate (``core.registry.assignments()``), in one transaction.
-- ``api_start`` and ``start_page`` (both made for a game by ``start_views``): the JSON start (``{"mode": "assignment",
-  "assignment": <id>}`` -> 201 new / 200 continued, ``{"room": {"code",
-  "url"}, "resumed"}``; refusals ``{"code", "message"}``) and the pupil's page
-  with one Start button that posts to itself and goes to the room.
+- ``api_start`` and ``start_page`` (both routed for a game by ``start_urls``): the JSON
+  start (``POST <game>/api/games/`` ``{"mode": "assignment", "assignment": <id>}``
+  -> 201 new / 200 continued, ``{"room": {"code", "url"}, "resumed"}``; refusals
+  ``{"code", "message"}``) and the pupil's page (``<game>/homework/<id>/``, the
+  game's template ``<game>/homework.html``) with one Start button that posts to
+  itself and goes to the room.
 
 The end needs nothing here: ``steps.finish`` tells the gate about a finished
 room of a game's homework mode.
@@ -23,14 +25,14 @@ import hashlib
 import hmac
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings as django_settings
 from django.contrib import messages
 from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -89,7 +91,12 @@ def start_assignment_room(
     return room, True
 
 
-Start = Callable[[PlayerProfile | None, object], tuple[Room, bool]]
+class Start(Protocol):
+    """A game's ``start_assignment_room``: the pupil's room, new (True) or continued."""
+
+    def __call__(
+        self, *, player: PlayerProfile | None, assignment: object
+    ) -> tuple[Room, bool]: ...
 
 
 def api_start(request: PlayerRequest, start: Start) -> JsonResponse:
@@ -107,7 +114,7 @@ def api_start(request: PlayerRequest, start: Start) -> JsonResponse:
             {"code": "bad_mode", "message": _("Only homework games start here.")}, status=400
         )
     try:
-        room, new = start(request.player, data.get("assignment"))
+        room, new = start(player=request.player, assignment=data.get("assignment"))
     except DomainError as error:
         return JsonResponse({"code": error.code, "message": error.message}, status=error.status)
     return JsonResponse(
@@ -125,7 +132,7 @@ def start_page(
     """GET: the page with one Start button; POST: start (or continue), go to the room."""
     if request.method == "POST":
         try:
-            room, _new = start(request.player, assignment_id)
+            room, _new = start(player=request.player, assignment=assignment_id)
         except DomainError as error:
             messages.error(request, error.message)
             return redirect(url_name, assignment_id=assignment_id)
@@ -133,17 +140,25 @@ def start_page(
     return render(request, template, {"assignment_id": assignment_id, "player": request.player})
 
 
-def start_views(
-    start: Start, *, template: str, url_name: str
-) -> tuple[Callable[[PlayerRequest], JsonResponse], Callable[[PlayerRequest, int], HttpResponse]]:
-    """A game's two homework views: ``api_games`` (``POST <game>/api/games/``) and
-    ``play`` (``<game>/homework/<id>/``, its page ``template`` named ``url_name``)."""
+def start_urls(game: str, start: Start) -> list[URLPattern]:
+    """A game's two homework routes, for its ``urls.py`` (app name ``game``):
+    ``api_games`` (``POST api/games/``) and ``homework`` (``homework/<id>/``,
+    the page ``<game>/homework.html``)."""
 
     @require_POST
     def api_games(request: PlayerRequest) -> JsonResponse:
         return api_start(request, start)
 
     def play(request: PlayerRequest, assignment_id: int) -> HttpResponse:
-        return start_page(request, assignment_id, start=start, template=template, url_name=url_name)
+        return start_page(
+            request,
+            assignment_id,
+            start=start,
+            template=f"{game}/homework.html",
+            url_name=f"{game}:homework",
+        )
 
-    return api_games, play
+    return [
+        path("homework/<int:assignment_id>/", play, name="homework"),
+        path("api/games/", api_games, name="api_games"),
+    ]

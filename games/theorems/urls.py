@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import homework_views, views
+from games.rooms import homework
+
+from . import assignments, views
 
 app_name = "theorems"
 
@@ -12,6 +14,5 @@ urlpatterns = [
     path("decks/check/", views.check_deck, name="check_deck"),
     path("decks/<int:deck_id>/", views.builder, name="deck"),
     path("decks/<int:deck_id>/delete/", views.delete_deck, name="delete_deck"),
-    path("homework/<int:assignment_id>/", homework_views.play, name="homework"),
-    path("api/games/", homework_views.api_games, name="api_games"),
+    *homework.start_urls(assignments.GAME, assignments.start_assignment_room),
 ]
