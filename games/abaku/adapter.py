@@ -110,6 +110,17 @@ class AbakuTable(TurnTable):
     def robot_seat(self, number: int, settings: dict, rng: random.Random) -> dict:
         return {"player_id": None, "nickname": None, "robot": settings["robot_level"]}
 
+    def seat_details(self, state: dict, seat: dict) -> dict:
+        """A robot seat names the level it plays now: a room started before a
+        deploy that dropped its level id (``OLD_LEVELS``) plays the mapped level,
+        and the page finds that level's name and the next robot of the ladder
+        only under a kept id (the key overrides the stored ``robot``)."""
+        details = super().seat_details(state, seat)
+        robot = seat.get("robot")
+        if isinstance(robot, str):
+            details["robot"] = OLD_LEVELS.get(robot, robot)
+        return details
+
     def action(self, state: dict, seat: Seat, message: dict, now: datetime) -> Action:
         kind = message["type"]
         action: Action = {"type": kind, "player": seat, "now": stamp(now)}
@@ -130,13 +141,17 @@ class AbakuTable(TurnTable):
     def table_view(self, state: dict, seat: Seat | None, *, full: bool) -> dict:
         """The board and the own rack; the move history only in a full snapshot."""
         game = self.engine.view(self.engine.load(state["game"]), seat)
+        level = state["settings"]["robot_level"]
         if not full:
             game.pop("history")
         return {
             "phase": state["phase"],
             "you": seat,
             "seats": self.public_seats(state),
-            "settings": {key: state["settings"][key] for key in SETTINGS},
+            "settings": {
+                **{key: state["settings"][key] for key in SETTINGS},
+                "robot_level": OLD_LEVELS.get(level, level),
+            },
             "robot_due": state.get("robot_due"),
             "game": game,
         }

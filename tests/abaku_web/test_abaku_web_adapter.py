@@ -251,3 +251,22 @@ def test_the_robot_levels_come_from_the_rules_and_old_ids_still_work():
         AbakuTable().clean_settings({"robot_level": "hltoun"})
     with pytest.raises(RoomError):
         AbakuTable().clean_settings({"robot_level": ["easy"]})
+
+
+def test_a_room_started_with_a_dropped_level_id_shows_the_level_it_plays():
+    # A room started before the deploy that dropped ``easy3`` keeps that id in its
+    # stored settings and robot seat. Its view names the kept level the robot
+    # plays (``easy2``), so the page finds the robot's name and, after a win, the
+    # next robot of the ladder (both look the id up among the kept levels).
+    adapter, outcome = start(settings={"robot_level": "easy2"}, ids=(1,))
+    state = outcome.state
+    state["settings"]["robot_level"] = "easy3"
+    state["seats"][1]["robot"] = "easy3"
+    for full in (True, False):
+        view = adapter.table_view(state, 0, full=full)
+        assert [s["robot"] for s in view["seats"]] == [None, "easy2"]
+        assert view["settings"]["robot_level"] == "easy2"
+    assert adapter.public_seats(state)[1]["robot"] == "easy2"
+    # an id the rules never had is shown as it is stored, never a traceback
+    state["seats"][1]["robot"] = "hltoun"
+    assert adapter.public_seats(state)[1]["robot"] == "hltoun"
