@@ -136,6 +136,14 @@ TEMPLATES = [
 # connections broken by a PostgreSQL restart are replaced, not handed out (one
 # more round trip per borrow; DB_HEALTH_CHECKS=off saves it, see
 # bench/RESULTS-db.md).
+# After PostgreSQL comes back from an outage the pool must notice within seconds:
+# psycopg_pool retries a lost connection with a doubling delay (1, 2, 4, 8 ... s)
+# for reconnect_timeout (its default 300 s), so after an outage of T seconds
+# its next try could come nearly T seconds after PostgreSQL was back. With
+# DB_POOL_RECONNECT_TIMEOUT (5 s) a retry series gives up after 5 s (tries at
+# about 0, 1, 3 and 5 s; the pool logs a warning) and the next request that
+# finds no connection starts a new one at once: at most about 2 s between
+# tries, whatever the outage's length (tests/foundation/test_db_reconnect.py).
 DB_POOL = env_bool("DB_POOL", True)
 DATABASES = {
     "default": dj_database_url.parse(
@@ -153,6 +161,7 @@ if DB_POOL:
         "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        "reconnect_timeout": float(os.environ.get("DB_POOL_RECONNECT_TIMEOUT", "5")),
     }
 # DATABASE_POOLER=pgbouncer: DATABASE_URL points at PgBouncer in transaction
 # mode (docs/operations.md), where consecutive statements outside a transaction

@@ -22,7 +22,12 @@ from tests.foundation.test_health import identity_cookie, start_server
 def test_the_settings_use_the_pool_and_no_persistent_connections():
     database = settings.DATABASES["default"]
     assert database["CONN_MAX_AGE"] == 0
-    assert set(database["OPTIONS"]["pool"]) == {"min_size", "max_size", "timeout"}
+    assert set(database["OPTIONS"]["pool"]) == {
+        "min_size",
+        "max_size",
+        "timeout",
+        "reconnect_timeout",
+    }
     assert database["OPTIONS"]["pool"]["max_size"] >= database["OPTIONS"]["pool"]["min_size"]
 
 
