@@ -125,18 +125,7 @@ def preview(classroom: Classroom, rows: list[Candidate]) -> Preview:
     result.missing = [m for m in members if m.pk not in matched]
     total = len(members) + len(result.new)
     if total > services.MAX_MEMBERS:
-        result.errors.append(
-            RowError(
-                0,
-                "class_full",
-                ngettext(
-                    "A class can have at most %(count)s member.",
-                    "A class can have at most %(count)s members.",
-                    services.MAX_MEMBERS,
-                )
-                % {"count": services.MAX_MEMBERS},
-            )
-        )
+        result.errors.append(RowError(0, "class_full", services.class_full_message()))
     result.errors.sort(key=lambda error: error.row)
     return result
 

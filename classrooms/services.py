@@ -96,19 +96,20 @@ def _lock(classroom: Classroom) -> Classroom:
     return Classroom.objects.select_for_update().get(pk=classroom.pk)
 
 
+def class_full_message() -> str:
+    """Why a class takes nobody more: at most ``MAX_MEMBERS`` members."""
+    return ngettext(
+        "A class can have at most %(count)s member.",
+        "A class can have at most %(count)s members.",
+        MAX_MEMBERS,
+    ) % {"count": MAX_MEMBERS}
+
+
 def _add_roster_names(classroom: Classroom, names: list[str]) -> list[Membership]:
     existing = {name.casefold() for name in classroom.members.values_list("roster_name", flat=True)}
     new_names = [name for name in names if name.casefold() not in existing]
     if classroom.members.count() + len(new_names) > MAX_MEMBERS:
-        raise ClassroomError(
-            "class_full",
-            ngettext(
-                "A class can have at most %(count)s member.",
-                "A class can have at most %(count)s members.",
-                MAX_MEMBERS,
-            )
-            % {"count": MAX_MEMBERS},
-        )
+        raise ClassroomError("class_full", class_full_message())
     return Membership.objects.bulk_create(
         [
             Membership(classroom=classroom, roster_name=name, claim_code=new_claim_code())
@@ -465,15 +466,7 @@ def join_classroom(
         # approved cannot fill the class so that a real pupil is refused.
         members = classroom.members.exclude(status=Membership.Status.PENDING)
         if members.count() >= MAX_MEMBERS:
-            raise ClassroomError(
-                "class_full",
-                ngettext(
-                    "A class can have at most %(count)s member.",
-                    "A class can have at most %(count)s members.",
-                    MAX_MEMBERS,
-                )
-                % {"count": MAX_MEMBERS},
-            )
+            raise ClassroomError("class_full", class_full_message())
         if not keyed:
             _check_pending_room(classroom, client)
     token = None
