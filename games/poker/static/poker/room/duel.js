@@ -31,11 +31,6 @@ class DuelPage {
     const socket = this.socket;
     socket.addEventListener("sync", (event) => this.onSync(event.detail));
     socket.addEventListener("event", (event) => this.onEvents(event.detail.events));
-    socket.addEventListener("private", (event) => {
-      for (const change of event.detail.events) {
-        if (change.type === "board") this.board.load(change.game);
-      }
-    });
     this.q("duel-draw").addEventListener("click", () => this.draw());
     onDrawKey(() => this.draw());
     const quit = this.q("quit");

@@ -62,11 +62,6 @@ class GroupPage {
     const socket = this.socket;
     socket.addEventListener("sync", (event) => this.onSync(event.detail));
     socket.addEventListener("event", (event) => this.onEvents(event.detail.events));
-    socket.addEventListener("private", (event) => {
-      for (const change of event.detail.events) {
-        if (change.type === "board" && this.board) this.board.load(change.game);
-      }
-    });
     socket.addEventListener("kicked", () => {
       this.kicked = true;
       window.clearTimeout(this.pollTimer);

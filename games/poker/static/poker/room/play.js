@@ -21,6 +21,7 @@ import {
   readStorage,
   writeStorage,
 } from "../common.js";
+import { oneAtATime } from "../../js/rooms/sender.js";
 import { JOKER } from "../deck.js";
 import { PokerGame } from "../game.js";
 import { bestCells, preview } from "../preview.js";
@@ -41,8 +42,19 @@ export class RoomBoard extends EventTarget {
     this.shared = null; // {sequence, dealt_at, closed, closed_at} when the page deals (group)
     this.offset = 0; // server clock minus browser clock, seconds
     this.pending = null; // joker with a chosen value: {source: "hand"|"kept", value}
-    this.busy = false;
-    this.queuedCell = null; // a cell pressed while the last placement was unanswered
+    this.drawn = 0; // rises with every render: a press made after a send is the next move
+    // One message at a time (rooms/sender.js): a press made while the last move is
+    // unanswered (the next number may come first) is made once the answer is in,
+    // on the board then -- a second press on a cell already filled sends nothing.
+    this.sender = oneAtATime({
+      socket: () => this.socket,
+      version: () => this.drawn,
+      busy: (busy) => this.root.classList.toggle("is-busy", busy),
+      refused: (error) => {
+        this.setStatus(error.message || RULE_MESSAGES[error.code]?.() || error.code);
+        this.resync();
+      },
+    });
     this.lastDealt = -1;
     this.ended = false; // the room ended (the host ended it): a board behind is over too
     this.showPreview = readStorage(PREVIEW_KEY, true) !== false;
@@ -74,6 +86,10 @@ export class RoomBoard extends EventTarget {
       button.addEventListener("click", () => this.chooseJokerValue(Number(button.dataset.value)));
     }
     this.dialog.querySelector("[data-pr-keep]").addEventListener("click", () => this.keepJoker());
+    // This seat's board from the server, when time decided something the page may not have applied.
+    this.socket.addEventListener("private", (event) => {
+      for (const change of event.detail.events) if (change.type === "board") this.load(change.game);
+    });
   }
 
   now() {
@@ -152,57 +168,46 @@ export class RoomBoard extends EventTarget {
     this.q("status").textContent = text;
   }
 
-  async send(action) {
-    if (this.busy || !this.game || this.game.over || this.ended) return;
-    this.busy = true;
-    this.root.classList.add("is-busy");
+  /** Send a move: it shows at once on the mirror; the server's answer replaces it. */
+  send(action) {
+    return this.sender(() => this.apply(action));
+  }
+
+  /** The move shown on the mirror (null, with the rule's message, if it breaks one). */
+  apply(action) {
+    if (!this.game || this.game.over || this.ended) return null;
     const before = PokerGame.fromDict(this.game.toDict());
     try {
-      // Show the move at once; the server's answer replaces the mirror.
       this.game.apply(action, this.now());
-      this.setStatus("");
-      if (action.type === "use_joker" || action.type === "place_kept_joker") this.pending = null;
-      this.afterChange(before);
     } catch (error) {
       this.game = before;
       const code = error.code;
       this.setStatus(RULE_MESSAGES[code] ? RULE_MESSAGES[code]() : error.message);
-      this.busy = false;
-      this.root.classList.remove("is-busy");
       this.render();
-      return;
+      return null;
     }
-    try {
-      await this.socket.send(action);
-    } catch (error) {
-      this.setStatus(error.message || RULE_MESSAGES[error.code]?.() || error.code);
-      this.queuedCell = null; // chosen on a board the refusal may have changed
-      this.resync();
-    } finally {
-      this.busy = false;
-      this.root.classList.remove("is-busy");
-    }
-    if (this.queuedCell !== null) {
-      const cell = this.queuedCell;
-      this.queuedCell = null;
-      this.clickCell(cell);
-    }
+    this.setStatus("");
+    if (action.type === "use_joker" || action.type === "place_kept_joker") this.pending = null;
+    this.afterChange(before);
+    return action;
   }
 
   clickCell(cell) {
     if (!this.game || this.game.over || this.ended) return;
-    if (this.busy) {
-      // The next number came before the last placement was answered: it goes into
-      // this cell once the answer is in (it used to be ignored). With nothing new in
-      // hand (a second press on the same placement) nothing is queued.
-      if (this.game.hand !== null || this.pending) this.queuedCell = cell;
-      return;
-    }
-    if (this.game.cells[cell] !== null) return;
+    // While a move is out, a press with something to place (a number or joker in
+    // hand, a joker's chosen value) is the next move; with nothing, it is none.
+    const toPlace = this.game.hand !== null || this.pending;
+    this.sender(() => this.cellMove(cell), toPlace ? this.drawn : -1);
+  }
+
+  /** What a press on `cell` does on the board as it is now: a move, or null. */
+  cellMove(cell) {
+    if (!this.game || this.game.over || this.ended || this.game.cells[cell] !== null) return null;
     const next = cellAction(this.game.hand, this.pending, cell, JOKER);
     if (next.ask) this.askJoker(next.ask);
     else if (next.status) this.setStatus(next.status);
-    else this.send(next.action);
+    else return this.apply(next.action);
+    return null;
   }
 
   askJoker(source) {
@@ -267,6 +272,7 @@ export class RoomBoard extends EventTarget {
   render() {
     const game = this.game;
     if (!game) return;
+    this.drawn += 1;
     const over = game.over || this.ended;
     const inHand = over ? null : game.hand;
     const hand = this.q("hand");
