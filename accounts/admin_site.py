@@ -12,6 +12,7 @@ from django.contrib.admin import AdminSite
 from django.http import HttpRequest
 from django_otp import user_has_device
 from django_otp.admin import OTPAdminAuthenticationForm
+from django_otp.middleware import is_verified
 
 
 class OptionalOTPAuthenticationForm(OTPAdminAuthenticationForm):
@@ -33,4 +34,5 @@ class OptionalOTPAdminSite(AdminSite):
         if not super().has_permission(request):
             return False
         user = request.user
-        return not user_has_device(user, confirmed=True) or user.is_verified()
+        # OTPMiddleware's ``user.is_verified()``, as the function it binds
+        return not user_has_device(user, confirmed=True) or bool(is_verified(user))

@@ -24,6 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import models
+from django.db.models.fields.reverse_related import ForeignObjectRel
 
 from accounts import privacy
 from accounts.models import PlayerProfile
@@ -42,21 +43,26 @@ TIME_KEYS = ("time", "finished_at", "joined_at")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def relation_key(field: Any) -> str:
+def relation_key(field: models.Field[Any, Any]) -> str:
     return f"{field.model._meta.label}.{field.name}"
 
 
-def profile_relations() -> list[models.Field]:
-    """Every field of every model that points at PlayerProfile (the forward side)."""
-    found = []
-    for rel in PlayerProfile._meta.get_fields(include_hidden=True):
-        if not (rel.is_relation and rel.auto_created and not rel.concrete):
+def relations_to(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    """Every field of every model that points at ``model`` (the forward side)."""
+    found: list[models.Field[Any, Any]] = []
+    for rel in model._meta.get_fields(include_hidden=True):
+        if not isinstance(rel, ForeignObjectRel):  # the reverse side of a relation
             continue
         field = rel.remote_field  # the ForeignKey / OneToOne / ManyToMany on the other model
         if field.model._meta.auto_created:  # a many-to-many's through table: its M2M covers it
             continue
         found.append(field)
     return sorted(found, key=relation_key)
+
+
+def profile_relations() -> list[models.Field[Any, Any]]:
+    """Every field of every model that points at PlayerProfile (the forward side)."""
+    return relations_to(PlayerProfile)
 
 
 def shaped() -> dict[str, str]:

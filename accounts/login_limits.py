@@ -34,6 +34,7 @@ from typing import Any
 from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from accounts import limits
@@ -100,7 +101,12 @@ def count_sso_login(request: HttpRequest) -> None:
 
 
 def _own_credentials(request: HttpRequest) -> dict[str, str]:
-    return {"username": request.user.email}
+    """The signed-in account's credentials, as django-axes keys a login (the views
+    that ask are behind ``login_required``)."""
+    user = request.user
+    if not user.is_authenticated:
+        raise PermissionDenied
+    return {"username": user.email}
 
 
 def current_password_blocked(request: HttpRequest) -> bool:

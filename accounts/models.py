@@ -6,8 +6,8 @@ recognised by a random token in a signed cookie; only the token's SHA-256 is
 stored (``Browser.token_hash``), so a database leak cannot impersonate anyone.
 """
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Collection, Iterable
+from typing import Any, ClassVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
@@ -69,7 +69,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     class Meta:
         verbose_name = _("user")
@@ -101,17 +101,32 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.name or self.email.split("@")[0]
 
 
-class PlayerProfileQuerySet(models.QuerySet):
+class PlayerProfileManager(models.Manager["PlayerProfile"]):
     def bulk_create(
-        self, objs: Iterable["PlayerProfile"], *args: Any, **kwargs: Any
+        self,
+        objs: Iterable["PlayerProfile"],
+        batch_size: int | None = None,
+        ignore_conflicts: bool = False,
+        update_conflicts: bool = False,
+        update_fields: Collection[str] | None = None,
+        unique_fields: Collection[str] | None = None,
     ) -> list["PlayerProfile"]:
-        """``save()`` is skipped here: the skeleton is filled in the same way."""
+        """``save()`` is skipped here: the skeleton is filled in the same way
+        (on the manager, and so on related managers too: django-stubs' plugin
+        loses a QuerySet subclass's model type, a Manager's it keeps)."""
         from accounts.nicknames import skeleton
 
         objs = list(objs)
         for profile in objs:
             profile.nickname_skeleton = skeleton(profile.nickname)
-        return super().bulk_create(objs, *args, **kwargs)
+        return super().bulk_create(
+            objs,
+            batch_size=batch_size,
+            ignore_conflicts=ignore_conflicts,
+            update_conflicts=update_conflicts,
+            update_fields=update_fields,
+            unique_fields=unique_fields,
+        )
 
 
 class PlayerProfile(models.Model):
@@ -133,7 +148,7 @@ class PlayerProfile(models.Model):
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     last_seen_at = models.DateTimeField(_("last seen"), default=timezone.now)
 
-    objects = PlayerProfileQuerySet.as_manager()
+    objects = PlayerProfileManager()
 
     class Meta:
         verbose_name = _("player profile")

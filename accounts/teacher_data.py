@@ -23,7 +23,7 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib.sessions.models import Session
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from accounts import erasure, export, privacy
@@ -32,16 +32,8 @@ from accounts.models import User
 SECRET_FIELDS = export.SECRET_FIELDS | {"key", "session_key", "session_data", "bin_key"}
 
 
-def user_relations() -> list:
-    found = []
-    for rel in User._meta.get_fields(include_hidden=True):
-        if not (rel.is_relation and rel.auto_created and not rel.concrete):
-            continue
-        field = rel.remote_field
-        if field.model._meta.auto_created:
-            continue
-        found.append(field)
-    return sorted(found, key=export.relation_key)
+def user_relations() -> list[models.Field[Any, Any]]:
+    return export.relations_to(User)
 
 
 def row_without_secrets(instance: Any) -> dict[str, Any]:
@@ -70,7 +62,8 @@ def export_account(user: User) -> dict:
     for hooks in privacy.registered():
         if hooks.export_account is not None:
             data.update(hooks.export_account(user))
-    data["own_player_profile"] = export.export_profile(user.player) if user.player_id else None
+    player = user.player  # None without a query when there is none
+    data["own_player_profile"] = export.export_profile(player) if player is not None else None
     data["other"] = other
     return data
 

@@ -5,19 +5,20 @@ classes and those they co-teach; anything else is 404), and the same services
 do every write. Refusals are ``400 {"code": ..., "message": ...}``.
 """
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from classrooms import selectors, services
 from classrooms.errors import ClassroomError
 from classrooms.models import Classroom, Membership
@@ -27,7 +28,15 @@ from core.errors import DomainError
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
-    fields = serializers.DictField(required=False, help_text="Per-field problems, if any.")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # the answer's "fields" key: declared here, as a class attribute it would
+        # shadow the serializer's own ``fields``
+        fields = super().get_fields()
+        fields["fields"] = serializers.DictField(
+            required=False, help_text="Per-field problems, if any."
+        )
+        return fields
 
 
 if TYPE_CHECKING:  # the mixin's super() is the API view it is mixed into
@@ -61,6 +70,14 @@ class ClassroomErrorMixin(_ViewBase):
             detail = response.data["detail"]
             response.data = {"code": getattr(detail, "code", "error"), "message": str(detail)}
         return response
+
+    def teacher(self) -> User:
+        """The signed-in account asking (``IsAuthenticated``, the API's default
+        permission, lets no one else through)."""
+        user = self.request.user
+        if not user.is_authenticated:
+            raise NotAuthenticated
+        return user
 
 
 class ClassroomSerializer(serializers.ModelSerializer):
@@ -205,10 +222,10 @@ class ClassroomList(ClassroomErrorMixin, generics.ListCreateAPIView):
     def get_queryset(self) -> QuerySet:
         return selectors.classes_for_teacher(self.request.user).order_by("-created_at", "-pk")
 
-    def perform_create(self, serializer: serializers.Serializer) -> None:
+    def perform_create(self, serializer: serializers.BaseSerializer[Any]) -> None:
         data = serializer.validated_data
         serializer.instance = services.create_classroom(
-            teacher=self.request.user,
+            teacher=self.teacher(),
             name=data["name"],
             school_year=data.get("school_year", ""),
             subject=data.get("subject", ""),
@@ -239,7 +256,7 @@ class ClassroomDetail(TeacherClassMixin, APIView):
                 school_year=data.get("school_year", classroom.school_year),
                 subject=data.get("subject", classroom.subject),
                 public_publication=data.get("public_publication", classroom.public_publication),
-                user=request.user,
+                user=self.teacher(),
             )
         if "join_enabled" in data:
             classroom = services.set_joining(classroom=classroom, enabled=data["join_enabled"])
@@ -249,7 +266,7 @@ class ClassroomDetail(TeacherClassMixin, APIView):
 
     @extend_schema(responses={204: None, 400: ErrorSerializer})
     def delete(self, request: Request, pk: int) -> Response:
-        services.delete_classroom(classroom=self.get_classroom(), user=request.user)
+        services.delete_classroom(classroom=self.get_classroom(), user=self.teacher())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -351,5 +368,7 @@ class SessionDetail(TeacherClassMixin, APIView):
     def get(self, request: Request, pk: int, session_id: int) -> Response:
         classroom = self.get_classroom()
         record = selectors.class_session(classroom, session_id)
-        record.ranking = selectors.session_ranking(classroom, record)
-        return Response(SessionDetailSerializer(record).data)
+        ranking = selectors.session_ranking(classroom, record)
+        # SessionDetailSerializer's answer: the session's fields, then its ranking
+        ranking_data = RankingRowSerializer(ranking, many=True).data
+        return Response({**SessionSerializer(record).data, "ranking": ranking_data})

@@ -75,7 +75,9 @@ class JoinForm(forms.Form):
     )
 
 
-def game_settings_form(game: str, data: QueryDict | None = None) -> forms.Form | None:
+def game_settings_form(
+    game: str, data: QueryDict | None = None
+) -> game_registry.SettingsForm | None:
     """The settings form of a game started from the class page (None: no settings).
 
     Each game declares its form (``GameSpec.class_launch.settings_form``); it turns

@@ -150,11 +150,10 @@ def remove_co_teacher(*, classroom: Classroom, co_teacher_id: int, user: User) -
         raise ClassroomError("unknown_co_teacher", _("This co-teacher is not in the class."))
     invite.delete()
     colleague = invite.user
-    if colleague is None or colleague.player_id is None:
+    host = colleague.player if colleague is not None else None
+    if host is None:
         return
-    for room in room_selectors.live_rooms_for_classroom(classroom).filter(
-        host_id=colleague.player_id
-    ):
-        room_services.end_room(room=room, actor=colleague.player)
+    for room in room_selectors.live_rooms_for_classroom(classroom).filter(host_id=host.pk):
+        room_services.end_room(room=room, actor=host)
     # Their open sockets in the class's rooms are told and closed at once.
-    hostsessions.class_rights_ended(classroom_id=classroom.pk, player_id=colleague.player_id)
+    hostsessions.class_rights_ended(classroom_id=classroom.pk, player_id=host.pk)

@@ -15,7 +15,7 @@ from classrooms.models import Classroom, CoTeacher, Membership
 from classrooms.services import new_class_code
 
 
-def open_class(*, teacher: User | None, name: str) -> Classroom:
+def open_class(*, teacher: User, name: str) -> Classroom:
     """The class of a course its first instructor opens; pupils come through the
     LMS, so joining by class code is off (a code would let anyone in)."""
     return Classroom.objects.create(

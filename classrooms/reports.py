@@ -13,11 +13,14 @@ guests who are not class members are listed apart and counted nowhere (see
 classrooms/selectors.py).
 """
 
+from __future__ import annotations
+
 import csv
 import io
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -35,6 +38,9 @@ from classrooms.charts import Series, line_chart
 from classrooms.models import Classroom, Membership
 from core import registry as game_registry
 from games.models import GameRecord
+
+if TYPE_CHECKING:
+    from classrooms.selectors import Session
 
 # Cells starting like a formula are run by spreadsheets; a leading apostrophe
 # keeps a student's typed name from becoming one (CSV injection). In .xlsx the
@@ -194,7 +200,7 @@ def history_chart(history: selectors.History) -> SafeString:
     )
 
 
-def sessions_chart(sessions: list[GameRecord]) -> SafeString:
+def sessions_chart(sessions: list[Session]) -> SafeString:
     ordered = list(reversed(sessions))
     return line_chart(
         title=_("Scores per game session"),
@@ -289,7 +295,7 @@ def class_results(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _session_rows(sessions: list[GameRecord]) -> list[list]:
+def _session_rows(sessions: list[Session]) -> list[list]:
     return [
         [
             record.started_at,

@@ -18,10 +18,13 @@ removed before the end are listed, marked, and not counted. ``include_unfinished
 (the teacher's "show them") counts both; they are always listed, marked.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from math import isqrt
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Avg, BooleanField, Case, Count, Max, Q, QuerySet, Value, When
@@ -32,6 +35,29 @@ from classrooms import collation
 from classrooms.models import Classroom, Membership
 from games.models import GameRecord, GameResult
 from games.rooms.models import Seat
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from django_stubs_ext import WithAnnotations  # the dev lock's django-stubs
+
+
+class SessionColumns(TypedDict):
+    """The columns :func:`class_sessions` adds to each session."""
+
+    player_count: int
+    guest_count: int
+    completed_count: int
+    stopped_count: int
+    said_count: int
+    average_score: float | None
+    best_score: int | None
+    unfinished: bool
+
+
+if TYPE_CHECKING:
+    #: a session as :func:`class_sessions` reads it
+    Session: TypeAlias = WithAnnotations[GameRecord, SessionColumns]
 
 
 def classes_for_teacher(user: User | AnonymousUser) -> QuerySet[Classroom]:
@@ -136,7 +162,7 @@ def class_sessions(
     *,
     include_unfinished: bool = False,
     names: Mapping[int, Membership] | None = None,
-) -> QuerySet[GameRecord]:
+) -> QuerySet[Session]:
     """The class's sessions, newest first, each with ``player_count`` (class
     members), ``guest_count`` (the others), ``completed_count``, ``unfinished``
     and the ``average_score`` and ``best_score`` of its members' results.
@@ -184,7 +210,7 @@ def unfinished_count(classroom: Classroom) -> int:
     return class_sessions(classroom, include_unfinished=True).filter(unfinished=True).count()
 
 
-def class_session(classroom: Classroom, pk: int | str) -> GameRecord:
+def class_session(classroom: Classroom, pk: int | str) -> Session:
     """One session, finished or not (a link to it always works)."""
     record = class_sessions(classroom, include_unfinished=True).filter(pk=pk).first()
     if record is None:
@@ -194,9 +220,10 @@ def class_session(classroom: Classroom, pk: int | str) -> GameRecord:
 
 def departures(
     record_ids: Iterable[int], player_ids: Iterable[int] | None = None
-) -> dict[tuple[int, int], str]:
+) -> dict[tuple[int, int | None], str]:
     """(record id, player id) -> "left" or "kicked" for players whose seat in the
-    room that wrote the record was given up before the game ended."""
+    room that wrote the record was given up before the game ended (a result whose
+    player is gone, ``player_id`` None, finds nothing)."""
     seats = Seat.objects.filter(
         room__record_id__in=list(record_ids),
         status__in=[Seat.Status.LEFT, Seat.Status.KICKED],
@@ -204,10 +231,10 @@ def departures(
     ).values("room__record_id", "room__record__finished_at", "player_id", "status", "left_at")
     if player_ids is not None:
         seats = seats.filter(player_id__in=list(player_ids))
-    found = {}
+    found: dict[tuple[int, int | None], str] = {}
     for seat in seats:
-        ended = seat["room__record__finished_at"]
-        if ended is None or seat["left_at"] < ended:
+        left, ended = seat["left_at"], seat["room__record__finished_at"]
+        if left is not None and (ended is None or left < ended):
             found[(seat["room__record_id"], seat["player_id"])] = seat["status"]
     return found
 

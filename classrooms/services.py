@@ -334,7 +334,8 @@ def merge_members(*, classroom: Classroom, source_id: int, target_id: int) -> Me
     _lock(classroom)
     source = _member(classroom, source_id)
     target = _member(classroom, target_id)
-    players = [source.player] if source.player_id else []
+    own = source.player
+    players = [own] if own is not None else []
     players += list(source.other_players.all())
     source.delete()
     for player in players:

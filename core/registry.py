@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -28,12 +28,18 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import DomainError
 
 if TYPE_CHECKING:
-    from django import forms
     from django.db.models import QuerySet
     from django.http import HttpResponse
     from django.utils.functional import _StrPromise
 
     StrOrPromise: TypeAlias = str | _StrPromise
+
+
+class SettingsForm(Protocol):
+    """A game's settings form on the class page: a Django form whose ``settings()``
+    turns what was posted into the settings dict its rooms adapter takes."""
+
+    def settings(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,7 @@ class ClassLaunch:
     kind: Literal["group", "tables"]
     # Called with the POSTed data (or None for an empty form) and ``prefix``; the
     # form's ``settings()`` returns the dict for the adapter (errors: ClassroomError).
-    settings_form: Callable[..., forms.Form] | None = None
+    settings_form: Callable[..., SettingsForm] | None = None
     # The template fragment that renders ``form`` on the class page.
     settings_template: str = "classrooms/_settings_fields.html"
     # Static ES modules the class page loads for this game's settings.

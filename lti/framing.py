@@ -49,6 +49,11 @@ TICKET_SECONDS = 600
 #: A grant (and its marker) lives at most this long; a new launch makes a new one.
 GRANT_DAYS = 14
 FRAMED_DESTS = {"iframe", "frame"}
+# What a view did to the frame grant, for FramedSessionMiddleware on the way out:
+# kept in the request's META, as Django keeps its own per-request marks
+# (CSRF_COOKIE), so a plain HttpRequest carries them.
+NEW_GRANT_KEY = "matika.lti_frame_grant"
+ENDED_KEY = "matika.lti_frame_ended"
 
 
 def _hash(value: str) -> str:
@@ -79,8 +84,18 @@ def grant(
         role=role,
         destination=destination[:500],
     )
-    request.lti_frame_grant = made
+    request.META[NEW_GRANT_KEY] = made
     return made, ticket
+
+
+def end_frame(request: HttpRequest) -> None:
+    """The frame grant this browser shows ends with this response."""
+    request.META[ENDED_KEY] = True
+
+
+def _new_grant(request: HttpRequest) -> FrameGrant | None:
+    made = request.META.get(NEW_GRANT_KEY)
+    return made if isinstance(made, FrameGrant) else None
 
 
 def keep_login(ticket: str, params: dict) -> None:
@@ -196,7 +211,7 @@ class FramedSessionMiddleware:
         response = self.get_response(request)
         if request.path.startswith("/admin/"):
             return response
-        new = getattr(request, "lti_frame_grant", None)
+        new = _new_grant(request)
         current = new or marker_grant(request)
         if current is None:
             if MARKER_COOKIE in request.COOKIES:  # forged, ended or expired: forget it
@@ -207,7 +222,7 @@ class FramedSessionMiddleware:
         logged_out = _deletes(response, settings.SESSION_COOKIE_NAME) or _deletes(
             response, settings.PLAYER_COOKIE_NAME
         )
-        ended = logged_out or getattr(request, "lti_frame_ended", False)
+        ended = logged_out or request.META.get(ENDED_KEY) is True
         if new is None and ended:
             FrameGrant.objects.filter(pk=current.pk).update(ended_at=timezone.now())
             response.delete_cookie(MARKER_COOKIE, samesite="None")
@@ -238,4 +253,4 @@ def on_logged_out(
     if user is not None and getattr(user, "pk", None):
         end_grants_of_user(user)
     if request is not None:
-        request.lti_frame_ended = True
+        end_frame(request)

@@ -2,7 +2,7 @@
 with a timeout and without following redirects elsewhere."""
 
 import ipaddress
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
 import requests
@@ -30,7 +30,7 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def acceptable_url(url: object) -> bool:
+def acceptable_url(url: object) -> TypeGuard[str]:
     """https:// anywhere; http:// only on loopback and only when settings allow it."""
     if not isinstance(url, str) or len(url) > 1000:
         return False

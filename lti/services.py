@@ -75,12 +75,12 @@ class Outcome:
 
 
 def _teacher(person: Person, name: str) -> User:
-    if person.user_id is not None:
-        user = person.user
-        if name and user.name != name[:100]:
-            user.name = name[:100]
-            user.save(update_fields=["name"])
-        return user
+    known = person.user
+    if known is not None:
+        if name and known.name != name[:100]:
+            known.name = name[:100]
+            known.save(update_fields=["name"])
+        return known
     # No e-mail is asked of the LMS: the address is a placeholder that cannot
     # receive mail (.invalid), unique per person, never shown as a contact.
     email = f"lti-{person.platform_id}-{_hash(person.sub)[:20]}@lti.invalid"
@@ -93,8 +93,9 @@ def _teacher(person: Person, name: str) -> User:
 
 
 def _player(person: Person, language: str) -> PlayerProfile:
-    if person.player_id is not None and person.player.is_active:
-        return person.player
+    player = person.player
+    if player is not None and player.is_active:
+        return player
     for _attempt in range(50):
         nickname = nicknames.generate(language=language)
         try:
@@ -139,7 +140,7 @@ def _course(validated: Validated, deployment: Deployment, role: str, user: User 
         .first()
     )
     if course is None:
-        if role != "instructor":
+        if role != "instructor" or user is None:  # an instructor's launch has its user
             raise Refused(
                 "course_not_ready",
                 gettext_lazy(
@@ -270,7 +271,8 @@ def accept(validated: Validated, *, language: str = "cs") -> Outcome:
     if role == "learner":
         outcome.player = _player(person, language)
         _membership(course, person, outcome.player, name)
-    if validated.message_type == launch.DEEP_LINKING_REQUEST:
+    # (a deep-linking request comes from an instructor, refused above otherwise)
+    if validated.message_type == launch.DEEP_LINKING_REQUEST and user is not None:
         settings_claim = claims.get(launch.DEEP_LINKING_SETTINGS)
         return_url = (
             settings_claim.get("deep_link_return_url") if isinstance(settings_claim, dict) else None
@@ -353,7 +355,7 @@ def default_settings(assignable: Assignable) -> dict:
 
 @transaction.atomic
 def create_linked_assignment(
-    *, token: str, game: object, language: str
+    *, token: object, game: object, language: str
 ) -> tuple[DeepLinkRequest, Assignment]:
     """The instructor's pick: a homework with default settings for the course's class."""
     request = open_deep_link(token)

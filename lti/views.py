@@ -255,7 +255,7 @@ def launch_view(request: HttpRequest) -> HttpResponse:
     )
     if not framed:
         # A launch in a window of its own ends any frame grant this browser still shows.
-        request.lti_frame_ended = True
+        framing.end_frame(request)
     if outcome.deep_link is not None:
         services.end_pupil_sessions(identity.read_token(request))
         login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
@@ -332,9 +332,9 @@ def frame_landing(request: HttpRequest, ticket: str) -> HttpResponse:
     marker = framing.marker_grant(request)
     if marker is not None and marker.pk == found.pk:
         framing.take_ticket(ticket)
-        response = HttpResponseRedirect(found.destination)
-        response.status_code = 303
-        return response
+        onward = HttpResponseRedirect(found.destination)
+        onward.status_code = 303
+        return onward
     response = render(
         request,
         "lti/framed.html",

@@ -34,7 +34,10 @@ def _pending(request: HttpRequest) -> tuple[dict, User] | None:
     if timezone.now().timestamp() - float(pending.get("created", 0)) > LINK_SECONDS:
         request.session.pop(adapter.PENDING_LINK, None)
         return None
-    owner = User.objects.filter(pk=pending.get("user_id"), is_active=True).first()
+    user_id = pending.get("user_id")
+    if not isinstance(user_id, int):
+        return None
+    owner = User.objects.filter(pk=user_id, is_active=True).first()
     if owner is None:
         return None
     return pending, owner

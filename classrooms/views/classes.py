@@ -2,6 +2,8 @@
 (the teacher's or the student's) and its QR page, the class's settings and
 starting a game for it."""
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -31,7 +33,7 @@ from core.errors import DomainError
 
 def index(request: PlayerRequest) -> HttpResponse:
     """Teachers: their classes. Students: the classes they joined, and a code box."""
-    context = {
+    context: dict[str, Any] = {
         "teacher_classes": None,
         "memberships": selectors.memberships_for_player(request.player),
         "code_form": JoinCodeForm(),

@@ -1,4 +1,3 @@
-# mypy: disable-error-code="arg-type"
 """Reads (and the one automatic end) of poker rooms that need every seat at once.
 
 The adapters never touch the database; the live ranking and "who is still
@@ -81,8 +80,11 @@ def finish_if_all_over(room: Room, now: float) -> bool:
     waiting_for = [e for e in entries if e["player_id"] not in gone]
     if waiting_for and not all(entry["over"] for entry in waiting_for):
         return False
+    host = room.host
+    if host is None:  # a host erased with nobody to replace them closed the room
+        return False
     try:
-        room_services.end_room(room=room, actor=room.host)
+        room_services.end_room(room=room, actor=host)
     except RoomError:  # somebody else ended it a moment ago
         pass
     room.refresh_from_db()

@@ -1,4 +1,3 @@
-# mypy: disable-error-code="misc"
 """The public tables (docs/leaderboards.md): publish, withdraw, moderate.
 
 A finished ranked board or daily attempt is published in the same transaction
@@ -37,7 +36,10 @@ def _finish_daily_attempt(*, game: SoloGame, result: GameResult, duration_ms: in
     attempt = DailyAttempt.objects.select_for_update().filter(game=game).first()
     if attempt is None:
         return
-    frozen = DailyChallenge.objects.filter(day=game.day, frozen_at__isnull=False).exists()
+    frozen = (
+        game.day is not None
+        and DailyChallenge.objects.filter(day=game.day, frozen_at__isnull=False).exists()
+    )
     attempt.finished_at = game.finished_at
     attempt.score = result.score
     attempt.duration_ms = duration_ms

@@ -1,4 +1,3 @@
-# mypy: disable-error-code="arg-type, list-item"
 """A server-led solo game: start it, act in it, save it and record its end."""
 
 import secrets
@@ -138,7 +137,7 @@ def act_in_solo_game(
     a forfeit that happened is a fact, not part of the refused input.
     """
     if not isinstance(action, dict) or action.get("type") not in ACTIONS:
-        raise PokerError("unknown_action", RULE_MESSAGES["unknown_action"])
+        raise PokerError("unknown_action", str(RULE_MESSAGES["unknown_action"]))
     with transaction.atomic():
         game = locked_game(game_id=game_id, player=player)
         engine = PokerGame.from_dict(game.state)
@@ -212,6 +211,8 @@ def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
 def _robot_plays(*, game: SoloGame, engine: PokerGame) -> None:
     """The robot handles the numbers the player has handled; at the end it
     plays on with the same deck until its board is full."""
+    if game.robot is None:
+        return
     seed = game.pk.int % 2**32
     robot = dict(game.robot)
     if engine.over:
@@ -251,14 +252,13 @@ def save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
     # row is locked (``locked_game``), so nothing else moved in between; the
     # other fifteen columns and their JSON need not be compiled and sent again
     # (bench/homework_bench.py, issue 28), nor the UPDATE itself (issue 41).
+    # (psycopg adapts its Jsonb wrappers; Django's types know only plain values)
+    params: list[Any] = [
+        Jsonb(game.state),
+        Jsonb(game.moves),
+        None if game.robot is None else Jsonb(game.robot),
+        game.updated_at,
+        game.pk,
+    ]
     with connection.cursor() as cursor:
-        cursor.execute(
-            _PLACEMENT_UPDATE_SQL,
-            [
-                Jsonb(game.state),
-                Jsonb(game.moves),
-                None if game.robot is None else Jsonb(game.robot),
-                game.updated_at,
-                game.pk,
-            ],
-        )
+        cursor.execute(_PLACEMENT_UPDATE_SQL, params)
