@@ -27,6 +27,9 @@ two trees (``git archive <commit> | tar -x -C /tmp/before``) taking turns in the
 same hour; the CPU seconds are robust to a busy machine, the latencies are not.
 
     nice -n 19 .venv/bin/python bench/placement_cpu.py --lobbies 5 --players 50 --label today
+    # switches side by side on one set of services (bench/placement_settings.py):
+    .venv/bin/python bench/placement_cpu.py --settings bench.placement_settings --max-draws 12 \
+        --variant direct:BENCH_DIRECT_FANOUT=1 --variant queued:BENCH_DIRECT_FANOUT=0
     .venv/bin/python bench/placement_cpu.py --lobbies 40 --players 50 --label 40x50  # quiet machine
 
 Results: bench/RESULTS-placement-cpu.md.
@@ -164,8 +167,25 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=8, help="pg_stat_statements rows to keep")
     parser.add_argument("--label", default="")
     parser.add_argument("--out", help="append the result (one JSON line) here")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME:KEY=VALUE,...",
+        help="a server variant (environment switches, bench/placement_settings.py); "
+        "several run in turn against the same services, each on its own lobbies",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="turns of all variants")
+    parser.add_argument("--max-draws", type=int, default=0, help="end each game after N draws")
+    parser.add_argument(
+        "--start-at",
+        metavar="HH:MM",
+        help="set up first (services, lobbies), then wait until this UTC time to play "
+        "(a quiet window measures the games, not the setup)",
+    )
     args = parser.parse_args()
-    load_before = os.getloadavg()
+    variants = [_variant(text) for text in args.variant] or [(args.label, {})]
+    turns = [v for _ in range(args.rounds) for v in variants]
     with throwaway("matika-placement-cpu-") as services:
         enable_pg_stat_statements(services)
         env = services.env(
@@ -174,42 +194,76 @@ def main() -> int:
         env["ROOM_SOCKETS_PER_ADDRESS"] = str(10 * (args.lobbies + 1) * (args.players + 1))
         fanout.migrate(env)
         os.environ.update(env)
-        lobbies = fanout.make_rooms(args.lobbies, args.players, game="poker")
-        servers = fanout.start_servers(env, 1, extra_args=args.uvicorn_arg)
-        pid = servers[0][0].pid
+        lobbies = fanout.make_rooms(args.lobbies * len(turns), args.players, game="poker")
         url = services.postgres.url(services.database)
-        meter = group.CpuMeter(services.workdir, [pid])
-        idle: dict = {}
-        split: list[tuple[float, float]] = []
+        if args.start_at:
+            _wait_until(args.start_at)
+        for index, (label, switches) in enumerate(turns):
+            mine = lobbies[index * args.lobbies : (index + 1) * args.lobbies]
+            row = run_one(args, services, {**env, **switches}, url, mine, label or args.label)
+            row["switches"] = switches
+            print(json.dumps(fanout.rounded(row), indent=1), flush=True)
+            if args.out:
+                with open(args.out, "a") as out:
+                    out.write(json.dumps(fanout.rounded(row)) + "\n")
+            print(markdown_row(row), flush=True)
+    return 0
 
-        async def before_game() -> None:
-            meter.start()
-            await asyncio.sleep(args.idle)
-            idle.update(meter.stop())
-            await asyncio.to_thread(pg_reset, url)
-            meter.start()
-            split.append(user_system(pid))
 
-        try:
-            result = asyncio.run(
-                group.play(
-                    lobbies,
-                    [servers[0][1]],
-                    interval=args.interval,
-                    max_delay=args.max_delay,
-                    seed=args.seed,
-                    before_game=before_game,
-                )
+def _wait_until(hh_mm: str) -> None:
+    hour, minute = (int(part) for part in hh_mm.split(":"))
+    now = time.gmtime()
+    wait = (hour * 60 + minute) * 60 - (now.tm_hour * 3600 + now.tm_min * 60 + now.tm_sec)
+    print(f"set up; waiting {max(0, wait)} s for {hh_mm} UTC", flush=True)
+    time.sleep(max(0, wait))
+
+
+def _variant(text: str) -> tuple[str, dict[str, str]]:
+    name, _, pairs = text.partition(":")
+    switches = dict(pair.split("=", 1) for pair in pairs.split(",") if pair)
+    return name, switches
+
+
+def run_one(args, services, env: dict, url: str, lobbies: list[dict], label: str) -> dict:
+    """One server with ``env``, one game on ``lobbies``: the measured row."""
+    load_before = os.getloadavg()
+    servers = fanout.start_servers(env, 1, extra_args=args.uvicorn_arg)
+    pid = servers[0][0].pid
+    meter = group.CpuMeter(services.workdir, [pid])
+    idle: dict = {}
+    split: list[tuple[float, float]] = []
+    lags: list[float] = []
+
+    async def before_game() -> None:
+        asyncio.get_running_loop().create_task(loop_lag(lags))
+        meter.start()
+        await asyncio.sleep(args.idle)
+        idle.update(meter.stop())
+        await asyncio.to_thread(pg_reset, url)
+        meter.start()
+        split.append(user_system(pid))
+
+    try:
+        result = asyncio.run(
+            group.play(
+                lobbies,
+                [servers[0][1]],
+                interval=args.interval,
+                max_delay=args.max_delay,
+                seed=args.seed,
+                before_game=before_game,
+                max_draws=args.max_draws,
             )
-            cpu = meter.stop()
-            split.append(user_system(pid))
-            postgres = pg_report(url, args.top)
-        finally:
-            fanout.stop_server(servers[0][0])
-        placed = max(1, result["placements"])
-        result["acked_but_missing_on_boards"] = group.check_boards(lobbies, result.pop("_acked"))
-    row = {
-        "label": args.label,
+        )
+        cpu = meter.stop()
+        split.append(user_system(pid))
+        postgres = pg_report(url, args.top)
+    finally:
+        fanout.stop_server(servers[0][0])
+    placed = max(1, result["placements"])
+    result["acked_but_missing_on_boards"] = group.check_boards(lobbies, result.pop("_acked"))
+    return {
+        "label": label,
         "commit": _commit(),
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "command": " ".join(["bench/placement_cpu.py", *sys.argv[1:]]),
@@ -222,15 +276,20 @@ def main() -> int:
         ],
         "idle_cpu_s_per_s": {part: s / args.idle for part, s in idle.items()},
         "statements_per_placement": postgres["all_statements"]["calls"] / placed,
+        # How late the bench's own event loop ran (a 10 ms timer): the clients'
+        # share of the measured latencies (they all live in this one process).
+        "client_loop_lag_ms": [1000 * fanout.percentile(lags, q) for q in (0.5, 0.95, 0.99)],
         **result,
         "postgres": postgres,
     }
-    print(json.dumps(fanout.rounded(row), indent=1), flush=True)
-    if args.out:
-        with open(args.out, "a") as out:
-            out.write(json.dumps(fanout.rounded(row)) + "\n")
-    print(markdown_row(row))
-    return 0
+
+
+async def loop_lag(lags: list[float], tick: float = 0.01) -> None:
+    """Record how late a ``tick`` timer fires on this loop, until cancelled."""
+    while True:
+        due = time.monotonic() + tick
+        await asyncio.sleep(tick)
+        lags.append(max(0.0, time.monotonic() - due))
 
 
 def markdown_row(row: dict) -> str:
@@ -247,6 +306,7 @@ def markdown_row(row: dict) -> str:
         f"| {row['statements_per_placement']:.2f} "
         f"| {100 * idle['server']:.1f} % / {100 * idle['postgres']:.1f} % "
         f"| {row['draw_fanout_ms'][2]:.0f} | {row['placement_ack_ms'][2]:.0f} "
+        f"| {row['client_loop_lag_ms'][2]:.0f} "
         f"| {lost} / {row['sockets_dropped_by_server']} "
         f"| {row['load_before_after'][0]} → {row['load_before_after'][1]} |"
     )

@@ -99,6 +99,7 @@ async def play(
     seed: int,
     on_connected=None,
     before_game=None,
+    max_draws: int = 0,
 ) -> dict:
     rng = random.Random(seed)
     hosts, groups = [], []
@@ -186,6 +187,8 @@ async def play(
                 host_refused.append({"error": "the host never heard its draw"})
                 break
             closed = host.cards.get_nowait()["closed"]
+            if max_draws and sum(1 for d in draws if d[0] == r) >= max_draws:
+                closed = True  # a shorter game (bench/placement_cpu.py --max-draws)
             await asyncio.sleep(max(0.0, interval - (time.monotonic() - sent)))
         await asyncio.sleep(max_delay + 3)  # the last placements
         stop.set()

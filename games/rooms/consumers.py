@@ -84,9 +84,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         # Accept first so a refusal can say why (a rejected handshake cannot).
         await self.accept()
         self.base_send = unwrapped_send(self.base_send)
-        register_sink = getattr(self.channel_layer, "register_sink", None)
-        if register_sink is not None:  # before joining any group: every message counted
-            register_sink(self.channel_name, self)
+        self._take_events_straight()  # before joining any group: every message counted
         metrics.socket_opened()
         self.counted_open = True
         cookies = scope_cookies(self.scope)
@@ -112,6 +110,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
             with translation.override(self.language):
                 await self._unavailable_error(None)
             self.admission = asyncio.create_task(self._enter_when_back())
+
+    def _take_events_straight(self) -> None:
+        """Let the channel layer hand this socket its room events directly
+        (``layer.ResyncingLoopLayer.to_group``), unless ``ROOMS_DIRECT_FANOUT`` is
+        off: then every event comes through the socket's queue, as Channels does
+        (the two ways measured side by side: bench/RESULTS-placement-cpu.md)."""
+        register_sink = getattr(self.channel_layer, "register_sink", None)
+        if register_sink is not None and getattr(settings, "ROOMS_DIRECT_FANOUT", True):
+            register_sink(self.channel_name, self)
 
     async def _enter(self) -> bool:
         """Admit the player, join the groups, send the snapshot.
