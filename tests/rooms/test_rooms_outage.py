@@ -126,9 +126,11 @@ def _server_connected_again(patience: float = 240) -> None:
     """Wait until the outage server's pool has a connection again.
 
     psycopg_pool retries a failed connection with a doubling delay (1, 2, 4, 8 ...
-    seconds), so after an outage of T seconds its next attempt may come up to T
+    seconds), so after an outage of T seconds its next attempt could come up to T
     seconds later; at load 30 that outlasted the test's fixed 15 s of resending,
-    and the test failed at random. Waiting for the pool's connection itself is
+    and the test failed at random. (The settings now end a retry series after
+    DB_POOL_RECONNECT_TIMEOUT, 5 s, so tries come about 2 s apart at most:
+    tests/foundation/test_db_reconnect.py.) Waiting for the pool's connection itself is
     waiting for the state the rest of the test needs (the patience only stops a
     server that never reconnects)."""
     deadline = time.monotonic() + patience
