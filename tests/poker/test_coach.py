@@ -174,13 +174,11 @@ def test_a_rollout_ends_in_a_full_board_scored_exactly(table):
         cells[cell] = value
     remaining = coach_remaining(table, deck[:7])
     board = list(cells)
-    ordered = coach_rollout._play_ordered(model.line_value, board, list(remaining), deck[7:25], 18)
+    ordered = coach_rollout._play_ordered(model, board, list(remaining), deck[7:25], 18)
     assert None not in board and sorted(v for v in board if v is not None) == sorted(deck[:25])
     assert ordered == score_board(board, table).total
     if table != "contiguous":
-        free = coach_rollout._play_free(
-            model.line_value, list(cells), list(remaining), deck[7:25], 18
-        )
+        free = coach_rollout._play_free(model, list(cells), list(remaining), deck[7:25], 18)
         assert free == ordered
 
 

@@ -2,13 +2,24 @@
 
 Issue 42 §2. For a number in hand the rollout coach takes the best few empty
 cells by the static value (the learned line values, ``coach.Model``) and, for
-each, plays the *same* ``n`` futures to a full board: a future is an order of
-the cards still needed, drawn from the multiset of the UNSEEN cards (never from
+each, plays the *same* futures to a full board: a future is an order of the
+cards still needed, drawn from the multiset of the UNSEEN cards (never from
 the deck, whose order the coach does not know). Each card of a future goes to
-the cell whose static value rises most (``policy_cell``: the coach without its
-look-ahead, about 0.05 ms a card); the full board is scored exactly. The cell
-with the highest mean final score wins; the same futures for every candidate
-make the comparison paired, so far fewer futures separate two cells.
+the cell whose static value rises most (the coach without its look-ahead); the
+full board is scored exactly. The cell with the highest mean final score wins;
+the same futures for every candidate make the comparison paired, so far fewer
+futures separate two cells.
+
+The futures are played in rounds. After each round a candidate whose paired
+difference to the leader is more than ``PRUNE_Z`` standard errors behind is
+dropped, and the rest of the budget (a number of rollout placements, not a
+clock) goes to the candidates still in the race; when one is left the coach
+stops early.
+
+A line's gain from a card (its learned value with the card minus without) is
+memoised per line content, card, stage of the game and the unseen counts of
+exactly the values it depends on (``LineModel.relevant_values``), so a
+rollout placement is mostly dictionary lookups.
 
 Deterministic: the futures come from a ``random.Random`` seeded by the position
 (board, card in hand, unseen counts), so the same position always gets the same
@@ -21,25 +32,132 @@ left out of them (as the one-card look-ahead leaves it out).
 from __future__ import annotations
 
 import random
-from bisect import insort
 from collections.abc import Callable, Sequence
 from operator import itemgetter
+from typing import Protocol
 
-from .scoring import CELLS, LINES, LINES_THROUGH_CELL, MAX_VALUE, MIN_VALUE
+from .scoring import CELLS, DIAGONALS, LINES, LINES_THROUGH_CELL, MAX_VALUE, MIN_VALUE
 
-#: ``line_value(line_index, line, remaining, empty_cells) -> float`` (``coach.Model``).
-LineValue = Callable[[int, Sequence[int | None], Sequence[int], int], float]
+Line = tuple[int | None, ...]
+Counts = Callable[[Sequence[int]], object]
+#: A memo entry: the getter of the counts a gain reads, the line's empty cells, the gains.
+Entry = tuple[Counts, int, dict[object, float]]
+
+
+class LineModel(Protocol):
+    """What the rollouts need of ``coach.Model``."""
+
+    #: The rollouts' memo (see ``_gain``); the model owns it so it lives as long.
+    rollout_memo: dict[int, Entry]
+
+    def line_value(
+        self, line_index: int, line: Sequence[int | None], remaining: Sequence[int], empty: int
+    ) -> float: ...
+
+    def relevant_split(self, line: Sequence[int | None]) -> tuple[set[int], set[int]]: ...
+
 
 _NONES: tuple[tuple[None, ...], ...] = tuple((None,) * k for k in range(6))
 _GETTERS = tuple(itemgetter(*line) for line in LINES)
 _EMPTY_MARK = MAX_VALUE + 1
+#: A line's diagonal bonus is all its index changes in its value.
+_DIAGONAL = tuple(int(index in DIAGONALS) for index in range(len(LINES)))
+#: A representative line index for each ``_DIAGONAL`` flag.
+_INDEX = (0, min(DIAGONALS))
+#: For each cell, (line index, position of the cell in that line).
+_SLOTS = tuple(
+    tuple((index, LINES[index].index(cell)) for index in LINES_THROUGH_CELL[cell])
+    for cell in range(CELLS)
+)
+#: Lines as integers: an order-free line is its count of each value in base 6
+#: (``_SIX[v]`` per copy of ``v``), a line in order its values in base 14 by
+#: position (``_FOURTEEN[at]``, 0 = empty). A card added is one addition.
+_SIX = tuple(6 ** (v - 1) if v else 0 for v in range(MAX_VALUE + 1))
+_FOURTEEN = tuple(14**at for at in range(5))
+#: A candidate this many paired standard errors behind the leader is dropped.
+PRUNE_Z = 2.0
+_MEMO_LIMIT = 400_000
+
+
+def _nothing(remaining: Sequence[int]) -> tuple[()]:
+    return ()
+
+
+def _free_line(code: int) -> Line:
+    values = [v for v in range(MAX_VALUE, 0, -1) for _ in range(code // _SIX[v] % 6)][::-1]
+    return (*values, *_NONES[5 - len(values)])
+
+
+def _ordered_line(code: int) -> Line:
+    return tuple(code // _FOURTEEN[at] % 14 or None for at in range(5))
+
+
+def _entry(model: LineModel, key: int, old: Line, new: Line) -> Entry:
+    """The memo entry of one (line, card, stage, diagonal): which unseen counts
+    the gain reads (see ``_gain``) and the gains found so far by those counts."""
+    counted, present = model.relevant_split(old)
+    more_counted, more_present = model.relevant_split(new)
+    counted |= more_counted
+    present = (present | more_present) - counted
+    wanted = [*sorted(counted), *(14 + v for v in sorted(present))]
+    memo = model.rollout_memo
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    entry = memo[key] = (itemgetter(*wanted) if wanted else _nothing, old.count(None), {})
+    return entry
+
+
+def _gain(
+    model: LineModel,
+    key: int,
+    old: Line,
+    new: Line,
+    remaining: Sequence[int],
+    counts: Sequence[Sequence[int]],
+    empty: int,
+) -> float:
+    """The change of one line's learned value when a card turns ``old`` into
+    ``new`` (both with ``empty`` cells left on the board and ``remaining``
+    unseen), for a key the memo does not hold yet."""
+    entry = model.rollout_memo.get(key) or _entry(model, key, old, new)
+    index = _INDEX[abs(key) & 1]
+    value = model.line_value
+    gain = value(index, new, remaining, empty) - value(index, old, remaining, empty)
+    entry[2][entry[0](counts[entry[1]])] = gain
+    return gain
+
+
+def _counts(remaining: Sequence[int], k: int) -> list[int]:
+    """The unseen counts as the memo reads them with ``k`` empty cells in the
+    line: each capped at ``k``, then each capped at 1 (index 14 + value).
+
+    The learned value reads no more: a count up to the line's empty cells for
+    the values in the line (pairs and more; the special hands' 1s and 13s need
+    at most the empty cells), and for the others whether one is still unseen
+    (straights, the 1-10-11-12-13 hand) -- so equal keys give equal gains."""
+    return [min(c, k) for c in remaining] + [min(c, 1) for c in remaining]
+
+
+def _all_counts(remaining: Sequence[int]) -> list[list[int]]:
+    return [_counts(remaining, k) for k in range(6)]
+
+
+def _draw(remaining: list[int], counts: list[list[int]], card: int) -> None:
+    left = remaining[card] = remaining[card] - 1
+    for k in range(1, 6):
+        row = counts[k]
+        if left < k:
+            row[card] = left
+        if left < 1:
+            row[14 + card] = left
 
 
 def futures(
     board: Sequence[int | None], card: int, remaining: Sequence[int], count: int, length: int
 ) -> list[list[int]]:
     """``count`` orders of ``length`` unseen numbers, drawn without replacement
-    from the unseen multiset ``remaining`` (index 1..13); seeded by the position."""
+    from the unseen multiset ``remaining`` (index 1..13); seeded by the position.
+    The first ``k`` futures do not depend on ``count``."""
     pool = [value for value in range(MIN_VALUE, MAX_VALUE + 1) for _ in range(remaining[value])]
     length = min(length, len(pool))
     seed = bytes(_EMPTY_MARK if c is None else c for c in board) + bytes([card, *remaining])
@@ -47,31 +165,46 @@ def futures(
     return [rng.sample(pool, length) for _ in range(count)]
 
 
+def _final(model: LineModel, lines: Sequence[Line], remaining: Sequence[int]) -> float:
+    value = model.line_value
+    return sum(value(index, line, remaining, 0) for index, line in enumerate(lines))
+
+
 def _play_free(
-    line_value: LineValue,
+    model: LineModel,
     cells: list[int | None],
     remaining: list[int],
     future: Sequence[int],
     empty: int,
 ) -> float:
     """A rollout on a table whose lines ignore order (``matematico``, ``school``):
-    a line is its sorted values, so a card's effect on a line does not depend
-    on the cell. Returns the exact final score of the board."""
-    lines = [tuple(sorted(v for v in getter(cells) if v is not None)) for getter in _GETTERS]
+    a line is its multiset of values, so a card's effect on a line does not
+    depend on the cell. Returns the exact final score of the board."""
+    six = _SIX
+    codes = [sum(six[v] for v in getter(cells) if v is not None) for getter in _GETTERS]
+    filled = [sum(v is not None for v in getter(cells)) for getter in _GETTERS]
+    open_lines = [index for index in range(len(LINES)) if filled[index] < 5]
     free = [cell for cell in range(CELLS) if cells[cell] is None]
     through = LINES_THROUGH_CELL
+    diagonal = _DIAGONAL
+    memo = model.rollout_memo
+    counts = _all_counts(remaining)
     gains = [0.0] * len(LINES)
     for card in future:
-        remaining[card] -= 1
+        _draw(remaining, counts, card)
         empty -= 1
-        for index, values in enumerate(lines):
-            filled = len(values)
-            if filled == 5:
-                continue
-            old = line_value(index, values + _NONES[5 - filled], remaining, empty)
-            grown = list(values)
-            insort(grown, card)
-            gains[index] = line_value(index, (*grown, *_NONES[4 - filled]), remaining, empty) - old
+        shift = card * 16 + (empty >> 2) * 2
+        for index in open_lines:
+            code = codes[index]
+            key = code * 224 + shift + diagonal[index]
+            entry = memo.get(key)
+            gain = None
+            if entry is not None:
+                gain = entry[2].get(entry[0](counts[entry[1]]))
+            if gain is None:
+                old, new = _free_line(code), _free_line(code + six[card])
+                gain = _gain(model, key, old, new, remaining, counts, empty)
+            gains[index] = gain
         best_cell, best = free[0], float("-inf")
         for cell in free:  # ascending: ties go to the first cell
             gain = 0.0
@@ -81,44 +214,73 @@ def _play_free(
                 best_cell, best = cell, gain
         free.remove(best_cell)
         for index in through[best_cell]:
-            grown = list(lines[index])
-            insort(grown, card)
-            lines[index] = tuple(grown)
+            codes[index] += six[card]
+            filled[index] += 1
             gains[index] = 0.0
-    return sum(line_value(index, values, remaining, 0) for index, values in enumerate(lines))
+            if filled[index] == 5:
+                open_lines.remove(index)
+    return _final(model, [_free_line(code) for code in codes], remaining)
 
 
 def _play_ordered(
-    line_value: LineValue,
+    model: LineModel,
     cells: list[int | None],
     remaining: list[int],
     future: Sequence[int],
     empty: int,
 ) -> float:
     """A rollout on a table where order counts (``contiguous``): each empty
-    cell's lines are valued with the card in that cell."""
-    through = LINES_THROUGH_CELL
+    cell's lines are valued with the card in that cell. Fills ``cells``."""
+    slots = _SLOTS
+    fourteen = _FOURTEEN
+    diagonal = _DIAGONAL
     free = [cell for cell in range(CELLS) if cells[cell] is None]
+    codes = [
+        sum((v or 0) * fourteen[at] for at, v in enumerate(getter(cells))) for getter in _GETTERS
+    ]
+    memo = model.rollout_memo
+    counts = _all_counts(remaining)
     for card in future:
-        remaining[card] -= 1
+        _draw(remaining, counts, card)
         empty -= 1
-        old = [line_value(i, getter(cells), remaining, empty) for i, getter in enumerate(_GETTERS)]
+        shift = card * 16 + (empty >> 2) * 2
         best_cell, best = free[0], float("-inf")
         for cell in free:
-            cells[cell] = card
             gain = 0.0
-            for index in through[cell]:
-                gain += line_value(index, _GETTERS[index](cells), remaining, empty) - old[index]
-            cells[cell] = None
+            for index, at in slots[cell]:
+                code = codes[index]
+                key = -((code * 5 + at) * 224 + shift + diagonal[index])  # < 0: not a free key
+                entry = memo.get(key)
+                part = None
+                if entry is not None:
+                    part = entry[2].get(entry[0](counts[entry[1]]))
+                if part is None:
+                    old = _ordered_line(code)
+                    new = _ordered_line(code + card * fourteen[at])
+                    part = _gain(model, key, old, new, remaining, counts, empty)
+                gain += part
             if gain > best + 1e-9:
                 best_cell, best = cell, gain
         free.remove(best_cell)
         cells[best_cell] = card
-    return sum(line_value(i, getter(cells), remaining, 0) for i, getter in enumerate(_GETTERS))
+        for index, at in slots[best_cell]:
+            codes[index] += card * fourteen[at]
+    return _final(model, [_ordered_line(code) for code in codes], remaining)
+
+
+def _behind(leader: list[float], other: list[float]) -> bool:
+    """Is ``other`` clearly worse than ``leader`` over the same futures?"""
+    n = len(leader)
+    diffs = [a - b for a, b in zip(leader, other, strict=True)]
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean * mean * n > PRUNE_Z * PRUNE_Z * spread
 
 
 def judge(
-    line_value: LineValue,
+    model: LineModel,
     *,
     ordered: bool,
     board: Sequence[int | None],
@@ -127,27 +289,48 @@ def judge(
     candidates: Sequence[int],
     budget: int,
     most: int = 400,
+    rounds: int = 4,
 ) -> list[tuple[float, int]]:
     """Mean final score of each candidate cell for ``card`` over the same
-    futures, best first (ties keep the candidates' order).
+    futures, best first (ties keep the candidates' order; dropped candidates
+    follow, the last dropped first).
 
     ``remaining`` counts the unseen cards with ``card`` already taken out;
-    ``budget`` is the number of rollout placements to spend (the futures per
-    cell are ``budget // (cells * placements per future)``, at least 2, at
-    most ``most``): a budget, not a clock, so the answer is deterministic.
+    ``budget`` is the number of rollout placements to spend at most: the first
+    round gives every candidate ``1 / rounds`` of an even share, each later
+    round as many futures again to the candidates still in the race, until the
+    budget, ``most`` futures or a single candidate is left. A budget, not a
+    clock, so the answer is deterministic.
     """
     empty_after = list(board).count(None) - 1
     per_future = max(1, empty_after)
-    count = max(2, min(most, budget // (len(candidates) * per_future)))
+    step = max(2, budget // (len(candidates) * per_future * rounds))
+    count = max(step, min(most, budget // (2 * per_future)))
     drawn = futures(board, card, remaining, count, empty_after)
     play = _play_ordered if ordered else _play_free
-    judged = []
-    for cell in candidates:
-        cells = list(board)
-        cells[cell] = card
-        total = 0.0
-        for future in drawn:
-            total += play(line_value, list(cells), list(remaining), future, empty_after)
-        judged.append((total / len(drawn), cell))
+    scores: dict[int, list[float]] = {cell: [] for cell in candidates}
+    alive = list(candidates)
+    dropped: list[int] = []
+    used = spent = 0
+    while used < len(drawn) and len(alive) > 1:
+        batch = drawn[used : used + step]
+        if used and spent + len(alive) * len(batch) * per_future > budget:
+            break
+        for cell in alive:
+            start = list(board)
+            start[cell] = card
+            played = scores[cell]
+            for future in batch:
+                played.append(play(model, list(start), list(remaining), future, empty_after))
+        used += len(batch)
+        spent += len(alive) * len(batch) * per_future
+        mean = {cell: sum(scores[cell]) / used for cell in alive}
+        leader = max(alive, key=lambda cell: round(mean[cell], 9))
+        for cell in list(alive):
+            if cell != leader and _behind(scores[leader], scores[cell]):
+                alive.remove(cell)
+                dropped.append(cell)
+    judged = [(sum(scores[cell]) / used, cell) for cell in alive]
     judged.sort(key=lambda item: -round(item[0], 9))
+    judged += [(sum(scores[cell]) / len(scores[cell]), cell) for cell in reversed(dropped)]
     return judged
