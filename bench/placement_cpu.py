@@ -183,6 +183,9 @@ def main() -> int:
         help="set up first (services, lobbies), then wait until this UTC time to play "
         "(a quiet window measures the games, not the setup)",
     )
+    parser.add_argument(
+        "--last-start", metavar="HH:MM", help="start no turn after this UTC time (window end)"
+    )
     args = parser.parse_args()
     variants = [_variant(text) for text in args.variant] or [(args.label, {})]
     turns = [v for _ in range(args.rounds) for v in variants]
@@ -199,6 +202,9 @@ def main() -> int:
         if args.start_at:
             _wait_until(args.start_at)
         for index, (label, switches) in enumerate(turns):
+            if args.last_start and _seconds_until(args.last_start) < 0:
+                print(f"{args.last_start} UTC passed: turn {label!r} not run", flush=True)
+                break
             mine = lobbies[index * args.lobbies : (index + 1) * args.lobbies]
             row = run_one(args, services, {**env, **switches}, url, mine, label or args.label)
             row["switches"] = switches
@@ -210,10 +216,14 @@ def main() -> int:
     return 0
 
 
-def _wait_until(hh_mm: str) -> None:
+def _seconds_until(hh_mm: str) -> int:
     hour, minute = (int(part) for part in hh_mm.split(":"))
     now = time.gmtime()
-    wait = (hour * 60 + minute) * 60 - (now.tm_hour * 3600 + now.tm_min * 60 + now.tm_sec)
+    return (hour * 60 + minute) * 60 - (now.tm_hour * 3600 + now.tm_min * 60 + now.tm_sec)
+
+
+def _wait_until(hh_mm: str) -> None:
+    wait = _seconds_until(hh_mm)
     print(f"set up; waiting {max(0, wait)} s for {hh_mm} UTC", flush=True)
     time.sleep(max(0, wait))
 
