@@ -346,3 +346,62 @@ def test_evaluate_is_a_finite_non_negative_number(position):
     value = evaluate(cells, table=table, seen=seen)
     assert isinstance(value, float)
     assert 0 <= value < 12 * 210
+
+
+@pytest.mark.parametrize("table", TABLE_NAMES)
+def test_the_rollouts_memo_replays_a_gain_only_where_the_line_values_agree(table):
+    """The rollouts memoise a line's gain by its content, the card, the stage
+    and only what the learned values read of the unseen counts (each capped at
+    the line's empty cells, or whether one is unseen). A key missing something
+    they read would replay a stale gain: many unseen counts for the same lines
+    and cards, every gain the memo answers equals the learned values' own."""
+    model = coach_model(table)
+    model.rollout_memo.clear()
+    ordered = table == "contiguous"
+    rng = random.Random(5)
+    copies = coach_remaining(table, [])
+    checked = 0
+    for _ in range(30):
+        filled = rng.randrange(1, 5)
+        values = [rng.choice((1, 2, 5, 6, 7, 9, 10, 12, 13)) for _ in range(filled)]
+        at = sorted(rng.sample(range(5), filled)) if ordered else list(range(filled))
+        code = sum(
+            v * coach_rollout._FOURTEEN[a] if ordered else coach_rollout._SIX[v]
+            for v, a in zip(values, at, strict=True)
+        )
+        free_at = next(a for a in range(5) if a not in at)
+        for card in (values[0], rng.randrange(1, 14)):
+            diagonal, empty = rng.randrange(2), rng.randrange(4, 20)
+            shift = card * 16 + (empty >> 2) * 2 + diagonal
+            if ordered:
+                key = -((code * 5 + free_at) * 224 + shift)
+                old = coach_rollout._ordered_line(code)
+                new = coach_rollout._ordered_line(code + card * coach_rollout._FOURTEEN[free_at])
+            else:
+                key = code * 224 + shift
+                old = coach_rollout._free_line(code)
+                new = coach_rollout._free_line(code + coach_rollout._SIX[card])
+            for _ in range(40):
+                remaining = [rng.choice((0, 1, 2, n)) for n in copies]
+                counts = coach_rollout._all_counts(remaining)
+                entry = model.rollout_memo.get(key)
+                replayed = entry and entry[2].get(entry[0](counts[entry[1]]))
+                index = 10 if diagonal else 0
+                gain = model.line_value(index, new, remaining, empty) - model.line_value(
+                    index, old, remaining, empty
+                )
+                if replayed is None:
+                    coach_rollout._gain(model, key, old, new, remaining, counts, empty)
+                else:
+                    checked += 1
+                    assert replayed == gain, (old, new, remaining)
+    assert checked > 500
+
+
+def test_a_candidate_clearly_behind_is_dropped_and_a_close_one_kept():
+    leader = [300.0, 320.0, 280.0, 310.0, 295.0, 305.0]
+    assert coach_rollout._behind(leader, [s - 40 + (i % 2) for i, s in enumerate(leader)])
+    assert not coach_rollout._behind(
+        leader, [s + (5 if i % 2 else -6) for i, s in enumerate(leader)]
+    )
+    assert not coach_rollout._behind(leader, list(leader))
