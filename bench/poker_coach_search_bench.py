@@ -17,6 +17,7 @@ at the end. Prints a Markdown block for ``bench/RESULTS-poker-coach.md``.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import platform
@@ -90,12 +91,32 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench(table: str, games: int, workers: int, against: str = "strong", first: int = 0) -> dict:
+def bench(
+    table: str,
+    games: int,
+    workers: int,
+    against: str = "strong",
+    first: int = 0,
+    jsonl: str | None = None,
+) -> dict:
+    """Plays the decks; with ``jsonl`` each deck's result is appended to that
+    file as soon as it is played (a stopped run keeps the decks it finished)."""
     seeds = [(SEED + i, table, against) for i in range(first, first + games)]
     start = time.perf_counter()
+    results = []
     with multiprocessing.Pool(workers) as pool:
-        results = pool.map(_one, seeds, chunksize=1)
+        for (seed, _, _), result in zip(seeds, pool.imap(_one, seeds, chunksize=1), strict=True):
+            results.append(result)
+            if jsonl:
+                with open(jsonl, "a", encoding="utf-8") as out:
+                    record = {"table": table, "seed": seed, "against": against, **result}
+                    out.write(json.dumps(record) + "\n")
     row: dict = {"table": table, "games": games, "wall_s": time.perf_counter() - start}
+    return summary(row, results)
+
+
+def summary(row: dict, results: list[dict]) -> dict:
+    games = row["games"] = len(results)
     for name in SEARCHES:
         scores = [r[name]["score"] for r in results]
         cpu = [t for r in results for t in r[name]["cpu"]]
@@ -158,7 +179,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--against", choices=sorted(CHALLENGERS), default="strong")
     parser.add_argument("--first", type=int, default=0, help="first deck: SEED + first")
+    parser.add_argument("--jsonl", help="append each deck's result to this file as it finishes")
+    parser.add_argument("--summarise", help="only print the tables of a --jsonl file's decks")
     args = parser.parse_args()
+    if args.summarise:
+        records = [json.loads(line) for line in open(args.summarise, encoding="utf-8")]
+        tables = dict.fromkeys(r["table"] for r in records)
+        rows = [
+            summary({"table": t, "games": 0}, [r for r in records if r["table"] == t])
+            for t in tables
+        ]
+        print(markdown(rows))
+        return
     print(
         f"Python {platform.python_version()} on {platform.machine()}, "
         f"{multiprocessing.cpu_count()} CPUs, {args.workers} workers, "
@@ -167,7 +199,7 @@ def main() -> None:
     )
     rows = []
     for table in [t for t in args.tables.split(",") if t]:
-        rows.append(bench(table, args.games, args.workers, args.against, args.first))
+        rows.append(bench(table, args.games, args.workers, args.against, args.first, args.jsonl))
         print(f"done {table} {time.strftime('%H:%M')}", file=sys.stderr, flush=True)
     print(f"end {time.strftime('%H:%M')}, load average {os.getloadavg()[0]:.1f}")
     print()
