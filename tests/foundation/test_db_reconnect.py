@@ -12,12 +12,13 @@ at once.
 import os
 import time
 
-import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
 from psycopg_pool import ConnectionPool, PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
+
+from tests.rooms.test_rooms_outage import _admin  # one statement on the maintenance database
 
 ROLE = f"matika_reconnect_{os.getpid()}"
 
@@ -56,21 +57,6 @@ def test_after_any_outage_the_pool_tries_again_within_seconds_of_the_return():
     }
     # The library default (300 s) leaves up to nearly the outage's length.
     assert max(waits.values()) <= 3, waits
-
-
-def _admin(sql: str, params=()) -> None:
-    """One statement on the maintenance database, committed at once (the pool
-    under test must see it; the test database's rows are not touched)."""
-    params_ = connection.settings_dict
-    with psycopg.connect(
-        host=params_["HOST"],
-        port=params_["PORT"],
-        user=params_["USER"],
-        password=params_["PASSWORD"] or None,
-        dbname="postgres",
-        autocommit=True,
-    ) as admin:
-        admin.execute(sql, params)
 
 
 @pytest.fixture
