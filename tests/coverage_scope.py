@@ -12,6 +12,9 @@ the suite would take minutes longer, so the tracer runs only where it is cheap:
 - during the call of one in-process test in ``SHARE`` (by a stable hash of its node
   id, so the same tests every run): HTTP tests through Django's test client,
   services, selectors, rules examples;
+- during the call of each test in ``ALWAYS``: cheap tests that are the only
+  in-process test of a module the hashed share leaves dark (a tool, an export, a
+  launch path), chosen from the whole run's report, a few seconds of CPU in all;
 - never during fixtures' setup and teardown (the test database, factories,
   flushes), nor for browser and live-server tests (``browser``/``live`` markers or
   a fixture of ``SERVER_FIXTURES``: the code they reach runs in the uvicorn and
@@ -43,6 +46,37 @@ if TYPE_CHECKING:
 PHASES = ("setup", "call", "teardown")
 #: One in-process test in SHARE is traced.
 SHARE = 4
+#: Always traced (see above): node ids (a file: all its tests), each with the
+#: modules it lights; a renamed test simply falls back to the hashed share.
+ALWAYS = (
+    "tests/foundation/test_mergetranslations.py",  # tools/mergetranslations.py
+    # games/poker/vectors.py
+    "tests/poker/test_poker_vectors.py::test_vectors_file_is_up_to_date",
+    # config/healthcheck.py
+    "tests/foundation/test_health.py::test_worker_and_beat_health_checks_read_the_heartbeats",
+    # games/theorems/presentation.py
+    "tests/theorems/test_theorems_decks.py::"
+    "test_every_card_has_a_name_and_words_for_its_effects_in_every_language",
+    # games/poker/offline.py
+    "tests/production/test_offline_precache.py::test_everything_an_offline_page_loads_is_precached",
+    # lti/launch.py, lti/services.py, lti/views.py (a launch in-process)
+    "tests/security/test_lti_login_limits.py::"
+    "test_logins_from_one_address_are_limited_and_another_address_is_not",
+    "tests/security/test_lti_shared_computer.py::"
+    "test_a_roster_entry_claimed_with_its_code_is_not_offered_to_the_next_pupil",
+    # lti/registration.py and the LTI staff page
+    "tests/lti/test_lti_tool.py::test_staff_make_a_registration_link_on_the_staff_page_and_others_cannot",
+    # classrooms/views/joining.py, classrooms/views/classes.py, classrooms/services.py
+    "tests/classrooms/test_classrooms_join.py::test_typed_name_waits_for_the_teachers_approval",
+    # games/theorems/views.py, games/theorems/selectors.py
+    "tests/theorems/test_theorems_decks.py::test_the_builder_page_saves_a_deck_from_the_form",
+    # classrooms/roster_services.py, classrooms/import_views.py
+    "tests/classrooms/test_roster_import_lms.py::"
+    "test_lms_learners_get_claim_codes_and_a_typed_entry_is_linked_not_doubled",
+    "tests/classrooms/test_roster_import.py::test_upload_map_preview_and_import_a_bakalari_file",
+    # accounts/teacher_data.py and the apps' erasure hooks
+    "tests/sso/test_privacy.py::test_deleting_the_account_deletes_its_school_sign_in_and_nothing_else",
+)
 #: Fixtures of tests whose code under test runs in a server or worker process.
 SERVER_FIXTURES = {"asgi_server", "celery_worker_process", "browser", "page"}
 
@@ -73,6 +107,8 @@ def traced(item: pytest.Item) -> bool:
     if not in_process(item):
         return False
     if os.environ.get("MATIKA_COVERAGE_ALL") == "1":
+        return True
+    if any(item.nodeid == name or item.nodeid.startswith(f"{name}::") for name in ALWAYS):
         return True
     return zlib.crc32(item.nodeid.encode()) % SHARE == 0
 
