@@ -436,11 +436,14 @@ class Search:
     (``_deep``) of the best of those -- at least two cells get it when the budget
     is not 0, more as the board fills and each costs less; ``rollouts``: a
     budget of rollout placements (``coach_rollout``) that judges the best
-    ``cells`` cells for a number instead of the look-ahead (jokers keep it)."""
+    ``cells`` cells for a number instead of the look-ahead (jokers keep it);
+    ``rounds``: 1 splits the rollouts evenly among those cells, more plays them
+    in rounds and drops a clearly worse cell after each (``coach_rollout.judge``)."""
 
     cells: int = 3
     deep: int = 0
     rollouts: int = 0
+    rounds: int = 1
 
     def deep_cells(self, empty: int) -> int:
         if not self.deep or empty < 2:
@@ -457,11 +460,11 @@ QUICK = Search()
 #: cards ahead for the best of them (CPU p95 178 ms on the busy 2-core machine,
 #: see bench/RESULTS-poker-coach.md).
 STRONG = Search(cells=6, deep=4_400)
-#: The rollout coach of issue 42 (``coach_rollout``): the best 4 cells by the
+#: The rollout coach of issue 42 (``coach_rollout``): the best 3 cells by the
 #: static value, each judged by the coach's static policy played to the end
-#: over the same sampled futures, at most 1,500 rollout placements a decision
-#: (750 in cell order), a clearly worse cell dropped after each round.
-ROLLOUT = Search(cells=4, rollouts=1_500)
+#: over the same sampled futures, 1,500 rollout placements a decision (750 in
+#: cell order), split evenly.
+ROLLOUT = Search(cells=3, rollouts=1_500)
 #: The search of the live callers (hint, robot, coach seat). Measured on 100
 #: fresh matematico decks, STRONG scored +1.6 ± 7.3 over QUICK for about 9x the
 #: CPU; ROLLOUT +24.0 ± 8.0 on 120 decks (school, contiguous about +36 on 12),
@@ -531,6 +534,7 @@ def _rollout_cell(
         candidates=ranked,
         # A placement in cell order values every free cell's lines: about twice the work.
         budget=search.rollouts // 2 if ordered else search.rollouts,
+        rounds=search.rounds,
     )
     expected, cell = judged[0]
     return cell, value, expected

@@ -75,7 +75,10 @@ _SLOTS = tuple(
 _SIX = tuple(6 ** (v - 1) if v else 0 for v in range(MAX_VALUE + 1))
 _FOURTEEN = tuple(14**at for at in range(5))
 #: A candidate this many paired standard errors behind the leader is dropped.
-PRUNE_Z = 2.0
+PRUNE_Z = 2.5
+#: ... and only once each has played this many futures (heavy tails: one
+#: special hand can be worth hundreds of points).
+MIN_FUTURES = 12
 _MEMO_LIMIT = 400_000
 
 
@@ -289,23 +292,26 @@ def judge(
     candidates: Sequence[int],
     budget: int,
     most: int = 400,
-    rounds: int = 4,
+    rounds: int = 1,
 ) -> list[tuple[float, int]]:
     """Mean final score of each candidate cell for ``card`` over the same
     futures, best first (ties keep the candidates' order; dropped candidates
     follow, the last dropped first).
 
     ``remaining`` counts the unseen cards with ``card`` already taken out;
-    ``budget`` is the number of rollout placements to spend at most: the first
-    round gives every candidate ``1 / rounds`` of an even share, each later
-    round as many futures again to the candidates still in the race, until the
-    budget, ``most`` futures or a single candidate is left. A budget, not a
-    clock, so the answer is deterministic.
+    ``budget`` is the number of rollout placements to spend at most. With
+    ``rounds == 1`` every candidate gets an even share of the futures (at least
+    2, at most ``most``). With more, the first round gives every candidate
+    ``1 / rounds`` of an even share, each later round as many futures again to
+    the candidates still in the race (one ``PRUNE_Z`` standard errors behind
+    the leader, after at least ``MIN_FUTURES``, is dropped), until the budget,
+    ``most`` futures or a single candidate is left. A budget, not a clock, so
+    the answer is deterministic.
     """
     empty_after = list(board).count(None) - 1
     per_future = max(1, empty_after)
-    step = max(2, budget // (len(candidates) * per_future * rounds))
-    count = max(step, min(most, budget // (2 * per_future)))
+    step = max(2, min(most, budget // (len(candidates) * per_future * rounds)))
+    count = step if rounds == 1 else max(step, min(most, budget // (2 * per_future)))
     drawn = futures(board, card, remaining, count, empty_after)
     play = _play_ordered if ordered else _play_free
     scores: dict[int, list[float]] = {cell: [] for cell in candidates}
@@ -326,6 +332,8 @@ def judge(
         spent += len(alive) * len(batch) * per_future
         mean = {cell: sum(scores[cell]) / used for cell in alive}
         leader = max(alive, key=lambda cell: round(mean[cell], 9))
+        if rounds == 1 or used < MIN_FUTURES:
+            continue
         for cell in list(alive):
             if cell != leader and _behind(scores[leader], scores[cell]):
                 alive.remove(cell)
