@@ -31,11 +31,16 @@ run: install messages
 ## with branch coverage (tests/coverage_scope.py: which tests are traced) reported at
 ## the end; the whole suite fails under the floor in pyproject.toml, a part of it
 ## (PYTEST_ARGS) is reported without the floor.
+## TEST_WORKERS=2 runs the tests in two pytest-xdist workers, a test file each at a
+## time; every worker has its own test database, Redis database, servers and browser
+## (docs/testing.md, "Fifth pass"); the default stays one process.
+TEST_WORKERS ?= 0
 test: install messages lint jstest
 	@tests/tools/ensure_chromium.sh
 	@rm -f .coverage .coverage.*
 	COVERAGE_PROCESS_START=$(CURDIR)/pyproject.toml COVERAGE_FILE=$(CURDIR)/.coverage \
-	  $(PY) -m tools.devservices test -p tests.coverage_scope $(PYTEST_ARGS)
+	  $(PY) -m tools.devservices test -p tests.coverage_scope \
+	  $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 	@$(PY) -m coverage combine --quiet
 	$(PY) -m coverage report $(if $(PYTEST_ARGS),--fail-under=0)
 

@@ -80,6 +80,20 @@ ALWAYS = (
 #: Fixtures of tests whose code under test runs in a server or worker process.
 SERVER_FIXTURES = {"asgi_server", "celery_worker_process", "browser", "page"}
 
+# pytest-xdist's workers are pytest processes like this one: each starts the tracer
+# itself (its import and collection traced as here) from the value kept below.
+_WORKERS_START = "MATIKA_COVERAGE_WORKERS"
+if os.environ.get("COVERAGE_PROCESS_START"):
+    os.environ[_WORKERS_START] = os.environ["COVERAGE_PROCESS_START"]
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get(_WORKERS_START):
+    os.environ["COVERAGE_PROCESS_START"] = os.environ[_WORKERS_START]
+    try:
+        import coverage
+    except ImportError:  # the production image has no coverage
+        pass
+    else:
+        coverage.process_startup()
+
 # The servers and workers the tests start are not traced (see above): the
 # variables that would start coverage in every Python process go.
 for _name in ("COVERAGE_PROCESS_START", "COVERAGE_PROCESS_CONFIG"):

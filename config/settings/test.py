@@ -1,6 +1,23 @@
 """Tests: the real PostgreSQL and Redis started by ``make test`` (see tools/devservices.py)."""
 
-from .base import *  # noqa: F403
+import os
+
+# pytest-xdist (make test TEST_WORKERS=2): each worker has its own test database
+# (pytest-django's _gw0/_gw1 suffix) and here its own Redis database, so one
+# worker's channel layer, cache, rate-limit counters and Celery queue never reach
+# the other's. Once per worker: the servers it starts inherit the result, and a
+# test that points its own servers at a Redis of its own is left alone.
+_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if (
+    _XDIST_WORKER.startswith("gw")
+    and os.environ.get("REDIS_URL")
+    and "MATIKA_WORKER_REDIS_URL" not in os.environ
+):
+    _redis_base = os.environ["REDIS_URL"].rsplit("/", 1)[0]
+    os.environ["REDIS_URL"] = f"{_redis_base}/{int(_XDIST_WORKER[2:]) + 1}"
+    os.environ["MATIKA_WORKER_REDIS_URL"] = os.environ["REDIS_URL"]
+
+from .base import *  # noqa: E402, F403
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
