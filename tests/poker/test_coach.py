@@ -373,14 +373,19 @@ def test_the_rollouts_memo_replays_a_gain_only_where_the_line_values_agree(table
         for card in (values[0], rng.randrange(1, 14)):
             diagonal, empty = rng.randrange(2), rng.randrange(4, 20)
             shift = card * 16 + (empty >> 2) * 2 + diagonal
+            tail = (empty >> 2) * 2 + diagonal
             if ordered:
                 key = -((code * 5 + free_at) * 224 + shift)
+                grown = code + card * coach_rollout._FOURTEEN[free_at]
                 old = coach_rollout._ordered_line(code)
-                new = coach_rollout._ordered_line(code + card * coach_rollout._FOURTEEN[free_at])
+                new = coach_rollout._ordered_line(grown)
+                keys = (-(code * 16 + tail) - 16, -(grown * 16 + tail) - 16)
             else:
                 key = code * 224 + shift
+                grown = code + coach_rollout._SIX[card]
                 old = coach_rollout._free_line(code)
-                new = coach_rollout._free_line(code + coach_rollout._SIX[card])
+                new = coach_rollout._free_line(grown)
+                keys = (code * 16 + tail, grown * 16 + tail)
             for _ in range(40):
                 remaining = [rng.choice((0, 1, 2, n)) for n in copies]
                 counts = coach_rollout._all_counts(remaining)
@@ -391,7 +396,7 @@ def test_the_rollouts_memo_replays_a_gain_only_where_the_line_values_agree(table
                     index, old, remaining, empty
                 )
                 if replayed is None:
-                    coach_rollout._gain(model, key, old, new, remaining, counts, empty)
+                    coach_rollout._gain(model, key, old, new, remaining, counts, empty, keys)
                 else:
                     checked += 1
                     assert replayed == gain, (old, new, remaining)

@@ -208,7 +208,7 @@ class Model:
         self._cache: dict[tuple[object, ...], float] = {}  # a pure function's memo
         # Per line content: the getter of the unseen counts its value depends on.
         self._relevant: dict[tuple[object, ...], Callable[[Sequence[int]], object]] = {}
-        self.rollout_memo: dict[int, coach_rollout.Entry] = {}
+        self.rollout_memo: dict[object, coach_rollout.Entry] = {}
 
     def relevant_split(self, line: Sequence[int | None]) -> tuple[set[int], set[int]]:
         """The values whose unseen counts this line's learned value reads:

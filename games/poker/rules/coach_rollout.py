@@ -48,7 +48,7 @@ class LineModel(Protocol):
     """What the rollouts need of ``coach.Model``."""
 
     #: The rollouts' memo (see ``_gain``); the model owns it so it lives as long.
-    rollout_memo: dict[int, Entry]
+    rollout_memo: dict[object, Entry]
 
     def line_value(
         self, line_index: int, line: Sequence[int | None], remaining: Sequence[int], empty: int
@@ -95,19 +95,49 @@ def _ordered_line(code: int) -> Line:
     return tuple(code // _FOURTEEN[at] % 14 or None for at in range(5))
 
 
-def _entry(model: LineModel, key: int, old: Line, new: Line) -> Entry:
-    """The memo entry of one (line, card, stage, diagonal): which unseen counts
-    the gain reads (see ``_gain``) and the gains found so far by those counts."""
-    counted, present = model.relevant_split(old)
-    more_counted, more_present = model.relevant_split(new)
-    counted |= more_counted
-    present = (present | more_present) - counted
-    wanted = [*sorted(counted), *(14 + v for v in sorted(present))]
+def _getter(model: LineModel, lines: Sequence[Line]) -> Counts:
+    """The getter of what the learned values of ``lines`` read of the unseen
+    counts (see ``_counts``), the first line's empty cells capping the counts."""
+    counted: set[int] = set()
+    present: set[int] = set()
+    for line in lines:
+        more_counted, more_present = model.relevant_split(line)
+        counted |= more_counted
+        present |= more_present
+    wanted = [*sorted(counted), *(14 + v for v in sorted(present - counted))]
+    return itemgetter(*wanted) if wanted else _nothing
+
+
+def _remember(model: LineModel, key: object, getter: Counts, line: Line) -> Entry:
     memo = model.rollout_memo
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
-    entry = memo[key] = (itemgetter(*wanted) if wanted else _nothing, old.count(None), {})
+    entry = memo[key] = (getter, line.count(None), {})
     return entry
+
+
+def _value(
+    model: LineModel,
+    key: int,
+    line: Line,
+    remaining: Sequence[int],
+    counts: Sequence[Sequence[int]],
+    empty: int,
+) -> float:
+    """One line's learned value, memoised like the gains (``key`` names the
+    line, the stage and, by its parity, the diagonal; wrapped in a tuple so it
+    is not a gain's key)."""
+    if None not in line:
+        return model.line_value(_INDEX[abs(key) & 1], line, remaining, empty)
+    memo_key = (key,)
+    entry = model.rollout_memo.get(memo_key)
+    if entry is None:
+        entry = _remember(model, memo_key, _getter(model, (line,)), line)
+    found = entry[0](counts[entry[1]])
+    value = entry[2].get(found)
+    if value is None:
+        value = entry[2][found] = model.line_value(_INDEX[abs(key) & 1], line, remaining, empty)
+    return value
 
 
 def _gain(
@@ -118,14 +148,18 @@ def _gain(
     remaining: Sequence[int],
     counts: Sequence[Sequence[int]],
     empty: int,
+    keys: tuple[int, int],
 ) -> float:
     """The change of one line's learned value when a card turns ``old`` into
     ``new`` (both with ``empty`` cells left on the board and ``remaining``
-    unseen), for a key the memo does not hold yet."""
-    entry = model.rollout_memo.get(key) or _entry(model, key, old, new)
-    index = _INDEX[abs(key) & 1]
-    value = model.line_value
-    gain = value(index, new, remaining, empty) - value(index, old, remaining, empty)
+    unseen), for a key the memo does not hold yet; ``keys`` name the two lines
+    for ``_value``."""
+    entry = model.rollout_memo.get(key)
+    if entry is None:
+        entry = _remember(model, key, _getter(model, (old, new)), old)
+    gain = _value(model, keys[1], new, remaining, counts, empty) - _value(
+        model, keys[0], old, remaining, counts, empty
+    )
     entry[2][entry[0](counts[entry[1]])] = gain
     return gain
 
@@ -206,7 +240,9 @@ def _play_free(
                 gain = entry[2].get(entry[0](counts[entry[1]]))
             if gain is None:
                 old, new = _free_line(code), _free_line(code + six[card])
-                gain = _gain(model, key, old, new, remaining, counts, empty)
+                tail = (empty >> 2) * 2 + diagonal[index]
+                keys = (code * 16 + tail, (code + six[card]) * 16 + tail)
+                gain = _gain(model, key, old, new, remaining, counts, empty, keys)
             gains[index] = gain
         best_cell, best = free[0], float("-inf")
         for cell in free:  # ascending: ties go to the first cell
@@ -258,9 +294,11 @@ def _play_ordered(
                 if entry is not None:
                     part = entry[2].get(entry[0](counts[entry[1]]))
                 if part is None:
-                    old = _ordered_line(code)
-                    new = _ordered_line(code + card * fourteen[at])
-                    part = _gain(model, key, old, new, remaining, counts, empty)
+                    grown = code + card * fourteen[at]
+                    old, new = _ordered_line(code), _ordered_line(grown)
+                    tail = (empty >> 2) * 2 + diagonal[index]
+                    keys = (-(code * 16 + tail) - 16, -(grown * 16 + tail) - 16)
+                    part = _gain(model, key, old, new, remaining, counts, empty, keys)
                 gain += part
             if gain > best + 1e-9:
                 best_cell, best = cell, gain
