@@ -469,8 +469,10 @@ ROLLOUT = Search(cells=3, rollouts=1_500)
 #: fresh matematico decks, STRONG scored +1.6 ± 7.3 over QUICK for about 9x the
 #: CPU; ROLLOUT +24.0 ± 8.0 on 120 decks (school, contiguous about +36 on 12),
 #: but at a CPU p95 of 217-235 ms on the busy machine (contiguous 578 ms), over
-#: the 200 ms budget (bench/RESULTS-poker-coach.md). The callers stay on QUICK
-#: until a search measurably wins within 200 ms p95; switching is this line.
+#: the 200 ms budget (bench/RESULTS-poker-coach.md; with the cheaper rollouts of
+#: the fourth pass 174-242 ms on matematico, contiguous still far over). The
+#: callers stay on QUICK until a search measurably wins within 200 ms p95 (and
+#: reaches 66 % of the clairvoyant bound); switching is this line.
 LIVE = QUICK
 
 
