@@ -1,22 +1,19 @@
-"""Test settings plus the rooms' performance switches, from the environment (bench/ only).
+"""Test settings plus the rooms' DB thread count, from the environment (bench/ only).
 
-``bench/placement_cpu.py --settings bench.placement_settings`` compares the
-switches side by side in one hour (bench/RESULTS-placement-cpu.md):
+``bench/placement_cpu.py --settings bench.placement_settings`` compares variants
+side by side in one hour (bench/RESULTS-placement-cpu.md):
 
-* ``BENCH_DIRECT_FANOUT=0``: room events through each socket's queue (Channels'
-  way) instead of straight from the channel layer (``games/rooms/direct.py``);
-* ``BENCH_GIL_SWITCH_INTERVAL=<seconds>``: the interpreter's switch interval while
-  the rooms DB threads run (``games/rooms/dbcalls.py``); ``0`` leaves Python's 5 ms;
-* ``BENCH_DB_THREADS=<n>``: the rooms' DB threads (``0``: half the pool, as shipped).
+* ``BENCH_DB_THREADS=<n>``: the rooms' DB threads (``0``: half the pool, as shipped);
+* uvicorn flags per variant go in ``UVICORN_ARGS`` (bench/placement_cpu.py).
+
+The two switches of the third pass (``ROOMS_DIRECT_FANOUT``,
+``ROOMS_GIL_SWITCH_INTERVAL``) are gone from the product: the direct fan-out is
+the only way, and the interpreter keeps its own switch interval.
 """
 
 import os
 
 from config.settings.test import *  # noqa: F403
 
-if "BENCH_DIRECT_FANOUT" in os.environ:
-    ROOMS_DIRECT_FANOUT = os.environ["BENCH_DIRECT_FANOUT"] not in ("", "0")
-if "BENCH_GIL_SWITCH_INTERVAL" in os.environ:
-    ROOMS_GIL_SWITCH_INTERVAL = float(os.environ["BENCH_GIL_SWITCH_INTERVAL"]) or None
 if "BENCH_DB_THREADS" in os.environ:
     ROOMS_DB_THREADS = int(os.environ["BENCH_DB_THREADS"]) or None

@@ -113,11 +113,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     def _take_events_straight(self) -> None:
         """Let the channel layer hand this socket its room events directly
-        (``layer.ResyncingLoopLayer.to_group``), unless ``ROOMS_DIRECT_FANOUT`` is
-        off: then every event comes through the socket's queue, as Channels does
-        (the two ways measured side by side: bench/RESULTS-placement-cpu.md)."""
+        (``layer.ResyncingLoopLayer.to_group``; against Channels' queue per socket
+        it costs less CPU and half the fan-out latency: bench/RESULTS-placement-cpu.md).
+        A layer without ``register_sink`` delivers everything through the queue."""
         register_sink = getattr(self.channel_layer, "register_sink", None)
-        if register_sink is not None and getattr(settings, "ROOMS_DIRECT_FANOUT", True):
+        if register_sink is not None:
             register_sink(self.channel_name, self)
 
     async def _enter(self) -> bool:

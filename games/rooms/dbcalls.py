@@ -36,20 +36,7 @@ def _db_threads() -> int:
     return getattr(settings, "ROOMS_DB_THREADS", None) or max(1, size // 2)
 
 
-def _switch_interval() -> float | None:
-    """The interpreter's GIL switch interval while the rooms DB threads run (seconds).
-
-    With the default 5 ms, the event loop thread, which gives the GIL up at every
-    socket read and write, waits up to 5 ms to get it back whenever a DB thread is
-    running Python meanwhile (the "convoy effect"): at hundreds of placements a
-    second that wait, not CPU, made the fan-out of a draw late
-    (bench/RESULTS-placement-cpu.md). None leaves the interpreter's own.
-    """
-    value = getattr(settings, "ROOMS_GIL_SWITCH_INTERVAL", None)
-    return float(value) if value else None
-
-
-DB_THREADS = dbthreads.DatabaseThreads(_db_threads(), switch_interval=_switch_interval())
+DB_THREADS = dbthreads.DatabaseThreads(_db_threads())
 
 
 # A rooms DB thread keeps its PostgreSQL connection between messages: taken from

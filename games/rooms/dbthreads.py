@@ -16,7 +16,6 @@ import asyncio
 import contextvars
 import logging
 import queue
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any, TypeAlias, TypeVar
@@ -44,11 +43,8 @@ def _settle(future: asyncio.Future[Any], result: object, error: BaseException | 
 
 
 class DatabaseThreads:
-    def __init__(
-        self, count: int, name: str = "rooms-db", switch_interval: float | None = None
-    ) -> None:
+    def __init__(self, count: int, name: str = "rooms-db") -> None:
         self.count, self.name = count, name
-        self.switch_interval = switch_interval
         self._work: queue.SimpleQueue[_Work] = queue.SimpleQueue()
         self._started = False
         self._lock = threading.Lock()
@@ -57,8 +53,6 @@ class DatabaseThreads:
         with self._lock:
             if self._started:
                 return
-            if self.switch_interval is not None:  # see dbcalls._switch_interval
-                sys.setswitchinterval(self.switch_interval)
             for index in range(self.count):
                 threading.Thread(
                     target=self._serve, name=f"{self.name}_{index}", daemon=True
