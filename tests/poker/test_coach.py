@@ -19,6 +19,7 @@ from games.poker.rules.coach import (
     choose_joker,
     evaluate,
     evaluate_lines,
+    line_keys,
 )
 from games.poker.rules.coach import _remaining as coach_remaining
 from games.poker.rules.coach import model_for as coach_model
@@ -410,3 +411,30 @@ def test_a_candidate_clearly_behind_is_dropped_and_a_close_one_kept():
         leader, [s + (5 if i % 2 else -6) for i, s in enumerate(leader)]
     )
     assert not coach_rollout._behind(leader, list(leader))
+
+
+@pytest.mark.parametrize("table", TABLE_NAMES)
+def test_a_line_value_is_memoised_by_the_unseen_counts_its_abstraction_reads(table):
+    """``Model.line_value`` keys its memo by the unseen counts as the line's
+    abstraction reads them (capped at the line's empty cells, or whether one is
+    unseen), not by the raw counts: positions that differ only beyond the cap
+    share one entry, and every answer equals the learned value of the line's
+    own abstraction (``line_keys``), memo or not."""
+    model = coach_model(table)
+    rng = random.Random(11)
+    copies = coach_remaining(table, [])
+    for line in [(1, 1, 12, None, None), (5, 6, None, 8, None), (13, 13, None, 1, 9)]:
+        model._cache.clear()
+        for _ in range(80):
+            remaining = [rng.randrange(0, n + 1) for n in copies]
+            empty = rng.randrange(4, 20)
+            fine, coarse = line_keys(table, line, remaining, empty)
+            found = model.fine.get(fine) or model.coarse.get(coarse)
+            if found is not None:
+                assert model.line_value(0, line, remaining, empty) == found[0]
+        # Every count at or above the line's empty cells, one stage: one entry.
+        model._cache.clear()
+        for _ in range(20):
+            remaining = [rng.randrange(3, n + 1) if n > 2 else n for n in copies]
+            model.line_value(0, line, remaining, 5)
+        assert len(model._cache) == 1, line

@@ -33,7 +33,7 @@ The coach knows the table's deck composition and the cards dealt so far
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -206,8 +206,9 @@ class Model:
         self.fine = fine or {}
         self.coarse = coarse or {}
         self._cache: dict[tuple[object, ...], float] = {}  # a pure function's memo
-        # Per line content: the getter of the unseen counts its value depends on.
-        self._relevant: dict[tuple[object, ...], Callable[[Sequence[int]], object]] = {}
+        # Per line content: the values whose unseen counts its value reads
+        # (capped at the line's empty cells / only whether one is unseen).
+        self._relevant: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
         self.rollout_memo: dict[object, coach_rollout.Entry] = {}
 
     def relevant_split(self, line: Sequence[int | None]) -> tuple[set[int], set[int]]:
@@ -236,13 +237,26 @@ class Model:
         if None not in filled:
             points = _line_points(self.compiled, *filled)
             return float(points + bonus) if points else 0.0
-        getter = self._relevant.get(filled)
-        if getter is None:
-            relevant = _relevant_values(self.table, filled)
-            getter = self._relevant[filled] = itemgetter(*relevant) if relevant else _nothing
-        # The memo key holds the raw unseen counts of the relevant values (the
-        # abstraction caps them, so equal keys always give equal values).
-        memo_key = (bonus, filled, empty_cells // 4, getter(remaining))
+        reads = self._relevant.get(filled)
+        if reads is None:
+            counted, present = self.relevant_split(filled)
+            reads = self._relevant[filled] = (
+                tuple(sorted(counted)),
+                tuple(sorted(present)),
+                filled.count(None),
+            )
+        # The memo key holds the unseen counts exactly as the abstraction reads
+        # them (``relevant_split``: capped at the line's empty cells, or only
+        # whether one is unseen), so equal keys always give equal values and
+        # positions that differ only in what the value ignores share an entry.
+        counted_values, present_values, empties = reads
+        memo_key = (
+            bonus,
+            filled,
+            empty_cells // 4,
+            *[min(remaining[v], empties) for v in counted_values],
+            *[remaining[v] > 0 for v in present_values],
+        )
         cache = self._cache
         value = cache.get(memo_key)
         if value is not None:
@@ -259,10 +273,6 @@ class Model:
             cache.clear()
         cache[memo_key] = value
         return value
-
-
-def _nothing(remaining: Sequence[int]) -> tuple[()]:
-    return ()
 
 
 def _load_models() -> dict[str, Model]:

@@ -49,6 +49,8 @@ class LineModel(Protocol):
 
     #: The rollouts' memo (see ``_gain``); the model owns it so it lives as long.
     rollout_memo: dict[object, Entry]
+    #: The table's name (the lines' getters are memoised per table).
+    table: str
 
     def line_value(
         self, line_index: int, line: Sequence[int | None], remaining: Sequence[int], empty: int
@@ -86,18 +88,44 @@ def _nothing(remaining: Sequence[int]) -> tuple[()]:
     return ()
 
 
+#: Decoded lines by code (a few thousand contents at most: pure functions' memos).
+_FREE_LINES: dict[int, Line] = {}
+_ORDERED_LINES: dict[int, Line] = {}
+#: The counts getters by table and lines (``_getter``).
+_GETTERS_BY_LINES: dict[tuple[str, tuple[Line, ...]], Counts] = {}
+
+
 def _free_line(code: int) -> Line:
-    values = [v for v in range(MAX_VALUE, 0, -1) for _ in range(code // _SIX[v] % 6)][::-1]
-    return (*values, *_NONES[5 - len(values)])
+    line = _FREE_LINES.get(code)
+    if line is None:
+        values = [v for v in range(MAX_VALUE, 0, -1) for _ in range(code // _SIX[v] % 6)][::-1]
+        line = _FREE_LINES[code] = (*values, *_NONES[5 - len(values)])
+    return line
 
 
 def _ordered_line(code: int) -> Line:
-    return tuple(code // _FOURTEEN[at] % 14 or None for at in range(5))
+    line = _ORDERED_LINES.get(code)
+    if line is None:
+        if len(_ORDERED_LINES) > _MEMO_LIMIT:
+            _ORDERED_LINES.clear()
+        line = _ORDERED_LINES[code] = tuple(code // _FOURTEEN[at] % 14 or None for at in range(5))
+    return line
 
 
-def _getter(model: LineModel, lines: Sequence[Line]) -> Counts:
+def _getter(model: LineModel, lines: tuple[Line, ...]) -> Counts:
     """The getter of what the learned values of ``lines`` read of the unseen
-    counts (see ``_counts``), the first line's empty cells capping the counts."""
+    counts (see ``_counts``), the first line's empty cells capping the counts
+    (memoised by the table and the lines: it depends on nothing else)."""
+    memo_key = (model.table, lines)
+    getter = _GETTERS_BY_LINES.get(memo_key)
+    if getter is None:
+        if len(_GETTERS_BY_LINES) > _MEMO_LIMIT:
+            _GETTERS_BY_LINES.clear()
+        getter = _GETTERS_BY_LINES[memo_key] = _new_getter(model, lines)
+    return getter
+
+
+def _new_getter(model: LineModel, lines: tuple[Line, ...]) -> Counts:
     counted: set[int] = set()
     present: set[int] = set()
     for line in lines:
