@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from tests import fast_flush
+from tests import fast_flush, static_table
 
 # Autouse: every room event a database test writes must match its schema.
 from tests.rooms.schema_check import room_events_match_their_schemas  # noqa: F401
@@ -39,6 +39,10 @@ hypothesis_settings.load_profile("matika")
 # After each transactional test, back to the freshly flushed state without
 # Django's full flush and post_migrate (tests/fast_flush.py says how and why).
 fast_flush.install()
+
+# Each test client's WhiteNoise takes the static files' table built once, not a
+# walk of the static folders of its own (tests/static_table.py says why).
+static_table.install()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
