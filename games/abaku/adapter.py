@@ -25,13 +25,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.rooms.errors import RoomError
-from games.rooms.registry import Limits, Outcome, SeatInfo
+from games.rooms.registry import Limits, Outcome, PlayerResult, SeatInfo
 from games.rooms.turntable import PLAYING_ROLES, Action, Event, Seat, TurnTable, stamp
 
 from . import events
 from .engine import AbakuEngine, refusal
 from .review import hints_used
-from .rules import DEFAULT_LEVEL, LAYOUTS, LEVELS, OLD_LEVELS, GameState, IllegalMove
+from .rules import DEFAULT_LEVEL, LAYOUTS, LEVELS, GameState, IllegalMove, current_level
 
 DEFAULT_TABLE_SIZE = 2
 DEFAULT_ROBOT_DELAY_MS = 700
@@ -55,10 +55,9 @@ def clean_settings(settings: dict, *, solo: bool = False) -> dict:
         if solo:
             raise RoomError("bad_table_size", _("Practise alone or against one robot."))
         raise RoomError("bad_table_size", _("A table has 2 to 4 seats."))
-    level = settings.get("robot_level", DEFAULT_LEVEL)
     # the robot levels and their order live in the rules (robot.py); ids stored
-    # before the four levels (issue 19) map to the level they play now
-    level = OLD_LEVELS.get(level, level) if isinstance(level, str) else level
+    # before (``OLD_LEVELS``) map to the level they play now
+    level = current_level(settings.get("robot_level", DEFAULT_LEVEL))
     if level not in LEVELS:
         raise RoomError("bad_robot_level", _("Choose one of the robot levels."))
     turn_seconds = settings.get("turn_seconds", None if solo else DEFAULT_TURN_SECONDS)
@@ -78,6 +77,29 @@ def clean_settings(settings: dict, *, solo: bool = False) -> dict:
         "turn_seconds": turn_seconds,
         "layout": layout,
         "robot_delay_ms": delay,
+    }
+
+
+def loaded(state: dict[str, Any]) -> dict[str, Any]:
+    """A stored room state as this code reads it: a room started before a
+    deploy that dropped its robot level id (``OLD_LEVELS``) keeps that id in its
+    settings and robot seats, and here -- once, as the table takes the state in
+    from the runtime -- each becomes the level it plays now. The robots' moves,
+    every view and the results then see only current ids, and the next stored
+    state holds them. A state with nothing to map is returned as it is."""
+    settings = state.get("settings") if state else None
+    seats = state.get("seats") if state else None
+    if not isinstance(settings, dict) or not isinstance(seats, list):
+        return state
+    level = settings.get("robot_level")
+    if current_level(level) == level and all(
+        current_level(seat.get("robot")) == seat.get("robot") for seat in seats
+    ):
+        return state
+    return {
+        **state,
+        "settings": {**settings, "robot_level": current_level(level)},
+        "seats": [{**seat, "robot": current_level(seat.get("robot"))} for seat in seats],
     }
 
 
@@ -110,16 +132,47 @@ class AbakuTable(TurnTable):
     def robot_seat(self, number: int, settings: dict, rng: random.Random) -> dict:
         return {"player_id": None, "nickname": None, "robot": settings["robot_level"]}
 
-    def seat_details(self, state: dict, seat: dict) -> dict:
-        """A robot seat names the level it plays now: a room started before a
-        deploy that dropped its level id (``OLD_LEVELS``) plays the mapped level,
-        and the page finds that level's name and the next robot of the ladder
-        only under a kept id (the key overrides the stored ``robot``)."""
-        details = super().seat_details(state, seat)
-        robot = seat.get("robot")
-        if isinstance(robot, str):
-            details["robot"] = OLD_LEVELS.get(robot, robot)
-        return details
+    # The runtime's ways in with a stored state: each reads it through ``loaded``.
+
+    def apply(
+        self,
+        state: dict[str, Any],
+        *,
+        player_id: int,
+        role: str,
+        message: dict[str, Any],
+        now: datetime,
+        rng: random.Random,
+    ) -> Outcome:
+        return super().apply(
+            loaded(state), player_id=player_id, role=role, message=message, now=now, rng=rng
+        )
+
+    def tick(self, state: dict[str, Any], *, now: datetime, rng: random.Random) -> Outcome | None:
+        return super().tick(loaded(state), now=now, rng=rng)
+
+    def player_removed(
+        self, state: dict[str, Any], *, player_id: int, now: datetime, rng: random.Random
+    ) -> Outcome | None:
+        return super().player_removed(loaded(state), player_id=player_id, now=now, rng=rng)
+
+    def view(
+        self,
+        state: dict[str, Any],
+        *,
+        player_id: int | None,
+        role: str,
+        seat_state: dict[str, Any],
+        now: datetime | None = None,
+    ) -> dict[str, Any]:
+        return super().view(
+            loaded(state), player_id=player_id, role=role, seat_state=seat_state, now=now
+        )
+
+    def results(
+        self, state: dict[str, Any], seat_states: dict[int, dict[str, Any]]
+    ) -> list[PlayerResult]:
+        return super().results(loaded(state), seat_states)
 
     def action(self, state: dict, seat: Seat, message: dict, now: datetime) -> Action:
         kind = message["type"]
@@ -141,17 +194,13 @@ class AbakuTable(TurnTable):
     def table_view(self, state: dict, seat: Seat | None, *, full: bool) -> dict:
         """The board and the own rack; the move history only in a full snapshot."""
         game = self.engine.view(self.engine.load(state["game"]), seat)
-        level = state["settings"]["robot_level"]
         if not full:
             game.pop("history")
         return {
             "phase": state["phase"],
             "you": seat,
             "seats": self.public_seats(state),
-            "settings": {
-                **{key: state["settings"][key] for key in SETTINGS},
-                "robot_level": OLD_LEVELS.get(level, level),
-            },
+            "settings": {key: state["settings"][key] for key in SETTINGS},
             "robot_due": state.get("robot_due"),
             "game": game,
         }

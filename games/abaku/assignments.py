@@ -34,7 +34,7 @@ from games.rooms import homework
 from games.rooms.models import Room
 
 from .adapter import clean_settings as clean_room_settings
-from .rules import DEFAULT_LEVEL, LAYOUTS, LEVELS, OLD_LEVELS
+from .rules import DEFAULT_LEVEL, LAYOUTS, LEVELS, current_level
 
 GAME = "abaku"
 MODE = "solo"
@@ -50,7 +50,7 @@ def clean_settings(settings: Any) -> dict[str, Any]:
         raise ValidationError(_("Choose the opponent: nobody or the robot."), code="bad_opponent")
     level = settings.get("robot_level") or DEFAULT_LEVEL
     # a homework saved with a level id no longer in the ladder plays the kept one
-    level = OLD_LEVELS.get(level, level) if isinstance(level, str) else level
+    level = current_level(level)
     if level not in LEVELS:
         raise ValidationError(_("Choose one of the robot levels."), code="bad_robot_level")
     layout = settings.get("layout") or "standard"

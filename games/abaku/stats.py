@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from .presentation import robot_levels
-from .rules import OLD_LEVELS
+from .rules import current_level
 
 
 def profile_stats(results: QuerySet, **_kwargs: Any) -> dict:
@@ -22,8 +22,7 @@ def profile_stats(results: QuerySet, **_kwargs: Any) -> dict:
     for details in rows:
         if not isinstance(details, dict) or details.get("players", 0) - details["robots"] != 1:
             continue  # only games of one person against robots
-        level = details.get("robot_level")
-        level = OLD_LEVELS.get(level, level) if level is not None else None
+        level = current_level(details.get("robot_level"))
         entry = per_level.setdefault(level, {"games": 0, "wins": 0, "assisted_wins": 0})
         entry["games"] += 1
         if details.get("outcome") == "win":

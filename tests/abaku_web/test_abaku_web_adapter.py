@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import translation
 
-from games.abaku.adapter import AbakuSolo, AbakuTable
+from games.abaku.adapter import AbakuSolo, AbakuTable, loaded
 from games.abaku.rules import LEVELS, GameState, all_moves
 from games.rooms.errors import RoomError
 from games.rooms.registry import SeatInfo
@@ -255,18 +255,43 @@ def test_the_robot_levels_come_from_the_rules_and_old_ids_still_work():
 
 def test_a_room_started_with_a_dropped_level_id_shows_the_level_it_plays():
     # A room started before the deploy that dropped ``easy3`` keeps that id in its
-    # stored settings and robot seat. Its view names the kept level the robot
-    # plays (``easy2``), so the page finds the robot's name and, after a win, the
-    # next robot of the ladder (both look the id up among the kept levels).
+    # stored settings and robot seat. Read as the runtime hands it to the table
+    # (a snapshot, a move), its views name the kept level the robot plays
+    # (``easy2``), so the page finds the robot's name and, after a win, the next
+    # robot of the ladder (both look the id up among the kept levels).
     adapter, outcome = start(settings={"robot_level": "easy2"}, ids=(1,))
     state = outcome.state
     state["settings"]["robot_level"] = "easy3"
     state["seats"][1]["robot"] = "easy3"
-    for full in (True, False):
-        view = adapter.table_view(state, 0, full=full)
+    snapshot = adapter.view(state, player_id=1, role="host", seat_state={})
+    move = {"type": "place", "placements": best_placements(state)}
+    step = apply(adapter, state, 1, move)
+    pushed = [e["view"] for e in step.public if e["type"] == "view"]
+    pushed += [e["view"] for e in step.private[1]]
+    for view in (snapshot, *pushed):
         assert [s["robot"] for s in view["seats"]] == [None, "easy2"]
         assert view["settings"]["robot_level"] == "easy2"
-    assert adapter.public_seats(state)[1]["robot"] == "easy2"
     # an id the rules never had is shown as it is stored, never a traceback
     state["seats"][1]["robot"] = "hltoun"
-    assert adapter.public_seats(state)[1]["robot"] == "hltoun"
+    snapshot = adapter.view(state, player_id=1, role="host", seat_state={})
+    assert snapshot["seats"][1]["robot"] == "hltoun"
+
+
+def test_a_room_started_with_a_dropped_level_id_is_mapped_once_as_it_is_loaded():
+    # The stored state is read through one mapping as the table takes it in: the
+    # next stored state holds the current ids (later loads find nothing to map),
+    # the robot plays its turn, and the pupil's result records the level played
+    # (the profile's ladder marks it without a second mapping).
+    adapter, outcome = start(AbakuSolo(), settings={"table_size": 2, "robot_level": "easy2"})
+    state = outcome.state
+    state["settings"]["robot_level"] = "easy3"
+    state["seats"][1]["robot"] = "easy3"
+    stored = apply(adapter, state, 1, {"type": "skip"}).state
+    assert stored["settings"]["robot_level"] == "easy2" and stored["seats"][1]["robot"] == "easy2"
+    assert state["settings"]["robot_level"] == "easy3"  # the state handed in is not changed
+    assert loaded(stored) is stored  # nothing left to map
+    ticked = adapter.tick(stored, now=NOW + timedelta(seconds=1), rng=random.Random(2))
+    assert ticked is not None and ticked.state["game"]["history"][-1]["player"] == 1
+    ended = adapter.end(state, now=NOW + timedelta(seconds=5))  # a stored old state
+    (record,) = adapter.results(ended, {})
+    assert record.details["robot_level"] == "easy2"

@@ -315,9 +315,17 @@ ENDGAME_DEPTH = 2
 ENDGAME_REPLIES = 4
 
 
+def current_level(level: Any) -> Any:
+    """The id a stored robot level names now: an id that was once a level
+    (``OLD_LEVELS``) becomes the level it plays as; anything else -- a current
+    id, ``None`` (a human's seat), an id the rules never had -- is returned as
+    it is (the caller refuses what is not a level)."""
+    return OLD_LEVELS.get(level, level) if isinstance(level, str) else level
+
+
 def resolve_level(level: str) -> str:
     """The level id ``level`` names now (old stored ids are mapped)."""
-    level = OLD_LEVELS.get(level, level)
+    level = current_level(level)
     if level not in LEVELS:
         raise ValueError(f"unknown robot level {level!r}")
     return level
