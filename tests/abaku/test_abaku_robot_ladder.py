@@ -34,7 +34,7 @@ from .abaku_helpers import ALL_STONES, random_position
 
 racks = st.lists(st.sampled_from(sorted(set(ALL_STONES))), min_size=1, max_size=5)
 # One level of each way of playing (percentile, share, best, strong): the
-# property tests' cost stays that of four levels while the ladder has 22.
+# property tests' cost stays that of four levels while the ladder has 25.
 ONE_OF_EACH_PLAY = tuple({level.play: level.id for level in reversed(LEVEL_TABLE)}.values())
 
 
@@ -90,7 +90,7 @@ def test_robot_actions_are_deterministic_for_a_seed_and_accepted_by_the_rules(
 
 def test_the_level_table_is_the_one_source_of_the_levels() -> None:
     assert LEVELS == tuple(level.id for level in LEVEL_TABLE)
-    assert len(set(LEVELS)) == len(LEVELS) == 22
+    assert len(set(LEVELS)) == len(LEVELS) == 25
     assert DEFAULT_LEVEL == LEVEL_TABLE[0].id == "easy"
     # the ids rooms stored before the ladder keep their place in it
     assert [lv for lv in LEVELS if not lv[-1].isdigit()] == [
@@ -101,7 +101,7 @@ def test_the_level_table_is_the_one_source_of_the_levels() -> None:
         "strong",
     ]
     plays = [level.play for level in LEVEL_TABLE]
-    assert plays == ["percentile"] * 10 + ["share"] * 10 + ["best", "strong"]
+    assert plays == ["percentile"] * 13 + ["share"] * 10 + ["best", "strong"]
     # every level has its own name and its own description, in English (the
     # pages translate): the hub's ladder repeats no description (issue 42)
     names = [level.name for level in LEVEL_TABLE]
@@ -134,8 +134,31 @@ LADDER_27 = (
 )
 
 
+# The 22 rungs of issue 42's second pass (commit 22e9ebc); the 25 rungs since
+# the fourth pass keep all of them and add one in the middle of three steps.
+LADDER_22 = (
+    "easy easy2 easy4 easy5 easy7 easy8 easy10 easy11 easy13 medium medium2 medium3 medium4"
+    " medium5 medium6 medium8 medium9 medium10 medium11 advanced greedy strong"
+).split()
+ADDED_25 = ("easy4_5", "easy6", "easy10_11")
+
+
+def test_the_25_rungs_keep_the_22_in_order_and_split_three_steps() -> None:
+    assert len(LADDER_22) == 22
+    assert [lv for lv in LEVELS if lv in LADDER_22] == LADDER_22
+    assert sorted(set(LEVELS) - set(LADDER_22)) == sorted(ADDED_25)
+    # each added rung sits inside the step it splits, its range between its neighbours'
+    for added, (below, above) in zip(
+        ADDED_25, (("easy4", "easy5"), ("easy5", "easy7"), ("easy10", "easy11")), strict=True
+    ):
+        assert LEVELS.index(below) + 1 == LEVELS.index(added) == LEVELS.index(above) - 1
+        low, high = (LEVEL_BY_ID[lv].percentiles for lv in (below, above))
+        mid = LEVEL_BY_ID[added].percentiles
+        assert low[0] < mid[0] < high[0] and low[1] < mid[1] < high[1]
+
+
 def test_every_id_a_pupil_may_have_stored_still_plays_as_a_neighbouring_kept_level() -> None:
-    assert len(LADDER_27) == 27 and set(LEVELS) <= set(LADDER_27)
+    assert len(LADDER_27) == 27 and set(LEVELS) - set(ADDED_25) <= set(LADDER_27)
     for old in LADDER_27:
         if old in LEVELS:
             assert old not in OLD_LEVELS and robot.resolve_level(old) == old

@@ -239,8 +239,8 @@ def test_a_lone_student_at_a_class_table_gets_a_robot():
 
 def test_the_robot_levels_come_from_the_rules_and_old_ids_still_work():
     # five levels since issue 31 (``advanced`` between the learner and greedy),
-    # 22 since issue 42 (steps between easy, medium and advanced)
-    assert len(LEVELS) == 22 and LEVELS[0] == "easy" and LEVELS[-2:] == ("greedy", "strong")
+    # 25 since issue 42 (steps between easy, medium and advanced)
+    assert len(LEVELS) == 25 and LEVELS[0] == "easy" and LEVELS[-2:] == ("greedy", "strong")
     for level in LEVELS:
         assert AbakuTable().clean_settings({"robot_level": level})["robot_level"] == level
     # "beginner" was stored by rooms before the four levels: it plays level 1 now
