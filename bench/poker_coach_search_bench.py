@@ -35,6 +35,9 @@ CHALLENGERS = {
     "rollout": coach.ROLLOUT,
     # Issue 42, fourth pass: 4 cells in rounds, a clearly worse one dropped.
     "rounds": coach.Search(cells=4, rollouts=1_500, rounds=4),
+    # Issue 42, fifth pass: the look-ahead for the first six cards and the
+    # last but one, rollouts with a larger budget in between.
+    "late": coach.Search(cells=3, rollouts=2_000, rollout_from=18, rollout_to=2),
 }
 SEARCHES = {"quick": coach.QUICK, "strong": coach.STRONG}
 

@@ -118,12 +118,14 @@ def _strong_game(deck: list[int], table: str, steps: int, search: Search = STRON
 
 #: The rollout coach's code path at a tenth of its budget (the tests stay cheap).
 SMALL_ROLLOUT = Search(cells=3, rollouts=150)
+#: ... judging only the middle of the game (the look-ahead before and at the end).
+SMALL_LATE = Search(cells=3, rollouts=150, rollout_from=20, rollout_to=2)
 
 
 @pytest.mark.parametrize(
     ("table", "search"),
     [("matematico", STRONG), ("contiguous", STRONG), ("matematico", SMALL_ROLLOUT)]
-    + [("school", SMALL_ROLLOUT)],
+    + [("school", SMALL_ROLLOUT), ("contiguous", SMALL_LATE)],
 )
 def test_the_strong_search_never_peeks_at_undrawn_cards(table, search):
     """Issue 42: the search looks ahead over (or samples its rollouts from) the
@@ -162,6 +164,25 @@ def test_the_strong_searches_are_deterministic_and_look_further(search, steps):
     assert ROLLOUT.rollouts > SMALL_ROLLOUT.rollouts
     with pytest.raises(ValueError):
         choose_cell([None] * 25, 5, table=table, seen=[], search=3)  # type: ignore[arg-type]
+
+
+def test_rollouts_judge_only_inside_their_window():
+    """``rollout_from`` / ``rollout_to``: outside the window of empty cells left
+    after the number the look-ahead decides (the quick coach's cell), inside it
+    the rollouts do (and differ from the look-ahead somewhere)."""
+    table = "matematico"
+    deck = seeded_deck(0, table)
+    cells: list[int | None] = [None] * 25
+    differ = 0
+    for step, card in enumerate(deck[:24]):
+        seen = deck[:step]
+        chosen = choose_cell(cells, card, table=table, seen=seen, search=SMALL_LATE)
+        quick = choose_cell(cells, card, table=table, seen=seen, search=QUICK)
+        if not 2 <= 24 - step <= 20:
+            assert chosen == quick, step
+        differ += chosen != quick
+        cells[chosen] = card
+    assert differ > 0
 
 
 @pytest.mark.parametrize("table", TABLE_NAMES)

@@ -454,6 +454,12 @@ class Search:
     deep: int = 0
     rollouts: int = 0
     rounds: int = 1
+    #: Rollouts judge a number only while the empty cells left after it are
+    #: within ``[rollout_to, rollout_from]``; outside, the look-ahead does (at
+    #: the first cards a rollout is long and its few futures are noisy; with one
+    #: cell left the look-ahead is exact).
+    rollout_from: int = CELLS - 1
+    rollout_to: int = 1
 
     def deep_cells(self, empty: int) -> int:
         if not self.deep or empty < 2:
@@ -496,7 +502,11 @@ def _choose_value_cell(
     """Best (cell, value) for one of ``values`` placed now, with the look-ahead;
     returns its expected board value too."""
     empty_after = board.count(None) - 1
-    if search.rollouts and len(values) == 1 and empty_after > 0:
+    if (
+        search.rollouts
+        and len(values) == 1
+        and max(1, search.rollout_to) <= empty_after <= search.rollout_from
+    ):
         return _rollout_cell(model, board, remaining, values[0], search)
     candidates: list[tuple[float, int, int]] = []
     for value in values:
