@@ -29,7 +29,7 @@ same hour; the CPU seconds are robust to a busy machine, the latencies are not.
     nice -n 19 .venv/bin/python bench/placement_cpu.py --lobbies 5 --players 50 --label today
     # switches side by side on one set of services (bench/placement_settings.py):
     .venv/bin/python bench/placement_cpu.py --settings bench.placement_settings --max-draws 12 \
-        --variant direct:BENCH_DIRECT_FANOUT=1 --variant queued:BENCH_DIRECT_FANOUT=0
+        --variant "sansio:UVICORN_ARGS=--ws websockets-sansio" --variant "threads3:BENCH_DB_THREADS=3"
     .venv/bin/python bench/placement_cpu.py --lobbies 40 --players 50 --label 40x50  # quiet machine
 
 Results: bench/RESULTS-placement-cpu.md.
@@ -237,7 +237,9 @@ def _variant(text: str) -> tuple[str, dict[str, str]]:
 def run_one(args, services, env: dict, url: str, lobbies: list[dict], label: str) -> dict:
     """One server with ``env``, one game on ``lobbies``: the measured row."""
     load_before = os.getloadavg()
-    servers = fanout.start_servers(env, 1, extra_args=args.uvicorn_arg)
+    # A variant may add uvicorn flags of its own ("UVICORN_ARGS=--ws websockets").
+    extra = [*args.uvicorn_arg, *env.get("UVICORN_ARGS", "").split()]
+    servers = fanout.start_servers(env, 1, extra_args=extra)
     pid = servers[0][0].pid
     meter = group.CpuMeter(services.workdir, [pid])
     idle: dict = {}

@@ -301,8 +301,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         held, self.held_sockets = getattr(self, "held_sockets", []), []
-        for key in held:
-            await DB_THREADS.run(sockets.release, key)
+        if held:
+            await DB_THREADS.run(sockets.release_all, held)
         self.direct = False
         unregister_sink = getattr(self.channel_layer, "unregister_sink", None)
         if unregister_sink is not None and getattr(self, "channel_name", None):

@@ -24,14 +24,34 @@ import logging
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 logger = logging.getLogger(__name__)
 
 COUNTER_TTL = 3600
 
 
+# One cache object (one Redis connection pool) per alias for the process. Django's
+# ``caches`` keeps one per context and thread (asgiref's ``Local``), and the counts
+# run in the rooms DB threads, each call in a fresh copy of the socket's context:
+# there every count made a new client, a new pool and a new Redis connection
+# (bench/RESULTS-placement-cpu.md, fourth pass). The redis client is thread-safe.
+_CACHES: dict[str, BaseCache] = {}
+
+
 def _cache() -> BaseCache:
-    return caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
+    alias = getattr(settings, "RATELIMIT_USE_CACHE", "default")
+    cache = _CACHES.get(alias)
+    if cache is None:
+        cache = _CACHES.setdefault(alias, caches.create_connection(alias))
+    return cache
+
+
+@receiver(setting_changed)
+def _forget_caches(*, setting: str, **kwargs: object) -> None:
+    if setting in ("CACHES", "RATELIMIT_USE_CACHE"):
+        _CACHES.clear()
 
 
 def player_key(room_id: int, player_id: int) -> str:
@@ -67,6 +87,12 @@ def acquire(key: str, cap: int) -> bool | None:
         logger.warning("socket count %s skipped, store unavailable: %s", key, exc)
         return None
     return True
+
+
+def release_all(keys: list[str]) -> None:
+    """``release`` each of ``keys`` (one hop to a DB thread for a closing socket)."""
+    for key in keys:
+        release(key)
 
 
 def release(key: str) -> None:
