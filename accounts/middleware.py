@@ -18,6 +18,7 @@ pupil must not get the last one's profile, class or results from a cache.
 import logging
 from collections.abc import Callable
 from functools import cache
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -38,6 +39,19 @@ logger = logging.getLogger(__name__)
 # lookup failed for want of the database (about one pool timeout).
 IDENTITY_RETRY_AFTER = 5
 IDENTITY_UNAVAILABLE = "identity_unavailable"
+
+View = TypeVar("View", bound=Callable[..., HttpResponse])
+
+
+def lean(view: View) -> View:
+    """Mark a JSON action view lean (issue 41): its ``POST`` requests are answered
+    on a kept thread through the site's middleware less what cannot matter to
+    them (``config.handlers.LEAN_SKIPPED``: static files, ``/metrics``, messages,
+    allauth's pages, a locked-out login). Only for views that need none of
+    those: no messages, no login, no page. CSRF, this identity (and its 503),
+    the teacher session's idle logout and every header stay."""
+    view.lean_http = True  # type: ignore[attr-defined]  # read by config.handlers.is_lean
+    return view
 
 
 def wants_json(request: HttpRequest) -> bool:

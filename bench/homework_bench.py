@@ -858,7 +858,19 @@ def in_process(args: argparse.Namespace) -> dict[str, Any]:
 
         from config.handlers import OneThreadASGIHandler
 
-        handlers = {"django": ASGIHandler(), "config.handlers": OneThreadASGIHandler()}
+        class WithoutLeanRoutes(OneThreadASGIHandler):
+            """The one-thread handler as before the lean routes (issue 41, fifth pass)."""
+
+            async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+                await ASGIHandler.__call__(self, scope, receive, send)
+
+        handlers = {
+            "django": ASGIHandler(),
+            "one-thread, no lean route": WithoutLeanRoutes(),
+            "config.handlers": OneThreadASGIHandler(),
+        }
+        if args.handlers:
+            handlers = {name: app for name, app in handlers.items() if name in args.handlers}
         teacher, classroom, cookies = make_pupils(args.pupils[0])
         for round_ in range(args.rounds):
             for name, app in handlers.items():
@@ -923,6 +935,11 @@ def main() -> int:
     )
     parser.add_argument("--rounds", type=int, default=3, help="--in-process: rounds")
     parser.add_argument("--concurrency", type=int, default=16, help="--in-process: at once")
+    parser.add_argument(
+        "--handlers",
+        nargs="+",
+        help="--in-process: only these (django, 'one-thread, no lean route', config.handlers)",
+    )
     parser.add_argument("--table-pupils", type=int, default=30)
     parser.add_argument("--assignments", type=int, default=20)
     parser.add_argument("--renders", type=int, default=20)

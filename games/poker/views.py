@@ -28,6 +28,7 @@ from django.views.decorators.http import (
 
 from accounts import consent, limits
 from accounts import selectors as accounts_selectors
+from accounts.middleware import lean
 from accounts.requests import PlayerRequest
 
 from . import offline as offline_assets
@@ -331,6 +332,7 @@ def api_game(request: PlayerRequest, game_id: str) -> JsonResponse:
     return JsonResponse(payload)
 
 
+@lean  # a placement: answered through the lean chain (config/handlers.py, issue 41)
 @require_http_methods(["POST"])
 def api_actions(request: PlayerRequest, game_id: str) -> JsonResponse:
     now = time.time()

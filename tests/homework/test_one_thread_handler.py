@@ -31,6 +31,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 CSRF = "h" * 32
 #: request_started, the middleware chain with the view, the response's close
 MOST_HOPS = 3
+NO_GAME = "00000000-0000-0000-0000-000000000000"
 SECURITY_HEADERS = (
     "Content-Security-Policy",
     "X-Frame-Options",
@@ -136,66 +137,90 @@ def test_the_site_serves_http_with_the_one_thread_handler():
     assert isinstance(application.application_mapping["http"], OneThreadASGIHandler)
 
 
-def test_a_placement_crosses_into_a_thread_at_most_three_times(
-    make_assignment, pupils, monkeypatch
-):
+def test_a_request_crosses_into_a_thread_at_most_three_times(make_assignment, pupils, monkeypatch):
     from accounts.middleware import PlayerIdentityMiddleware
-    from games.poker.services import solo
+    from homework import gate
 
     client = pupils[0][0]
     cookie = cookie_of(client)
     assignment = make_assignment()
     ours, django_own = OneThreadASGIHandler(), ASGIHandler()
-    status, _headers, body = call(
-        ours,
-        "POST",
-        "/poker/api/games/",
-        body={"mode": "assignment", "assignment": assignment["id"]},
-        cookie=cookie,
-    )
-    assert status == 201, body
-    game = json.loads(body)["game"]
 
     threads: dict[str, int] = {}
-    identify, act = PlayerIdentityMiddleware._identify, solo.act_in_solo_game
+    identify, begin = PlayerIdentityMiddleware._identify, gate.HomeworkGate.begin
 
     def identify_here(request, token):
         threads["identity"] = threading.get_ident()
         return identify(request, token)
 
-    def act_here(**kwargs):
-        threads["placement"] = threading.get_ident()
-        return act(**kwargs)
+    def begin_here(self, **kwargs):
+        threads["start"] = threading.get_ident()
+        return begin(self, **kwargs)
 
     monkeypatch.setattr(PlayerIdentityMiddleware, "_identify", staticmethod(identify_here))
-    monkeypatch.setattr("games.poker.views.act_in_solo_game", act_here)
+    monkeypatch.setattr(gate.HomeworkGate, "begin", begin_here)
     hops = counted_hops(monkeypatch)
-    status, _headers, body = call(
-        ours,
-        "POST",
-        f"/poker/api/games/{game['id']}/actions/",
-        body=next_action(game),
-        cookie=cookie,
-    )
-    assert status == 200, body
-    game = json.loads(body)["game"]
-    assert sum(cell is not None for cell in game["cells"]) == 1
+    start = {"mode": "assignment", "assignment": assignment["id"]}
+    status, _headers, body = call(ours, "POST", "/poker/api/games/", body=start, cookie=cookie)
+    assert status == 201, body
     assert 1 <= hops[0] <= MOST_HOPS
-    # the lookup and the placement share the request's thread, never the loop's
-    assert threads["identity"] == threads["placement"] != LOOP_THREAD[0]
+    # the lookup and the start share the request's thread, never the loop's
+    assert threads["identity"] == threads["start"] != LOOP_THREAD[0]
 
     # Django's own handler, same stack, same kind of request: the contrast that
     # shows the count is real (it crosses far more often)
     ours_hops, hops[0] = hops[0], 0
     status, _headers, body = call(
-        django_own,
-        "POST",
-        f"/poker/api/games/{game['id']}/actions/",
-        body=next_action(game),
-        cookie=cookie,
+        django_own, "POST", "/poker/api/games/", body=start, cookie=cookie
     )
-    assert status == 200, body
+    assert status == 200, body  # the same game, continued
     assert hops[0] > ours_hops + 2
+
+
+def test_a_placement_is_answered_in_one_call_on_a_kept_thread(make_assignment, pupils, monkeypatch):
+    """Issue 41: the placement's view is lean (config/handlers.py): request_started,
+    the chain with the identity and the placement, and request_finished run in one
+    call on a thread the handler keeps -- no sync_to_async hop, no new thread."""
+    from accounts.middleware import PlayerIdentityMiddleware
+    from games.poker.services import solo
+
+    cookie = cookie_of(pupils[0][0])
+    ours = OneThreadASGIHandler()
+    start = {"mode": "assignment", "assignment": make_assignment()["id"]}
+    status, _headers, body = call(ours, "POST", "/poker/api/games/", body=start, cookie=cookie)
+    assert status == 201, body
+    game = json.loads(body)["game"]
+
+    seen: list[tuple[str, str]] = []
+    identify, act = PlayerIdentityMiddleware._identify, solo.act_in_solo_game
+
+    def identify_here(request, token):
+        seen.append(("identity", threading.current_thread().name))
+        return identify(request, token)
+
+    def act_here(**kwargs):
+        seen.append(("placement", threading.current_thread().name))
+        return act(**kwargs)
+
+    monkeypatch.setattr(PlayerIdentityMiddleware, "_identify", staticmethod(identify_here))
+    monkeypatch.setattr("games.poker.views.act_in_solo_game", act_here)
+    hops = counted_hops(monkeypatch)
+    for placed in (1, 2):
+        status, _headers, body = call(
+            ours,
+            "POST",
+            f"/poker/api/games/{game['id']}/actions/",
+            body=next_action(game),
+            cookie=cookie,
+        )
+        assert status == 200, body
+        game = json.loads(body)["game"]
+        assert sum(cell is not None for cell in game["cells"]) == placed
+    assert hops[0] == 0
+    names = {name for _what, name in seen}
+    assert [what for what, _name in seen] == ["identity", "placement"] * 2
+    # one kept pool of the handler's, not a thread made for the request
+    assert all(name.startswith("lean-http") for name in names), names
 
 
 @pytest.mark.parametrize(
@@ -203,9 +228,13 @@ def test_a_placement_crosses_into_a_thread_at_most_three_times(
     [
         ("GET", "/", False, True),
         ("GET", "/livez", False, True),
-        ("GET", "/poker/api/games/00000000-0000-0000-0000-000000000000/", False, True),
+        ("GET", f"/poker/api/games/{NO_GAME}/", False, True),
         ("POST", "/poker/api/games/", True, False),  # no CSRF token: refused
         ("POST", "/poker/api/games/", True, True),
+        # a lean route (config/handlers.py): the same answers through the lean chain
+        ("POST", f"/poker/api/games/{NO_GAME}/actions/", True, False),  # refused
+        ("POST", f"/poker/api/games/{NO_GAME}/actions/", True, True),  # not an action
+        ("POST", f"/poker/api/games/{NO_GAME}/actions/", "place", True),  # no such game
     ],
 )
 def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, with_body, csrf):
@@ -213,6 +242,8 @@ def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, 
 
     cookie = cookie_of(pupils[0][0])
     body = {"mode": "easy"} if with_body else None
+    if with_body == "place":
+        body = {"type": "place", "cell": 0}
     answers = []
     for app in (ASGIHandler(), OneThreadASGIHandler()):
         before = SoloGame.objects.count()
@@ -227,7 +258,11 @@ def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, 
     assert headers["Content-Security-Policy"] and headers["X-Frame-Options"]
     if method == "POST" and not csrf:
         assert status == 403 and created == 0
-    if method == "POST" and csrf:
+    if method == "POST" and csrf and path == "/poker/api/games/":
         assert status == 201 and created == 1
-    if path.startswith("/poker/api/games/0000"):
-        assert status == 404 and "private" in headers["Cache-Control"]
+    if path.endswith("/actions/") and csrf:
+        assert status == (404 if with_body == "place" else 400) and created == 0
+    if path.startswith(f"/poker/api/games/{NO_GAME}"):
+        assert "private" in headers["Cache-Control"]
+    if method == "GET" and path.startswith(f"/poker/api/games/{NO_GAME}"):
+        assert status == 404
