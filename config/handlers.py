@@ -53,7 +53,7 @@ from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.http import HttpRequest, HttpResponseBase
-from django.urls import Resolver404, get_resolver, set_script_prefix
+from django.urls import Resolver404, ResolverMatch, get_resolver, set_script_prefix
 
 #: Middleware a lean route's request passes by, and why nothing is lost.
 LEAN_SKIPPED = (
@@ -78,6 +78,10 @@ def lean_middleware() -> list[str]:
     return [path for path in settings.MIDDLEWARE if path not in LEAN_SKIPPED]
 
 
+#: Where ``is_lean`` leaves the URL match in the scope, so it is resolved once.
+LEAN_MATCH = "matika.lean_match"
+
+
 class LeanChain(BaseHandler):
     """The synchronous chain of ``lean_middleware()`` around the views."""
 
@@ -88,6 +92,15 @@ class LeanChain(BaseHandler):
             self.load_middleware(is_async=False)
         finally:
             settings.MIDDLEWARE = site
+
+    def resolve_request(self, request: HttpRequest) -> ResolverMatch:
+        # is_lean resolved this path with the site's URLconf on the loop; a
+        # middleware that set its own URLconf gets Django's own resolution
+        match = getattr(request, "scope", {}).get(LEAN_MATCH)
+        if match is None or hasattr(request, "urlconf"):
+            return super().resolve_request(request)
+        request.resolver_match = match
+        return match
 
 
 def lean_threads() -> int:
@@ -162,7 +175,10 @@ def is_lean(scope: dict[str, Any]) -> bool:
         match = get_resolver().resolve(path.removeprefix(prefix) if prefix else path)
     except Resolver404:
         return False
-    return bool(getattr(match.func, "lean_http", False))
+    if not getattr(match.func, "lean_http", False):
+        return False
+    scope[LEAN_MATCH] = match
+    return True
 
 
 def get_asgi_application() -> OneThreadASGIHandler:
