@@ -186,6 +186,12 @@ def main() -> int:
     parser.add_argument(
         "--last-start", metavar="HH:MM", help="start no turn after this UTC time (window end)"
     )
+    parser.add_argument(
+        "--wait-for",
+        metavar="PATH",
+        help="after --start-at, also wait until PATH exists (another tree's run ended: "
+        "two trees in one quiet window, one after the other)",
+    )
     args = parser.parse_args()
     variants = [_variant(text) for text in args.variant] or [(args.label, {})]
     turns = [v for _ in range(args.rounds) for v in variants]
@@ -201,6 +207,8 @@ def main() -> int:
         url = services.postgres.url(services.database)
         if args.start_at:
             _wait_until(args.start_at)
+        while args.wait_for and not os.path.exists(args.wait_for):
+            time.sleep(1)
         for index, (label, switches) in enumerate(turns):
             if args.last_start and _seconds_until(args.last_start) < 0:
                 print(f"{args.last_start} UTC passed: turn {label!r} not run", flush=True)

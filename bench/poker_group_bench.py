@@ -394,7 +394,9 @@ def start_profile(py_spy: str | None, pid: int, workdir: Path) -> subprocess.Pop
         return None
     return subprocess.Popen(
         [py_spy, "record", "--pid", str(pid), "--rate", "50", "--format", "raw", "--gil"]
-        + ["--nonblocking", "--output", str(workdir / "profile.raw")],
+        # e.g. BENCH_PY_SPY_ARGS=--native: native frames too (a C call's own time)
+        + [*os.environ.get("BENCH_PY_SPY_ARGS", "").split(), "--nonblocking"]
+        + ["--output", str(workdir / "profile.raw")],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
