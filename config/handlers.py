@@ -186,4 +186,7 @@ def get_asgi_application() -> OneThreadASGIHandler:
     import django
 
     django.setup(set_prefix=False)
+    from config import dbpool
+
+    dbpool.install()  # no round trip to check a quiet pooled connection (issue 41)
     return OneThreadASGIHandler()
