@@ -16,6 +16,7 @@ from games.mathesso.rules import (
     score_pairs,
     view,
 )
+from tests.examples import examples
 
 from .helpers import (
     MemoryBot,
@@ -27,7 +28,10 @@ from .helpers import (
 )
 from .test_tiles import SETUPS
 
-SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# max_examples: tests/examples.py (40 with MATIKA_FULL_EXAMPLES=1)
+SLOW = settings(
+    max_examples=examples(20, 40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 small_setups = st.sampled_from([s for s in SETUPS if s[0] in ("atto", "femto", "pico")])
 any_setup = st.sampled_from(SETUPS)
@@ -83,10 +87,12 @@ def check_events(state, action, new, events):
 
 
 # The two largest sets cost seconds per game (every step checked): fewer examples
-# there, the full 40 on the rest, so the test stays inside the suite's timeout on
+# there, more on the rest (SLOW), so the test stays inside the suite's timeout on
 # a busy machine and every set is still played with every check.
 LARGE = ("mili", "standart")
-SLOW_LARGE = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW_LARGE = settings(
+    max_examples=examples(5, 8), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 smaller_setups = st.sampled_from([s for s in SETUPS if s[0] not in LARGE])
 large_setups = st.sampled_from([s for s in SETUPS if s[0] in LARGE])
 

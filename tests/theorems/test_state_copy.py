@@ -17,6 +17,7 @@ from games.theorems.rules.effects import resolve
 from games.theorems.rules.engine import _RULES, _check
 from games.theorems.rules.planner import plan_action
 from games.theorems.rules.state import Decision, PlayerState, TheoremInPlay
+from tests.examples import examples
 
 from .test_theorems_properties import players
 
@@ -148,7 +149,11 @@ def check_copy(state: GameState, action) -> None:
     assert_same(state, before)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(10, 25),  # tests/examples.py
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     table=st.lists(players, min_size=2, max_size=4),
     seed=st.integers(min_value=0, max_value=2**32),

@@ -17,6 +17,7 @@ from games.theorems.rules import (
 )
 from games.theorems.rules.derived import patience
 from games.theorems.rules.planner import plan_action
+from tests.examples import examples
 
 from .test_theorems_properties import play_out, players
 from .theorems_helpers import act, seat, table
@@ -97,7 +98,11 @@ def test_its_choice_does_not_depend_on_cards_it_cannot_see(seed, steps, data):
     assert plan_action(state, random.Random(5)) == plan_action(other, random.Random(5))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(6, 12),  # tests/examples.py
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     table=st.lists(players, min_size=2, max_size=4),
     seed=st.integers(min_value=0, max_value=2**32),

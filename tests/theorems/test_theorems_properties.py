@@ -21,6 +21,7 @@ from games.theorems.rules import (
     view,
 )
 from games.theorems.rules.derived import ambition, difficulty, patience
+from tests.examples import examples
 
 from .theorems_helpers import all_cards
 
@@ -88,7 +89,11 @@ def play_out(
     raise AssertionError(f"no result after {MAX_STEPS} actions")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(20, 40),  # tests/examples.py
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     table=st.lists(players, min_size=2, max_size=4),
     seed=st.integers(min_value=0, max_value=2**32),
