@@ -43,12 +43,24 @@ SECURITY_HEADERS = (
 )
 
 
-def call(app, method: str, path: str, *, body=None, cookie: str = "", csrf: bool = True):
-    """One HTTP request to an ASGI app: (status, headers, body bytes)."""
-    data = json.dumps(body).encode() if body is not None else b""
+def call(
+    app,
+    method: str,
+    path: str,
+    *,
+    body=None,
+    cookie: str = "",
+    csrf: bool = True,
+    host="testserver",
+):
+    """One HTTP request to an ASGI app: (status, headers, body bytes); a bytes
+    ``body`` is sent as it is."""
+    data = body if isinstance(body, bytes) else b""
+    if body is not None and not isinstance(body, bytes):
+        data = json.dumps(body).encode()
     cookies = f"csrftoken={CSRF}; {cookie}" if csrf else cookie
     headers = [
-        (b"host", b"testserver"),
+        (b"host", host.encode()),
         (b"accept-language", b"en"),
         (b"cookie", cookies.encode()),
         (b"content-length", str(len(data)).encode()),
@@ -235,6 +247,8 @@ def test_a_placement_is_answered_in_one_call_on_a_kept_thread(make_assignment, p
         ("POST", f"/poker/api/games/{NO_GAME}/actions/", True, False),  # refused
         ("POST", f"/poker/api/games/{NO_GAME}/actions/", True, True),  # not an action
         ("POST", f"/poker/api/games/{NO_GAME}/actions/", "place", True),  # no such game
+        ("POST", f"/poker/api/games/{NO_GAME}/actions/", "nested", True),  # hostile JSON
+        ("POST", f"/poker/api/games/{NO_GAME}/actions/", "host", True),  # a foreign Host
     ],
 )
 def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, with_body, csrf):
@@ -244,10 +258,15 @@ def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, 
     body = {"mode": "easy"} if with_body else None
     if with_body == "place":
         body = {"type": "place", "cell": 0}
+    host = "evil.example" if with_body == "host" else "testserver"
+    if with_body == "nested":
+        body = b'{"a":' * 1000 + b"1" + b"}" * 1000
     answers = []
     for app in (ASGIHandler(), OneThreadASGIHandler()):
         before = SoloGame.objects.count()
-        status, headers, content = call(app, method, path, body=body, cookie=cookie, csrf=csrf)
+        status, headers, content = call(
+            app, method, path, body=body, cookie=cookie, csrf=csrf, host=host
+        )
         created = SoloGame.objects.count() - before
         answers.append(
             (status, created, {name: headers.get(name.lower()) for name in SECURITY_HEADERS})
@@ -255,6 +274,9 @@ def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, 
     django_answer, our_answer = answers
     assert our_answer == django_answer
     status, created, headers = our_answer
+    if host != "testserver":
+        assert status == 400 and created == 0  # refused before the identity or the view
+        return
     assert headers["Content-Security-Policy"] and headers["X-Frame-Options"]
     if method == "POST" and not csrf:
         assert status == 403 and created == 0
@@ -262,6 +284,8 @@ def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, 
         assert status == 201 and created == 1
     if path.endswith("/actions/") and csrf:
         assert status == (404 if with_body == "place" else 400) and created == 0
+    if with_body == "nested":
+        assert json.loads(content)["code"] == "too_deep"
     if path.startswith(f"/poker/api/games/{NO_GAME}"):
         assert "private" in headers["Cache-Control"]
     if method == "GET" and path.startswith(f"/poker/api/games/{NO_GAME}"):
