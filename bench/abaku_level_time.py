@@ -8,15 +8,17 @@ on the shared machine):
 
 Every position of GAMES seeded two-player games (from the first move to the
 last, each with the rack the player on turn really holds, jokers as the bag
-gives them) is answered by every named level in turn, each with the same
-inputs a table's robot gets (``rules.robot_action``: the bag count and the
-opponent's rack size, so ``strong`` looks ahead in the endgame), and the
-game goes on with one of the answers (seat 0 plays the first level's, seat 1
-the second's). Each decision's CPU time (``time.process_time``: the machine is
-shared, so CPU is the figure that says what the code costs) and wall time are
-recorded; the report gives p50, p95 and max per level and the load average.
-The rules' caches are as in a long-running server process (warm within the
-run); ``--cold`` empties them before every decision (a fresh process).
+gives them; seat 0 plays the first level, seat 1 the second) is answered by
+every named level, each with the same inputs a table's robot gets
+(``rules.robot_action``: the bag count and the opponent's rack size, so
+``strong`` looks ahead in the endgame). Each level goes through the games in
+the order they were played with the rules' caches emptied before its first
+game -- as warm as a server process that has played the game so far, never
+warmed by another level's answer to the same position (``--cold``: emptied
+before every decision, a fresh process). Each decision's CPU time
+(``time.process_time``: the machine is shared, so CPU is the figure that says
+what the code costs) and wall time are recorded; the report gives p50, p95
+and max per level and the load average.
 
 The product modules are imported (never ``bench/abaku_native.py``'s compiled
 copy): the script refuses to run if the move generator is not pure Python.
@@ -34,7 +36,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.abaku.rules import LEVELS, apply, movegen, new_game, robot_action, solver  # noqa: E402
+from games.abaku.rules import (  # noqa: E402
+    LEVELS,
+    GameState,
+    apply,
+    movegen,
+    new_game,
+    robot_action,
+    solver,
+)
 from games.abaku.rules.examples import read_example  # noqa: E402
 
 
@@ -49,27 +59,41 @@ def clear_caches() -> None:
     solver._cost_for_shape.cache_clear()
 
 
+def positions(levels: list[str], games: int, first_seed: int) -> list[list[GameState]]:
+    """Every state of each seeded game, seat 0 playing the first level, seat 1 the second."""
+    players = (levels + levels[:1])[:2]
+    played = []
+    for seed in range(first_seed, first_seed + games):
+        state = new_game(["0", "1"], seed=seed, turn_seconds=None)
+        states = []
+        while not state.finished:
+            states.append(state)
+            rng = random.Random(seed * 1000 + len(states))
+            state, _ = apply(state, robot_action(state, players[state.turn], rng))
+        played.append(states)
+    return played
+
+
 def run(levels: list[str], games: int, first_seed: int, cold: bool) -> dict:
+    """Each level answers every position, game by game in the order played, its
+    caches emptied before its first game: as warm as a server process that has
+    played the game so far (``cold``: emptied before every decision)."""
     cpu: dict[str, list[float]] = {level: [] for level in levels}
     wall: dict[str, list[float]] = {level: [] for level in levels}
     loads = []
-    players = (levels + levels[:1])[:2]
-    for seed in range(first_seed, first_seed + games):
-        state = new_game(["0", "1"], seed=seed, turn_seconds=None)
-        turn = 0
-        while not state.finished:
-            answers = {}
-            for level in levels:
+    played = positions(levels, games, first_seed)
+    for level in levels:
+        clear_caches()
+        for states in played:
+            for turn, state in enumerate(states):
                 if cold:
                     clear_caches()
-                rng = random.Random(seed * 1000 + turn)
+                rng = random.Random(turn)
                 start_cpu, start_wall = time.process_time(), time.perf_counter()
-                answers[level] = robot_action(state, level, rng)
+                robot_action(state, level, rng)
                 cpu[level].append(time.process_time() - start_cpu)
                 wall[level].append(time.perf_counter() - start_wall)
-            loads.append(os.getloadavg()[0])
-            state, _ = apply(state, answers[players[state.turn]])
-            turn += 1
+                loads.append(os.getloadavg()[0])
     return {"cpu": cpu, "wall": wall, "loads": loads}
 
 
