@@ -235,6 +235,13 @@ def _final(model: LineModel, lines: Sequence[Line], remaining: Sequence[int]) ->
     return sum(value(index, line, remaining, 0) for index, line in enumerate(lines))
 
 
+#: For each cell, its lines padded to four with a line index whose gain is
+#: always 0.0 (``len(LINES)``), so a cell's gain is four lookups and three
+#: additions, summed in ``LINES_THROUGH_CELL``'s order (the same float).
+_NO_LINE = len(LINES)
+_THROUGH4 = tuple((*lines, *(_NO_LINE,) * (4 - len(lines))) for lines in LINES_THROUGH_CELL)
+
+
 def _play_free(
     model: LineModel,
     cells: list[int | None],
@@ -249,39 +256,43 @@ def _play_free(
     codes = [sum(six[v] for v in getter(cells) if v is not None) for getter in _GETTERS]
     filled = [sum(v is not None for v in getter(cells)) for getter in _GETTERS]
     open_lines = [index for index in range(len(LINES)) if filled[index] < 5]
+    # Each line's memo key without the card and the stage (kept as it grows).
+    bases = [code * 224 + flag for code, flag in zip(codes, _DIAGONAL, strict=True)]
     free = [cell for cell in range(CELLS) if cells[cell] is None]
-    through = LINES_THROUGH_CELL
-    diagonal = _DIAGONAL
+    through = _THROUGH4
     memo = model.rollout_memo
+    get = memo.get
     counts = _all_counts(remaining)
-    gains = [0.0] * len(LINES)
+    gains = [0.0] * (len(LINES) + 1)
+    minus_infinity = float("-inf")
     for card in future:
         _draw(remaining, counts, card)
         empty -= 1
         shift = card * 16 + (empty >> 2) * 2
         for index in open_lines:
-            code = codes[index]
-            key = code * 224 + shift + diagonal[index]
-            entry = memo.get(key)
+            key = bases[index] + shift
+            entry = get(key)
             gain = None
             if entry is not None:
                 gain = entry[2].get(entry[0](counts[entry[1]]))
             if gain is None:
+                code = codes[index]
                 old, new = _free_line(code), _free_line(code + six[card])
-                tail = (empty >> 2) * 2 + diagonal[index]
+                tail = (empty >> 2) * 2 + _DIAGONAL[index]
                 keys = (code * 16 + tail, (code + six[card]) * 16 + tail)
                 gain = _gain(model, key, old, new, remaining, counts, empty, keys)
             gains[index] = gain
-        best_cell, best = free[0], float("-inf")
+        best_cell, best = free[0], minus_infinity
         for cell in free:  # ascending: ties go to the first cell
-            gain = 0.0
-            for index in through[cell]:
-                gain += gains[index]
+            a, b, c, d = through[cell]
+            gain = gains[a] + gains[b] + gains[c] + gains[d]
             if gain > best + 1e-9:
                 best_cell, best = cell, gain
         free.remove(best_cell)
-        for index in through[best_cell]:
-            codes[index] += six[card]
+        grow = six[card]
+        for index in LINES_THROUGH_CELL[best_cell]:
+            codes[index] += grow
+            bases[index] += grow * 224
             filled[index] += 1
             gains[index] = 0.0
             if filled[index] == 5:
