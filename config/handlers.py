@@ -21,11 +21,11 @@ exactly as they did. What stays async is Django's own request plumbing around
 it (reading the body, ``request_started``, sending the response, closing it).
 
 **Lean routes** (issue 41: a homework placement cost 7.4-11 ms of web CPU).
-A ``POST`` whose view is marked lean (``accounts.middleware.lean``: the poker
-API's actions) skips the rest of that plumbing: the request is read on the
+A ``POST`` whose view is marked lean (``accounts.middleware.lean``: a game's
+placement API) skips the rest of that plumbing: the request is read on the
 event loop, then ``request_started``, the chain with its view and the
 response's close (``request_finished``: the database connection back to the
-pool) run in **one call on a kept thread** (``LEAN_THREADS`` of them, made as
+pool) run in **one call on a kept thread** (``lean_threads()`` of them, made as
 needed and kept: no new thread per request, no disconnect watcher), and the
 answer is sent from the loop. The chain is the site's own, in the same order,
 less the middleware that can do nothing for such a request (``LEAN_SKIPPED``:
