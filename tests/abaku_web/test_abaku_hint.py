@@ -116,7 +116,10 @@ def _play_to_the_end(table, state, *, human: int, rng: random.Random):
     raise AssertionError("the game did not end")
 
 
-def test_the_review_shows_per_turn_the_best_move_and_what_it_would_have_scored():
+def test_the_review_shows_per_turn_the_best_move_and_what_it_would_have_scored(monkeypatch):
+    from tests.abaku_web.moves_once import list_moves_once
+
+    list_moves_once(monkeypatch)  # the game's and the review's positions listed once
     table = AbakuSolo()
     rng = random.Random(7)
     seats = [SeatInfo(player_id=5, nickname="Ada", role="host")]

@@ -8,7 +8,6 @@ the robot's level; the greedy robot, which always takes the top score, never is.
 
 from __future__ import annotations
 
-import importlib
 import random
 
 import pytest
@@ -16,32 +15,15 @@ import pytest
 from games.abaku import review as abaku_review
 from games.abaku.adapter import AbakuSolo
 from games.rooms.registry import SeatInfo
+from tests.abaku_web.moves_once import list_moves_once
 from tests.abaku_web.test_abaku_hint import NOW, _play_to_the_end
 
 
 @pytest.fixture(autouse=True)
 def moves_listed_once(monkeypatch):
-    """Each position's moves listed once per test: the player's weakest move, the
-    robot's choice and the review's best move all list the same positions' moves
-    (``all_moves`` is pure: the same board and rack give the same list, in the same
-    order). Listing them was nearly all of these tests' time (about 10 s each)."""
-    from games.abaku.rules import movegen, robot
-    from tests.abaku_web import test_abaku_hint
-
-    # the module, not the function the rules package exports under the same name
-    rules_review = importlib.import_module("games.abaku.rules.review")
-
-    generate = movegen.all_moves
-    listed: dict[tuple, list] = {}
-
-    def all_moves(board, rack):
-        key = (board.layout, board._cells, tuple(rack))
-        if key not in listed:
-            listed[key] = generate(board, rack)
-        return list(listed[key])
-
-    for module in (rules_review, robot, test_abaku_hint):
-        monkeypatch.setattr(module, "all_moves", all_moves)
+    """Each position's moves listed once per test (tests/abaku_web/moves_once.py):
+    it was nearly all of these tests' time (about 10 s each)."""
+    list_moves_once(monkeypatch)
 
 
 def _review(level: str, seed: int) -> list[dict]:
