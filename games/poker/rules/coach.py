@@ -33,7 +33,7 @@ The coach knows the table's deck composition and the cards dealt so far
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -189,6 +189,8 @@ def line_keys(
 
 # --- the value model -------------------------------------------------------------
 
+_Reads = tuple[Callable[[Sequence[int]], object], tuple[int, ...], tuple[int, ...], int]
+
 
 class Model:
     """Learned line values of one table: ``fine`` and ``coarse`` map an
@@ -206,9 +208,11 @@ class Model:
         self.fine = fine or {}
         self.coarse = coarse or {}
         self._cache: dict[tuple[object, ...], float] = {}  # a pure function's memo
-        # Per line content: the values whose unseen counts its value reads
-        # (capped at the line's empty cells / only whether one is unseen).
-        self._relevant: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+        self._shared: dict[tuple[object, ...], float] = {}  # by the counts as read
+        # Per line content: the getter of the unseen counts its value reads, and
+        # the values it reads capped at the line's empty cells / only whether
+        # one is unseen, and the line's empty cells.
+        self._relevant: dict[tuple[object, ...], _Reads] = {}
         self.rollout_memo: dict[object, coach_rollout.Entry] = {}
 
     def relevant_split(self, line: Sequence[int | None]) -> tuple[set[int], set[int]]:
@@ -240,39 +244,55 @@ class Model:
         reads = self._relevant.get(filled)
         if reads is None:
             counted, present = self.relevant_split(filled)
+            both = sorted(counted | present)
             reads = self._relevant[filled] = (
+                itemgetter(*both) if both else _nothing,
                 tuple(sorted(counted)),
                 tuple(sorted(present)),
                 filled.count(None),
             )
-        # The memo key holds the unseen counts exactly as the abstraction reads
-        # them (``relevant_split``: capped at the line's empty cells, or only
-        # whether one is unseen), so equal keys always give equal values and
-        # positions that differ only in what the value ignores share an entry.
-        counted_values, present_values, empties = reads
-        memo_key = (
+        # Two memos: the first keyed by the raw unseen counts the value reads
+        # (cheap to build: the look-ahead's repeated calls hit it), the second
+        # by those counts exactly as the abstraction reads them
+        # (``relevant_split``: capped at the line's empty cells, or only whether
+        # one is unseen), so positions that differ only in what the value
+        # ignores share an entry (the rollouts' new positions mostly hit it).
+        raw_getter, counted_values, present_values, empties = reads
+        stage = empty_cells // 4
+        raw_key = (bonus, filled, stage, raw_getter(remaining))
+        cache = self._cache
+        value = cache.get(raw_key)
+        if value is not None:
+            return value
+        shared_key = (
             bonus,
             filled,
-            empty_cells // 4,
+            stage,
             *[min(remaining[v], empties) for v in counted_values],
             *[remaining[v] > 0 for v in present_values],
         )
-        cache = self._cache
-        value = cache.get(memo_key)
-        if value is not None:
-            return value
-        fine, coarse = line_keys(self.table, filled, remaining, empty_cells)
-        found = self.fine.get(fine) or self.coarse.get(coarse)
-        if found is None:
-            points = _line_points(self.compiled, *filled)
-            value = float(points + bonus) if points else 0.0
-        else:
-            mean, scoring = found
-            value = mean + bonus * scoring
+        shared = self._shared
+        value = shared.get(shared_key)
+        if value is None:
+            fine, coarse = line_keys(self.table, filled, remaining, empty_cells)
+            found = self.fine.get(fine) or self.coarse.get(coarse)
+            if found is None:
+                points = _line_points(self.compiled, *filled)
+                value = float(points + bonus) if points else 0.0
+            else:
+                mean, scoring = found
+                value = mean + bonus * scoring
+            if len(shared) > 500_000:
+                shared.clear()
+            shared[shared_key] = value
         if len(cache) > 500_000:
             cache.clear()
-        cache[memo_key] = value
+        cache[raw_key] = value
         return value
+
+
+def _nothing(remaining: Sequence[int]) -> tuple[()]:
+    return ()
 
 
 def _load_models() -> dict[str, Model]:
