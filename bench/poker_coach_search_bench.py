@@ -38,6 +38,10 @@ CHALLENGERS = {
     # Issue 42, fifth pass: the look-ahead for the first six cards and the
     # last but one, rollouts with a larger budget in between.
     "late": coach.Search(cells=3, rollouts=2_000, rollout_from=18, rollout_to=2),
+    # ... and twice ROLLOUT's budget on every card but the last but one.
+    "double": coach.Search(cells=3, rollouts=3_000, rollout_to=2),
+    # ... with a fourth candidate cell (the same futures a cell as "double").
+    "double4": coach.Search(cells=4, rollouts=4_000, rollout_to=2),
 }
 SEARCHES = {"quick": coach.QUICK, "strong": coach.STRONG}
 
