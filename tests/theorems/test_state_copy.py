@@ -12,7 +12,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.theorems.rules import GameState, apply, legal_actions, new_game
+from games.theorems.rules import STARTER_DECKS, GameState, apply, legal_actions, new_game
 from games.theorems.rules.effects import resolve
 from games.theorems.rules.engine import _RULES, _check
 from games.theorems.rules.planner import plan_action
@@ -72,6 +72,46 @@ def test_the_copy_handles_every_field_of_every_state_class():
         assert {f.name for f in dataclasses.fields(cls)} == handled, (
             f"{cls.__name__} changed its fields: teach GameState.copy about them"
         )
+
+
+def _unusual(value, name: str):
+    """A value of the field's kind that a fresh game does not have."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 7
+    if isinstance(value, str):
+        return f"{value}-unusual"
+    if isinstance(value, list):
+        if name == "theorems":
+            return [*value, TheoremInPlay("unusual", progress=2, difficulty_delta=-3)]
+        return [*value, {"unusual": [1, {"deep": [2]}]} if name in ("queue", "log") else "x"]
+    if value is None and name == "definition":
+        return "unusual-definition"
+    if value is None and name == "decision":
+        return Decision(1, "unusual", options=[{"a": [1]}], task={"t": [2]}, source="unusual")
+    raise AssertionError(f"no unusual value for {name}={value!r}: teach _unusual about it")
+
+
+def test_a_copy_keeps_every_field_even_one_few_games_reach():
+    """Every field set to a value a fresh game does not have (a bonus, a theorem's
+    difficulty change, a pending decision): the random games below reach some of
+    those states only now and then, this checks all of them every run."""
+    state = new_game([deck.player() for deck in STARTER_DECKS], seed=1)
+    for player in state.players:
+        for f in dataclasses.fields(PlayerState):
+            setattr(player, f.name, _unusual(getattr(player, f.name), f.name))
+    for f in dataclasses.fields(GameState):
+        if f.name != "players":
+            setattr(state, f.name, _unusual(getattr(state, f.name), f.name))
+    expected = copy.deepcopy(state)
+    copied = state.copy()
+    assert_same(copied, expected)
+    assert not {id(part) for part in mutable_parts(state)} & {
+        id(part) for part in mutable_parts(copied)
+    }, "a part is shared"
+    scribble(copied)
+    assert_same(state, expected)
 
 
 def assert_same(copied, expected, path="state"):
