@@ -6,6 +6,7 @@ made a new client, pool and Redis connection."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import time
 
 from games.rooms import sockets
@@ -24,7 +25,10 @@ def test_counts_from_the_db_threads_share_one_cache_client(settings):
         await threads.run(sockets.release_all, [key] * 4)
         return seen
 
-    seen = asyncio.run(counts())
+    # In a thread of its own: in a full run the session's Playwright keeps an event
+    # loop running in the main thread, where ``asyncio.run`` refuses.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        seen = pool.submit(asyncio.run, counts()).result()
     assert len(set(seen)) == 1
     assert sockets._cache().get(key) is None  # all four released: the counter is gone
 
