@@ -107,10 +107,11 @@ def test_abaku_is_played_to_the_end_with_the_keyboard(transactional_db, open_pag
     the arrows go to the centre square, Enter lays the stone and Enter again takes it
     back; the hint's stones are played with "Play these stones"; three skips in a row
     end the game (the skipping player gives up), and the result is shown."""
-    path, cookies = _abaku_room_with_a_hint()
+    path, cookies, room_id = _abaku_room_with_a_hint()
     page = open_page(path, PHONE, cookies)
     mine = ".ab-rack-stone[draggable=true]"  # the player's turn
     page.locator(mine).first.wait_for()
+    _caught_up(page, "[data-abaku-table]", room_id)  # keys act on the server's step
     check_page(page, playable=ABAKU_PLAYABLE, targets=ABAKU_PLAYABLE, area="[data-ab-board]")
     listen(page)
     tabs_to(page, ".ab-rack-stone")
@@ -145,7 +146,7 @@ def test_abaku_is_played_to_the_end_with_the_keyboard(transactional_db, open_pag
     print(said(page))
 
 
-def _abaku_room_with_a_hint() -> tuple[str, dict]:
+def _abaku_room_with_a_hint() -> tuple[str, dict, int]:
     """A room against a robot where the player moves first and the first rack has a
     move for the hint to show (a rack such as 2 6 9 2 6 has none: the hint then says
     "exchange or skip", which is right, but this test plays the hint's stones)."""
@@ -155,7 +156,7 @@ def _abaku_room_with_a_hint() -> tuple[str, dict]:
         state = room.state
         mine = AbakuGame.from_dict(state["game"]).turn == seat_of(state, me.pk)
         if mine and abaku_review.hint(state, player_id=me.pk)["placements"] is not None:
-            return f"/rooms/{room.code}/", cookies
+            return f"/rooms/{room.code}/", cookies, room.pk
     raise AssertionError("no room of five where the player starts with a move")
 
 
