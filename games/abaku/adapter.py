@@ -25,7 +25,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.rooms.errors import RoomError
-from games.rooms.registry import Limits, Outcome, PlayerResult, SeatInfo
+from games.rooms.registry import Limits, Outcome, SeatInfo
 from games.rooms.turntable import PLAYING_ROLES, Action, Event, Seat, TurnTable, stamp
 
 from . import events
@@ -132,47 +132,8 @@ class AbakuTable(TurnTable):
     def robot_seat(self, number: int, settings: dict, rng: random.Random) -> dict:
         return {"player_id": None, "nickname": None, "robot": settings["robot_level"]}
 
-    # The runtime's ways in with a stored state: each reads it through ``loaded``.
-
-    def apply(
-        self,
-        state: dict[str, Any],
-        *,
-        player_id: int,
-        role: str,
-        message: dict[str, Any],
-        now: datetime,
-        rng: random.Random,
-    ) -> Outcome:
-        return super().apply(
-            loaded(state), player_id=player_id, role=role, message=message, now=now, rng=rng
-        )
-
-    def tick(self, state: dict[str, Any], *, now: datetime, rng: random.Random) -> Outcome | None:
-        return super().tick(loaded(state), now=now, rng=rng)
-
-    def player_removed(
-        self, state: dict[str, Any], *, player_id: int, now: datetime, rng: random.Random
-    ) -> Outcome | None:
-        return super().player_removed(loaded(state), player_id=player_id, now=now, rng=rng)
-
-    def view(
-        self,
-        state: dict[str, Any],
-        *,
-        player_id: int | None,
-        role: str,
-        seat_state: dict[str, Any],
-        now: datetime | None = None,
-    ) -> dict[str, Any]:
-        return super().view(
-            loaded(state), player_id=player_id, role=role, seat_state=seat_state, now=now
-        )
-
-    def results(
-        self, state: dict[str, Any], seat_states: dict[int, dict[str, Any]]
-    ) -> list[PlayerResult]:
-        return super().results(loaded(state), seat_states)
+    def stored(self, state: dict[str, Any]) -> dict[str, Any]:
+        return loaded(state)
 
     def action(self, state: dict, seat: Seat, message: dict, now: datetime) -> Action:
         kind = message["type"]

@@ -243,6 +243,15 @@ class TurnTable(RoomGame):
         if self.dealt_event:
             public.append({"type": self.dealt_event, "seats": self.public_seats(state)})
 
+    # --- a stored state as this code reads it ------------------------------------
+
+    def stored(self, state: dict[str, Any]) -> dict[str, Any]:
+        """``state`` as the runtime stored it, read by this code: every way in with a
+        stored state (``apply``, ``tick``, ``player_removed``, ``view``, ``results``)
+        passes it here first. A game whose stored ids changed maps them once here (the
+        next stored state then holds the current ones); the default changes nothing."""
+        return state
+
     # --- moves ------------------------------------------------------------------
 
     def apply(
@@ -255,6 +264,7 @@ class TurnTable(RoomGame):
         now: datetime,
         rng: random.Random,
     ) -> Outcome:
+        state = self.stored(state)
         if message["type"] in self.setup_types:
             return self.setup_message(state, self.seat_of(state, player_id), message, now)
         if state.get("phase") != PLAYING:
@@ -290,6 +300,7 @@ class TurnTable(RoomGame):
         """A human left or was removed. Before the deal the game decides
         (``left_in_setup``); once dealt their seat leaves the game, a turn they held
         passes on at once, and a table where only robots are still in is over."""
+        state = self.stored(state)
         if not state or state.get("phase") not in (SETUP, PLAYING):
             return None
         seat = next((i for i, s in enumerate(state["seats"]) if s["player_id"] == player_id), None)
@@ -319,6 +330,7 @@ class TurnTable(RoomGame):
 
     def tick(self, state: dict[str, Any], *, now: datetime, rng: random.Random) -> Outcome | None:
         """A robot to act plays once its moment has come; a human's run-out turn times out."""
+        state = self.stored(state)
         if not state or state.get("phase") != PLAYING:
             return None
         game = self.engine.load(state["game"])
@@ -378,6 +390,7 @@ class TurnTable(RoomGame):
     ) -> dict[str, Any]:
         if not state:
             return {}
+        state = self.stored(state)
         seat = None
         for index, s in enumerate(state["seats"]):
             if player_id is not None and s["player_id"] == player_id:
@@ -411,6 +424,7 @@ class TurnTable(RoomGame):
         self, state: dict[str, Any], seat_states: dict[int, dict[str, Any]]
     ) -> list[PlayerResult]:
         """Every human's standing; competition ranks over all seats, robots included."""
+        state = self.stored(state)
         if not state or state.get("game") is None:
             return []
         game = self.engine.load(state["game"])
