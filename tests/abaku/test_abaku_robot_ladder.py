@@ -157,6 +157,14 @@ def test_the_25_rungs_keep_the_22_in_order_and_split_three_steps() -> None:
         assert low[0] < mid[0] < high[0] and low[1] < mid[1] < high[1]
 
 
+def test_the_mole_sits_nearer_the_mouse_than_the_hedgehog() -> None:
+    # issue 42's fifth pass: midway, easy6 won 53 % of 90 games against easy5
+    # and lost 68 % against easy7, so it moved about two thirds of the way up
+    below, mole, above = (LEVEL_BY_ID[lv].percentiles for lv in ("easy5", "easy6", "easy7"))
+    for end in (0, 1):
+        assert 0.6 < (mole[end] - below[end]) / (above[end] - below[end]) < 0.75
+
+
 def test_every_id_a_pupil_may_have_stored_still_plays_as_a_neighbouring_kept_level() -> None:
     assert len(LADDER_27) == 27 and set(LEVELS) - set(ADDED_25) <= set(LADDER_27)
     for old in LADDER_27:
