@@ -51,6 +51,10 @@ class Assignment(models.Model):
     #: The score that counts as full marks in the LMS gradebook (100 %); a
     #: higher score is full marks too. None: the game's default for the settings.
     full_marks = models.PositiveIntegerField(_("full marks from score"), null=True, blank=True)
+    #: An LMS gradebook column links to it (set by the LTI tool when a resource
+    #: link gets this homework): only then does a finished attempt's grade hook
+    #: read anything (issue 41: no queries per finished game without an LMS).
+    lms_linked = models.BooleanField(default=False, editable=False)
     #: No more play: closed early by a teacher, or by beat at the deadline
     #: (late play not allowed). With late play allowed it stays open until closed.
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)

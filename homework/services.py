@@ -397,9 +397,11 @@ def finish_attempt(*, game: str, ref: str, result: Any) -> None:
         closed_at is not None and result.finished_at > closed_at
     )
     attempt.save(update_fields=["finished_at", "score", "duration_s", "record", "late"])
-    attempt_id = attempt.pk
+    attempt_id, lms_linked = attempt.pk, attempt.assignment.lms_linked
     transaction.on_commit(
-        lambda: signals.attempt_finished.send(sender=Attempt, attempt_id=attempt_id)
+        lambda: signals.attempt_finished.send(
+            sender=Attempt, attempt_id=attempt_id, lms_linked=lms_linked
+        )
     )
 
 

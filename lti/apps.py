@@ -9,17 +9,20 @@ class LtiConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_save
 
         from accounts import privacy
         from homework import links as homework_links
         from homework import signals
 
         from . import framing, tasks
+        from .models import ResourceLink
         from .privacy import HOOKS
         from .views import grades_link
 
         # A finished homework game sends its counted score back to the LMS.
         signals.attempt_finished.connect(tasks.on_attempt_finished, dispatch_uid="lti-grades")
+        post_save.connect(tasks.on_link_saved, sender=ResourceLink, dispatch_uid="lti-link-saved")
         signals.grading_changed.connect(tasks.on_grading_changed, dispatch_uid="lti-regrade")
         privacy.register(HOOKS)
         # A teacher's logout ends the frame grants of their LMS launches.

@@ -11,7 +11,10 @@ from functools import partial
 from celery import Task, shared_task
 from django.db import transaction
 
+from homework.models import Assignment
+
 from . import ags, net, nrps
+from .models import ResourceLink
 
 logger = logging.getLogger(__name__)
 
@@ -49,8 +52,21 @@ def _queue(grade_ids: list[int]) -> None:
         transaction.on_commit(partial(send_grade.delay, grade_id))
 
 
-def on_attempt_finished(sender: object, attempt_id: int, **kwargs: object) -> None:
-    _queue(ags.grades_to_send(attempt_id))
+def on_attempt_finished(
+    sender: object, attempt_id: int, lms_linked: bool = True, **kwargs: object
+) -> None:
+    # Homework no LMS links to (the usual case): nothing to read or send, no query.
+    if lms_linked:
+        _queue(ags.grades_to_send(attempt_id))
+
+
+def on_link_saved(sender: object, instance: ResourceLink, **kwargs: object) -> None:
+    """A resource link leading to homework marks it linked, so its finished
+    attempts' grades are looked for (``on_attempt_finished``)."""
+    if instance.assignment_id is not None:
+        Assignment.objects.filter(pk=instance.assignment_id, lms_linked=False).update(
+            lms_linked=True
+        )
 
 
 def on_grading_changed(sender: object, assignment_id: int, **kwargs: object) -> None:
