@@ -1,6 +1,7 @@
 """Tests: the real PostgreSQL and Redis started by ``make test`` (see tools/devservices.py)."""
 
 import os
+from typing import Any
 
 # pytest-xdist (make test TEST_WORKERS=2): each worker has its own test database
 # (pytest-django's _gw0/_gw1 suffix) and here its own Redis database, so one
@@ -18,6 +19,20 @@ if (
     os.environ["MATIKA_WORKER_REDIS_URL"] = os.environ["REDIS_URL"]
 
 from .base import *  # noqa: E402, F403
+from .base import CHANNEL_LAYERS as _BASE_CHANNEL_LAYERS  # noqa: E402
+
+# Redis pub/sub knows no database numbers: a PUBLISH on one reaches the subscribers
+# on every other. The rooms' channel layer is a pub/sub layer (games/rooms/layer.py)
+# whose group channels are "<prefix>__group__room.<id>", and both workers' test
+# databases number their rooms from 1, so with one prefix a worker's sockets would
+# hear the other worker's room of the same number. Each worker (and the servers it
+# starts, which inherit PYTEST_XDIST_WORKER) publishes under a prefix of its own.
+# A new dict: base's stays as it is.
+if _XDIST_WORKER.startswith("gw"):
+    _layer: dict[str, Any] = dict(_BASE_CHANNEL_LAYERS["default"])
+    _config: dict[str, Any] = dict(_layer["CONFIG"])
+    _config["prefix"] = f"matika-{_XDIST_WORKER}"
+    CHANNEL_LAYERS = {"default": {**_layer, "CONFIG": _config}}
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
