@@ -26,7 +26,7 @@ from accounts import limits
 from accounts import sessions as account_sessions
 from accounts.models import PlayerProfile
 from core import metrics
-from games.rooms import delivery, hostsessions, moves, registry, selectors, sockets
+from games.rooms import delivery, groupcommit, hostsessions, moves, registry, selectors, sockets
 from games.rooms.admission import admit_by_session, scope_cookies, scope_language
 from games.rooms.dbcalls import DB_THREADS, in_db_thread, unavailable, unavailable_text
 from games.rooms.direct import send_now, unwrapped_send
@@ -340,6 +340,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._deliver(outbox)  # whatever committed before the failure
             raise
 
+    async def _seat_write(self, message_id: str, body: dict[str, Any]) -> tuple[Any, list[Any]]:
+        """A per-seat move in the process's next group commit (``groupcommit``)."""
+        assert self.room_id is not None and self.player is not None
+        move = groupcommit.Move(self.room_id, self.player, message_id, body, self.language)
+        try:
+            return await groupcommit.submit(move)
+        except BaseException:
+            await self._deliver(move.outbox)  # whatever committed before the failure
+            raise
+
     async def _deliver(self, outbox: list[Any]) -> None:
         for group, message in outbox:
             try:
@@ -472,13 +482,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return message_id, "unknown_type", _("Unknown message type.")
         body = {k: v for k, v in message.items() if k not in ("id", "room")}
         try:
-            answer, outbox = await self._db_write(
-                moves.submit,
-                room_id=self.room_id,
-                player=self.player,
-                client_id=message_id,
-                message=body,
-            )
+            if kind in self.adapter.seat_message_types and groupcommit.window_ms() > 0:
+                answer, outbox = await self._seat_write(message_id, body)
+            else:
+                answer, outbox = await self._db_write(
+                    moves.submit,
+                    room_id=self.room_id,
+                    player=self.player,
+                    client_id=message_id,
+                    message=body,
+                )
         except RoomError as error:
             return message_id, error.code, error.message
         except Exception as exc:

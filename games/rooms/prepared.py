@@ -60,12 +60,22 @@ class SeatCursor:
     def one(self, sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """The first row of ``sql`` run with ``params`` (None when it returns none).
         Logged like Django's debug cursor when queries are logged (tests, DEBUG)."""
+        rows = self._run(sql, params, every=False)
+        return rows[0] if rows else None
+
+    def all(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Every row of ``sql`` run with ``params`` (logged as ``one``)."""
+        return self._run(sql, params, every=True)
+
+    def _run(self, sql: str, params: dict[str, Any], *, every: bool) -> list[tuple[Any, ...]]:
         started = time.monotonic() if self.db.queries_logged else None
         try:
             with self.db.wrap_database_errors:
                 self.cursor.execute(sql, params, prepare=self.prepare)
+                if every:
+                    return self.cursor.fetchall()
                 row: tuple[Any, ...] | None = self.cursor.fetchone()
-                return row
+                return [] if row is None else [row]
         finally:
             if started is not None:
                 self.db.queries_log.append(
