@@ -5,7 +5,11 @@
 // to the first/last of all; Enter and Space act, as the items are buttons.
 //
 // Nearest by position on the screen, not by index: the same code serves the
-// games' square grids, scattered tiles and a row of cards. Items
+// games' square grids, scattered tiles and a row of cards. The items fall into
+// rows (top to bottom, each left to right): Left/Right go to the neighbour in
+// the row, Up/Down to the nearest item of the row above or below. So every item
+// is reached by some arrow from every other, however scattered (the nearest
+// item "that way" by distance alone left some scattered tiles unreachable). Items
 // that cannot take focus (disabled, hidden) are stepped over; a game's
 // unplayable tiles are aria-disabled and stay reachable, so their face is read.
 
@@ -31,30 +35,49 @@ const ARROWS = /** @type {Record<string, [number, number]>} */ ({
 });
 
 /**
- * The item nearest to `from` in the direction of `step`: along the arrow first,
- * off its line counting three times as far.
+ * The items in rows: sorted top to bottom, an item joins the row when its centre
+ * is within half the row's first item's height of that item's centre; each row
+ * left to right.
+ * @param {HTMLElement[]} items
+ * @returns {{ item: HTMLElement, at: Spot }[][]}
+ */
+export function rowsOf(items) {
+  const placed = items.map((item, index) => ({ item, at: spot(item), index }));
+  placed.sort((a, b) => a.at.y - b.at.y || a.index - b.index);
+  /** @type {{ item: HTMLElement, at: Spot, index: number }[][]} */
+  const rows = [];
+  for (const each of placed) {
+    const row = rows[rows.length - 1];
+    if (row && each.at.y - row[0].at.y < row[0].at.height / 2) row.push(each);
+    else rows.push([each]);
+  }
+  for (const row of rows) row.sort((a, b) => a.at.x - b.at.x || a.index - b.index);
+  return rows;
+}
+
+/**
+ * Where an arrow leads from `from`: the next item of its row that way (Left,
+ * Right), or the item of the next row that way nearest across (Up, Down); null
+ * at the edge.
  * @param {HTMLElement[]} items
  * @param {HTMLElement} from
  * @param {[number, number]} step
  * @returns {HTMLElement | null}
  */
 export function nearest(items, from, [dx, dy]) {
-  const here = spot(from);
-  let best = null;
-  let bestCost = Infinity;
-  for (const item of items) {
-    if (item === from) continue;
-    const there = spot(item);
-    const along = (there.x - here.x) * dx + (there.y - here.y) * dy;
-    if (along < 1) continue;
-    const across = Math.abs((there.x - here.x) * dy + (there.y - here.y) * dx);
-    const cost = along + 3 * across;
-    if (cost < bestCost) {
-      best = item;
-      bestCost = cost;
-    }
+  const rows = rowsOf(items.includes(from) ? items : [...items, from]);
+  const r = rows.findIndex((row) => row.some((each) => each.item === from));
+  const row = rows[r];
+  if (dx) {
+    const next = row[row.findIndex((each) => each.item === from) + dx];
+    return next ? next.item : null;
   }
-  return best;
+  const there = rows[r + dy];
+  if (!there) return null;
+  const x = row.find((each) => each.item === from).at.x;
+  let best = there[0];
+  for (const each of there) if (Math.abs(each.at.x - x) < Math.abs(best.at.x - x)) best = each;
+  return best.item;
 }
 
 /**
@@ -122,8 +145,11 @@ export function roving(group, selector) {
     if (event.key in ARROWS) {
       to = nearest(all, from, ARROWS[event.key]);
     } else if (event.key === "Home" || event.key === "End") {
-      const here = spot(from);
-      const row = event.ctrlKey ? all : all.filter((item) => Math.abs(spot(item).y - here.y) < here.height / 2);
+      const row = event.ctrlKey
+        ? all
+        : rowsOf(all)
+            .find((each) => each.some((one) => one.item === from))
+            .map((one) => one.item);
       to = event.key === "Home" ? row[0] : row[row.length - 1];
     } else {
       return;
