@@ -125,6 +125,12 @@ def test_abaku_is_played_to_the_end_with_the_keyboard(transactional_db, open_pag
         page.keyboard.press("ArrowRight")
     assert _label(page).startswith("row 8, column 8"), focused(page)
     page.keyboard.press("Enter")
+    if page.locator("[data-ab-joker][open]").count():
+        # The rack's first stone is a joker (2 of the bag's 102 stones): it asks for its
+        # digit first, and Enter takes the focused 0 (this, not a board drawn anew, was
+        # the play-through's rare "no pending stone after Enter on a cell").
+        page.keyboard.press("Enter")
+        expect(page.locator("[data-ab-joker][open]")).to_have_count(0)
     expect(page.locator(".ab-pending")).to_have_count(1)
     assert "not played yet" in _label(page), focused(page)
     page.keyboard.press("Enter")
