@@ -128,6 +128,10 @@ def start_solo_game(
     return game
 
 
+#: Optimistic tries of a placement before it waits for the row lock instead.
+OPTIMISTIC_TRIES = 3
+
+
 def act_in_solo_game(
     *, game_id: object, player: PlayerProfile | None, action: object, now: float
 ) -> tuple[SoloGame, list[dict[str, Any]]]:
@@ -135,27 +139,75 @@ def act_in_solo_game(
 
     Time is applied first and kept even when the action itself is refused:
     a forfeit that happened is a fact, not part of the refused input.
+
+    A placement that does not end the game is optimistic (issue 41): the row
+    is read without a lock and written back only if nobody wrote it in
+    between (``UPDATE ... WHERE xmin = <the version read>``), each statement
+    on its own -- two round trips instead of five (``BEGIN``, the lock, the
+    update, ``COMMIT``). When another write came first the action is applied
+    again to what it wrote, as the lock would have made it; an action that
+    ends the game (or keeps missing) takes the row lock in one transaction,
+    because the end is recorded with it (results, homework, leaderboards).
     """
     if not isinstance(action, dict) or action.get("type") not in ACTIONS:
         raise PokerError("unknown_action", str(RULE_MESSAGES["unknown_action"]))
-    with transaction.atomic():
-        game = locked_game(game_id=game_id, player=player)
-        engine = PokerGame.from_dict(game.state)
-        events = engine.advance(now)
-        refusal: IllegalMove | None = None
-        if action["type"] != "advance":
-            before = _move_context(engine)
-            try:
-                events += engine.apply(action, now)
-            except IllegalMove as error:
-                refusal = error
-            else:
-                game.moves = [*game.moves, _move(action, before)]
-        if events:
-            save(game=game, engine=engine, now=now)
+    for _try in range(OPTIMISTIC_TRIES):
+        outcome = _act_optimistically(game_id=game_id, player=player, action=action, now=now)
+        if outcome is not None:
+            game, events, refusal = outcome
+            break
+    else:
+        game, events, refusal = _act_locked(game_id=game_id, player=player, action=action, now=now)
     if refusal is not None:
         raise PokerError(refusal.code, str(RULE_MESSAGES[refusal.code]), 409)
     return game, events
+
+
+Outcome = tuple[SoloGame, list[dict[str, Any]], IllegalMove | None]
+
+
+def _apply(
+    game: SoloGame, action: dict[str, Any], now: float
+) -> tuple[PokerGame, list[dict[str, Any]], IllegalMove | None]:
+    engine = PokerGame.from_dict(game.state)
+    events = engine.advance(now)
+    refusal: IllegalMove | None = None
+    if action["type"] != "advance":
+        before = _move_context(engine)
+        try:
+            events += engine.apply(action, now)
+        except IllegalMove as error:
+            refusal = error
+        else:
+            game.moves = [*game.moves, _move(action, before)]
+    return engine, events, refusal
+
+
+def _act_locked(
+    *, game_id: object, player: PlayerProfile | None, action: dict[str, Any], now: float
+) -> Outcome:
+    with transaction.atomic():
+        game = locked_game(game_id=game_id, player=player)
+        engine, events, refusal = _apply(game, action, now)
+        if events:
+            save(game=game, engine=engine, now=now)
+    return game, events, refusal
+
+
+def _act_optimistically(
+    *, game_id: object, player: PlayerProfile | None, action: dict[str, Any], now: float
+) -> Outcome | None:
+    """The action on the game as read; None when it must go the locked way
+    (the game ends with it) or someone wrote the row after it was read."""
+    game, version = read_game(game_id=game_id, player=player)
+    engine, events, refusal = _apply(game, action, now)
+    if not events:  # refused, and time changed nothing: nothing to write
+        return game, events, refusal
+    if engine.over and game.finished_at is None:
+        return None
+    if not save_in_progress(game=game, engine=engine, now=now, version=version):
+        return None
+    return game, events, refusal
 
 
 def _move_context(engine: PokerGame) -> dict[str, Any]:
@@ -185,8 +237,15 @@ def _locked_game_sql() -> str:
     )
 
 
-def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
-    """The player's own game, row-locked; ``not_found`` for anyone else's."""
+@cache
+def _game_sql() -> str:
+    return (
+        f'SELECT {rawrows.select_list(SoloGame, "g")}, g.xmin::text FROM "{SoloGame._meta.db_table}" g'
+        " WHERE g.id = %s AND g.player_id = %s"
+    )
+
+
+def _own_row(sql: str, game_id: object, player: PlayerProfile | None) -> tuple[Any, ...]:
     not_found = PokerError("not_found", _("This game does not exist or is not yours."), 404)
     if player is None:
         raise not_found
@@ -197,11 +256,25 @@ def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
     # The statement written once per process (core.rawrows), not compiled by the
     # ORM on every placement (issue 41): what ``select_for_update().get()`` reads.
     with connection.cursor() as cursor:
-        cursor.execute(_locked_game_sql(), [key, player.pk])
+        cursor.execute(sql, [key, player.pk])
         row = cursor.fetchone()
     if row is None:
         raise not_found
-    game: SoloGame = rawrows.instance(SoloGame, row)
+    return tuple(row)
+
+
+def read_game(*, game_id: object, player: PlayerProfile | None) -> tuple[SoloGame, str]:
+    """The player's own game as it is now, unlocked, and its row version
+    (``xmin``); ``not_found`` for anyone else's."""
+    row = _own_row(_game_sql(), game_id, player)
+    game: SoloGame = rawrows.instance(SoloGame, row[:-1])
+    game.player = player  # matched on this profile
+    return game, row[-1]
+
+
+def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
+    """The player's own game, row-locked; ``not_found`` for anyone else's."""
+    game: SoloGame = rawrows.instance(SoloGame, _own_row(_locked_game_sql(), game_id, player))
     # The row was matched on this profile: recording the game's end need not
     # read it again (one query less on every finishing placement, issue 28).
     game.player = player
@@ -227,6 +300,8 @@ _PLACEMENT_UPDATE_SQL = (
     f'UPDATE "{SoloGame._meta.db_table}"'
     ' SET "state" = %s, "moves" = %s, "robot" = %s, "updated_at" = %s WHERE "id" = %s'
 )
+#: The same, only onto the row version read (``xmin``: every write makes a new one).
+_OPTIMISTIC_UPDATE_SQL = _PLACEMENT_UPDATE_SQL + " AND xmin = %s::xid"
 
 
 def save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
@@ -252,13 +327,29 @@ def save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
     # row is locked (``locked_game``), so nothing else moved in between; the
     # other fifteen columns and their JSON need not be compiled and sent again
     # (bench/homework_bench.py, issue 28), nor the UPDATE itself (issue 41).
+    with connection.cursor() as cursor:
+        cursor.execute(_PLACEMENT_UPDATE_SQL, _placement_params(game))
+
+
+def _placement_params(game: SoloGame) -> list[Any]:
     # (psycopg adapts its Jsonb wrappers; Django's types know only plain values)
-    params: list[Any] = [
+    return [
         Jsonb(game.state),
         Jsonb(game.moves),
         None if game.robot is None else Jsonb(game.robot),
         game.updated_at,
         game.pk,
     ]
+
+
+def save_in_progress(*, game: SoloGame, engine: PokerGame, now: float, version: str) -> bool:
+    """Store a placement of a game the action did not end, read unlocked as
+    ``version`` (``read_game``): written only if the row is still that
+    version; False (nothing written) when another write came first."""
+    if game.robot is not None:
+        _robot_plays(game=game, engine=engine)
+    game.state = engine.to_dict()
+    game.updated_at = moment(now)
     with connection.cursor() as cursor:
-        cursor.execute(_PLACEMENT_UPDATE_SQL, params)
+        cursor.execute(_OPTIMISTIC_UPDATE_SQL, [*_placement_params(game), version])
+        return bool(cursor.rowcount == 1)
