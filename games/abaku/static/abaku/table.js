@@ -21,6 +21,8 @@ if (root) {
     review: null, // the after-game review's turns, once fetched
     reviewIndex: null, // the turn shown on the board
     view: null,
+    seq: null, // the step of the view shown (driver.js takes no older view, nor the same one again)
+    viewText: null,
     log: [],
     socket: null,
     busy: false, // a message is out (driver.js sender)

@@ -39,7 +39,20 @@ export function tickRequester(table) {
   );
 }
 
-function takeView(table, next) {
+/**
+ * Takes a view the server sent for step `seq` (null: none given) and draws it. A view
+ * of a step already shown, the same again or an older one arriving late (the table's
+ * own sync after the page's first snapshot, a resync), changes nothing: no redraw
+ * under the player's keys, the stones laid and the stone picked stay.
+ * @returns {boolean} whether the view was taken
+ */
+export function takeView(table, next, seq = null) {
+  const text = JSON.stringify(next);
+  if (table.view && typeof seq === "number" && typeof table.seq === "number") {
+    if (seq < table.seq || (seq === table.seq && text === table.viewText)) return false;
+  }
+  if (typeof seq === "number") table.seq = seq;
+  table.viewText = text;
   const boardBefore = table.view && table.view.game ? JSON.stringify(table.view.game.board.stones) : null;
   table.view = next;
   const { view } = table;
@@ -51,12 +64,13 @@ function takeView(table, next) {
   if (boardBefore !== boardAfter) table.pending = [];
   table.render();
   if (table.pending.length) table.requestPreview();
+  return true;
 }
 
 // The step the table shows (a snapshot's seq, or the step of the last private view,
 // which every step sends each player): a test waits for it instead of sleeping.
 function shows(seq) {
-  if (typeof seq === "number") root.dataset.seq = String(seq);
+  if (typeof seq === "number" && root) root.dataset.seq = String(Math.max(seq, Number(root.dataset.seq || 0)));
 }
 
 /** Follows the room's socket once it is open: snapshots, public events, private views. */
@@ -65,10 +79,10 @@ export function connect(table) {
     table.socket = roomSocket;
     const socket = roomSocket;
     socket.addEventListener("sync", (event) => {
-      const snapshot = /** @type {CustomEvent} */ (event).detail.view;
-      if (snapshot && snapshot.phase) takeView(table, snapshot);
+      const { view: snapshot, seq } = /** @type {CustomEvent} */ (event).detail;
+      if (snapshot && snapshot.phase) takeView(table, snapshot, seq);
       else table.render();
-      shows(/** @type {CustomEvent} */ (event).detail.seq);
+      shows(seq);
     });
     socket.addEventListener("event", (event) => {
       let finished = false;
@@ -80,15 +94,17 @@ export function connect(table) {
       }
       const { view } = table;
       // Seated players get their own view privately; spectators follow the public one.
-      if (publicView && (!view || view.you === null || view.you === undefined)) takeView(table, publicView);
-      else if (finished && view && view.phase === "playing" && !(view.game && view.game.finished)) {
+      if (publicView && (!view || view.you === null || view.you === undefined)) {
+        takeView(table, publicView, /** @type {CustomEvent} */ (event).detail.seq);
+      } else if (finished && view && view.phase === "playing" && !(view.game && view.game.finished)) {
         view.phase = "ended";
         table.render();
       } else table.renderLog();
     });
     socket.addEventListener("private", (event) => {
-      for (const change of /** @type {CustomEvent} */ (event).detail.events) if (change.type === "view") takeView(table, change.view);
-      shows(/** @type {CustomEvent} */ (event).detail.seq);
+      const { events, seq } = /** @type {CustomEvent} */ (event).detail;
+      for (const change of events) if (change.type === "view") takeView(table, change.view, seq);
+      shows(seq);
     });
     // The room's socket may have taken its first snapshot while this module was
     // still loading: ask for a fresh one, or the table stays empty until the next step.
