@@ -4,6 +4,8 @@
 side by side in one hour (bench/RESULTS-placement-cpu.md):
 
 * ``BENCH_DB_THREADS=<n>``: the rooms' DB threads (``0``: half the pool, as shipped);
+* ``BENCH_GROUP_COMMIT_MS=<ms>``: the per-seat moves' group-commit window
+  (``games/rooms/groupcommit.py``; ``0``: every move alone, as before the fifth pass);
 * uvicorn flags per variant go in ``UVICORN_ARGS`` (bench/placement_cpu.py).
 
 The two switches of the third pass (``ROOMS_DIRECT_FANOUT``,
@@ -17,3 +19,5 @@ from config.settings.test import *  # noqa: F403
 
 if "BENCH_DB_THREADS" in os.environ:
     ROOMS_DB_THREADS = int(os.environ["BENCH_DB_THREADS"]) or None
+if "BENCH_GROUP_COMMIT_MS" in os.environ:
+    ROOMS_GROUP_COMMIT_MS = float(os.environ["BENCH_GROUP_COMMIT_MS"])

@@ -21,10 +21,12 @@ the whole batch goes to one DB thread (``apply_batch``):
 
 Nothing is answered or announced before the write has committed. A move the
 write left out (its room or seat changed in between), a second move of the
-same seat in one batch, a move with public events (numbered on the room row)
-and the whole write when a twin message id collided (``IntegrityError``: the
-statement stored nothing) go the one-at-a-time way of ``moves.submit``, which
-judges them again from a fresh read. A lost connection makes the whole batch
+same seat in one batch, a move with public events (numbered on the room row),
+a move whose room or seat another transaction holds locked (a draw, a kick:
+``SKIP LOCKED``, so one room's draw never holds up the other rooms' moves) and
+the whole write when a twin message id collided (``IntegrityError``: the
+statement stored nothing) go the one-at-a-time way of ``moves.submit``, each in
+a DB thread of its own after the batch's answers, judged again from a fresh read. A lost connection makes the whole batch
 run again (``dbcalls``): what committed is then answered from its stored answer.
 """
 
@@ -77,6 +79,7 @@ class Move:
     error: BaseException | None = None
     parsed: dict[str, Any] | None = None
     adapter: registry.RoomGame | None = None
+    alone: bool = False  # left for the one-at-a-time way (``moves.submit``)
 
 
 # --- the SQL -----------------------------------------------------------------------
@@ -109,14 +112,14 @@ WITH i AS (
            client_id, action, private)
 ), unchanged AS (
     SELECT room.id, room.seq, room.status FROM {room} room
-    WHERE room.id = ANY(%(room_ids)s::bigint[]) ORDER BY room.id FOR KEY SHARE
+    WHERE room.id = ANY(%(room_ids)s::bigint[]) ORDER BY room.id FOR KEY SHARE SKIP LOCKED
 ), locked AS (
     SELECT seat.id FROM {seat} seat
     JOIN i ON i.seat_id = seat.id
     JOIN unchanged ON unchanged.id = i.room_id AND unchanged.seq = i.room_seq
         AND unchanged.status = i.room_status
     WHERE seat.xmin = i.seat_version::xid AND seat.status = %(joined)s
-    ORDER BY seat.id FOR UPDATE OF seat
+    ORDER BY seat.id FOR UPDATE OF seat SKIP LOCKED
 ), written AS (
     UPDATE {seat} seat SET state = i.state::jsonb FROM i
     WHERE seat.id = i.seat_id AND seat.id IN (SELECT id FROM locked)
@@ -171,6 +174,7 @@ def apply_batch(batch: list[Move]) -> list[Move]:
     alone: list[Move] = []
     seats: set[tuple[int, int]] = set()
     for move in batch:
+        move.alone = False
         if move.answer is not None or move.error is not None:
             continue  # settled by an earlier attempt of this batch
         try:
@@ -189,23 +193,8 @@ def apply_batch(batch: list[Move]) -> list[Move]:
     if ready:
         alone += _read_judge_write(ready, now)
     for move in alone:
-        _submit_alone(move)
+        move.alone = True
     return batch
-
-
-def _submit_alone(move: Move) -> None:
-    try:
-        with _language(move.language), _outbox(move):
-            move.answer = moves.submit(
-                room_id=move.room_id,
-                player=move.player,
-                client_id=move.client_id,
-                message=move.message,
-            )
-    except (OperationalError, InterfaceError):
-        raise
-    except Exception as exc:  # RoomError, or a bug: this sender's alone
-        move.error = exc
 
 
 def _read(cursor: SeatCursor, ready: list[Move], now: datetime) -> list[tuple[Any, ...]]:
@@ -380,8 +369,31 @@ class SeatBatcher:
                 continue
             if move.answer is not None:  # committed, whatever happened after it
                 future.set_result(move)
+            elif move.error is not None or error is not None:
+                future.set_exception(move.error or error or RuntimeError())
+            elif move.alone:  # in another DB thread, not holding up this batch's answers
+                task = self.loop.create_task(_alone(move, future), context=contextvars.Context())
+                _RUNNING.add(task)
+                task.add_done_callback(_RUNNING.discard)
             else:
-                future.set_exception(move.error or error or RuntimeError("move not settled"))
+                future.set_exception(RuntimeError("move not settled"))
+
+
+async def _alone(move: Move, future: asyncio.Future[Move]) -> None:
+    """``moves.submit`` for one move the batch left out: a fresh read, judged again."""
+    kwargs = {"room_id": move.room_id, "player": move.player, "client_id": move.client_id}
+    try:
+        move.answer = await in_db_thread(
+            move.outbox, move.language, moves.submit, (), {**kwargs, "message": move.message}
+        )
+    except BaseException as exc:
+        if not future.done():
+            future.set_exception(exc)
+        if not isinstance(exc, Exception):
+            raise
+        return
+    if not future.done():
+        future.set_result(move)
 
 
 _RUNNING: set[asyncio.Task[None]] = set()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import psycopg
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -51,6 +52,17 @@ def _move(room, player, client_id, cell, language="cs"):
     return Move(room.pk, player, client_id, {"type": "place", "cell": cell}, language)
 
 
+def _together(batch):
+    """Each move's answer (or the exception it raised), sent at once through the loop."""
+
+    async def send():
+        return await asyncio.gather(
+            *(groupcommit.submit(move) for move in batch), return_exceptions=True
+        )
+
+    return [r if isinstance(r, BaseException) else r[0] for r in asyncio.run(send())]
+
+
 def _cell(room, player, cell):
     return Seat.objects.get(room=room, player=player).state["cells"][cell]
 
@@ -61,6 +73,7 @@ def test_a_batch_of_placements_is_one_read_and_one_write(room_of_four):
     with CaptureQueriesContext(connection) as queries:
         groupcommit.apply_batch(batch)
     assert len(queries) == 2, [q["sql"][:60] for q in queries]
+    assert not any(move.alone for move in batch)
     for n, (move, player) in enumerate(zip(batch, players, strict=True)):
         assert move.error is None
         assert move.answer == {"type": "ack", "id": f"m{n}", "seq": None}
@@ -71,7 +84,7 @@ def test_a_batch_of_placements_is_one_read_and_one_write(room_of_four):
         assert event.seq is None and event.action == {"type": "place", "cell": n}
 
 
-def test_each_sender_gets_its_own_answer_or_refusal(room_of_four):
+def test_each_sender_gets_its_own_answer_or_refusal(room_of_four, in_this_thread):
     room, host, (ana, bob, cyril, dana) = room_of_four
     earlier = services.submit(
         room_id=room.pk, player=ana, client_id="old", message={"type": "place", "cell": 0}
@@ -84,20 +97,20 @@ def test_each_sender_gets_its_own_answer_or_refusal(room_of_four):
         _move(room, host, "h1", cell=1),  # the host deals, has no board
         _move(room, dana, "d1", cell=3),
     ]
-    groupcommit.apply_batch(batch)
-    old, b1, b2, c1, h1, d1 = batch
-    assert old.answer == earlier and _cell(room, ana, 5) is None
-    assert b1.answer["type"] == "ack" and _cell(room, bob, 1) is not None
-    assert isinstance(b2.error, RoomError) and b2.error.code == "no_card"
+    old, b1, b2, c1, h1, d1 = _together(batch)
+    assert old == earlier and _cell(room, ana, 5) is None
+    assert b1["type"] == "ack" and _cell(room, bob, 1) is not None
+    assert isinstance(b2, RoomError) and b2.code == "no_card"  # judged after b1, alone
     assert _cell(room, bob, 2) is None
-    assert isinstance(c1.error, RoomError) and c1.answer is None
-    assert c1.error.message.isascii()  # English, not the default Czech
-    assert isinstance(h1.error, RoomError) and h1.error.code == "not_playing"
-    assert d1.answer["type"] == "ack" and _cell(room, dana, 3) is not None
+    assert isinstance(c1, RoomError) and c1.message.isascii()  # English, not the default Czech
+    assert isinstance(h1, RoomError) and h1.code == "not_playing"
+    assert d1["type"] == "ack" and _cell(room, dana, 3) is not None
     assert RoomEvent.objects.filter(room=room, kind="seat").count() == 3  # old, b1, d1
 
 
-def test_a_seat_changed_between_read_and_write_is_judged_again_alone(room_of_four, monkeypatch):
+def test_a_seat_changed_between_read_and_write_is_judged_again_alone(
+    room_of_four, in_this_thread, monkeypatch
+):
     room, _host, (ana, bob, *_rest) = room_of_four
     real = groupcommit._read
 
@@ -111,11 +124,10 @@ def test_a_seat_changed_between_read_and_write_is_judged_again_alone(room_of_fou
 
     monkeypatch.setattr(groupcommit, "_read", read)
     batch = [_move(room, ana, "a1", cell=4), _move(room, bob, "b1", cell=4)]
-    groupcommit.apply_batch(batch)
-    a1, b1 = batch
-    assert b1.answer["type"] == "ack" and _cell(room, bob, 4) is not None
+    a1, b1 = _together(batch)
+    assert b1["type"] == "ack" and _cell(room, bob, 4) is not None
     # not overwritten: judged again from a fresh read, the number is no longer in hand
-    assert isinstance(a1.error, RoomError) and a1.error.code == "no_card"
+    assert isinstance(a1, RoomError) and a1.code == "no_card"
     assert _cell(room, ana, 7) is not None and _cell(room, ana, 4) is None
     assert RoomEvent.objects.filter(room=room, actor=ana, kind="seat").count() == 1
 
@@ -133,20 +145,29 @@ def test_moves_arriving_together_on_the_loop_go_in_one_batch(
 
     monkeypatch.setattr(groupcommit, "apply_batch", apply_batch)
 
-    async def all_at_once():
-        return await asyncio.gather(
-            *(groupcommit.submit(_move(room, p, f"m{n}", cell=n)) for n, p in enumerate(players)),
-            groupcommit.submit(_move(room, players[0], "again", cell=99)),
-            return_exceptions=True,
-        )
-
-    *answers, refused = asyncio.run(all_at_once())
+    batch = [_move(room, p, f"m{n}", cell=n) for n, p in enumerate(players)]
+    *answers, refused = _together([*batch, _move(room, players[0], "again", cell=99)])
     assert sizes == [len(players) + 1]
-    assert [answer for answer, _outbox in answers] == [
-        {"type": "ack", "id": f"m{n}", "seq": None} for n in range(len(players))
-    ]
+    assert answers == [{"type": "ack", "id": f"m{n}", "seq": None} for n in range(len(players))]
     assert isinstance(refused, RoomError)
     assert all(_cell(room, p, n) is not None for n, p in enumerate(players))
+
+
+def test_a_room_locked_by_a_draw_leaves_its_moves_alone_without_waiting(room_of_four):
+    # One room's draw (its row locked) must not hold up a batch of every room's moves.
+    room, _host, (ana, *_rest) = room_of_four
+    other = psycopg.connect(**connection.get_connection_params())
+    try:
+        other.execute("SELECT 1 FROM rooms_room WHERE id = %s FOR UPDATE", [room.pk])
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")  # waiting would fail, not hang
+        batch = [_move(room, ana, "a1", cell=1)]
+        groupcommit.apply_batch(batch)
+        assert batch[0].alone and batch[0].answer is None and batch[0].error is None
+    finally:
+        other.close()
+    assert _cell(room, ana, 1) is None
+    assert not ProcessedMessage.objects.filter(client_id="a1").exists()
 
 
 def test_a_lost_database_fails_the_batch_as_unavailable(room_of_four, in_this_thread, monkeypatch):
