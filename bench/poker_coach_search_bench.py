@@ -42,6 +42,10 @@ CHALLENGERS = {
     "double": coach.Search(cells=3, rollouts=3_000, rollout_to=2),
     # ... with a fourth candidate cell (the same futures a cell as "double").
     "double4": coach.Search(cells=4, rollouts=4_000, rollout_to=2),
+    # Issue 42, sixth pass: rollouts cut after a horizon of cards, the board's
+    # learned value counted there (more, shorter futures at the first cards).
+    "h12": coach.Search(cells=3, rollouts=3_000, rollout_to=2, horizon=12),
+    "h8": coach.Search(cells=3, rollouts=3_000, rollout_to=2, horizon=8),
 }
 SEARCHES = {"quick": coach.QUICK, "strong": coach.STRONG}
 

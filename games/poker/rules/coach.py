@@ -35,12 +35,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import itemgetter
 from pathlib import Path
 from typing import Required, TypedDict
 
-from . import coach_rollout
+from . import coach_keys, coach_rollout
 from .deck import JOKER
 from .scoring import (
     _COMPILED,
@@ -214,20 +214,52 @@ class Model:
         # one is unseen, and the line's empty cells.
         self._relevant: dict[tuple[object, ...], _Reads] = {}
         self.rollout_memo: dict[object, coach_rollout.Entry] = {}
+        self._splits: dict[tuple[object, ...], tuple[frozenset[int], frozenset[int]]] = {}
+        # The abstraction as tuples (order-free tables): a miss costs a few
+        # tuple operations instead of ``line_keys``' strings.
+        self.lines = (
+            None
+            if table in POSITIONAL
+            else coach_keys.Lines(
+                table == "matematico",
+                self.fine,
+                self.coarse,
+                partial(_line_points, self.compiled),
+                self.compiled.diagonal_bonus,
+            )
+        )
 
-    def relevant_split(self, line: Sequence[int | None]) -> tuple[set[int], set[int]]:
+    def relevant_split(self, line: Sequence[int | None]) -> tuple[frozenset[int], frozenset[int]]:
         """The values whose unseen counts this line's learned value reads:
         ``(counted, present)`` -- of the first it reads the count up to the
         line's empty cells (``line_keys``: pairs and more, the special hands'
         1s and 13s), of the second only whether one is still unseen (straights,
         the 1-10-11-12-13 hand)."""
-        filled = {v for v in line if v is not None}
-        if not filled:
-            return set(), set()
-        counted = set(filled)
-        if self.table == "matematico" and filled <= {1, 13}:
-            counted |= {1, 13}
-        return counted, set(_relevant_values(self.table, line)) - counted
+        key = tuple(line)
+        split = self._splits.get(key)
+        if split is None:
+            filled = {v for v in line if v is not None}
+            counted = set(filled)
+            if self.table == "matematico" and filled and filled <= {1, 13}:
+                counted |= {1, 13}
+            present = set(_relevant_values(self.table, line)) - counted if filled else set()
+            if len(self._splits) > 200_000:
+                self._splits.clear()
+            split = self._splits[key] = (frozenset(counted), frozenset(present))
+        return split
+
+    def direct_value(
+        self,
+        line_index: int,
+        line: tuple[int | None, ...],
+        remaining: Sequence[int],
+        empty_cells: int,
+    ) -> float:
+        """``line_value`` without its memos (for callers that keep their own)."""
+        lines = self.lines
+        if lines is None or None not in line:
+            return self.line_value(line_index, line, remaining, empty_cells)
+        return lines.value(line_index in DIAGONALS, line, remaining, empty_cells)
 
     def line_value(
         self,
@@ -274,14 +306,17 @@ class Model:
         shared = self._shared
         value = shared.get(shared_key)
         if value is None:
-            fine, coarse = line_keys(self.table, filled, remaining, empty_cells)
-            found = self.fine.get(fine) or self.coarse.get(coarse)
-            if found is None:
-                points = _line_points(self.compiled, *filled)
-                value = float(points + bonus) if points else 0.0
+            if self.lines is not None:
+                value = self.lines.value(bool(bonus), filled, remaining, empty_cells)
             else:
-                mean, scoring = found
-                value = mean + bonus * scoring
+                fine, coarse = line_keys(self.table, filled, remaining, empty_cells)
+                found = self.fine.get(fine) or self.coarse.get(coarse)
+                if found is None:
+                    points = _line_points(self.compiled, *filled)
+                    value = float(points + bonus) if points else 0.0
+                else:
+                    mean, scoring = found
+                    value = mean + bonus * scoring
             if len(shared) > 500_000:
                 shared.clear()
             shared[shared_key] = value
@@ -480,6 +515,10 @@ class Search:
     #: cell left the look-ahead is exact).
     rollout_from: int = CELLS - 1
     rollout_to: int = 1
+    #: A rollout plays at most this many cards (0: to the end) and then counts
+    #: the board's learned value instead of its exact score: more, shorter
+    #: futures at the first cards, where the far future is mostly noise.
+    horizon: int = 0
 
     def deep_cells(self, empty: int) -> int:
         if not self.deep or empty < 2:
@@ -577,6 +616,7 @@ def _rollout_cell(
         # A placement in cell order values every free cell's lines: about twice the work.
         budget=search.rollouts // 2 if ordered else search.rollouts,
         rounds=search.rounds,
+        horizon=search.horizon,
     )
     expected, cell = judged[0]
     return cell, value, expected

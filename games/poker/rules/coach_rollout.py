@@ -56,7 +56,13 @@ class LineModel(Protocol):
         self, line_index: int, line: Sequence[int | None], remaining: Sequence[int], empty: int
     ) -> float: ...
 
-    def relevant_split(self, line: Sequence[int | None]) -> tuple[set[int], set[int]]: ...
+    def direct_value(
+        self, line_index: int, line: Line, remaining: Sequence[int], empty: int
+    ) -> float: ...
+
+    def relevant_split(
+        self, line: Sequence[int | None]
+    ) -> tuple[frozenset[int], frozenset[int]]: ...
 
 
 _NONES: tuple[tuple[None, ...], ...] = tuple((None,) * k for k in range(6))
@@ -164,7 +170,7 @@ def _value(
     found = entry[0](counts[entry[1]])
     value = entry[2].get(found)
     if value is None:
-        value = entry[2][found] = model.line_value(_INDEX[abs(key) & 1], line, remaining, empty)
+        value = entry[2][found] = model.direct_value(_INDEX[abs(key) & 1], line, remaining, empty)
     return value
 
 
@@ -187,6 +193,81 @@ def _gain(
         entry = _remember(model, key, _getter(model, (old, new)), old)
     gain = _value(model, keys[1], new, remaining, counts, empty) - _value(
         model, keys[0], old, remaining, counts, empty
+    )
+    entry[2][entry[0](counts[entry[1]])] = gain
+    return gain
+
+
+#: The counts getters of order-free lines by table and line codes (``_gain_free``).
+_CODE_GETTERS: dict[tuple[str, int, int], Counts] = {}
+
+
+def _code_getter(model: LineModel, code: int, grown: int) -> Counts:
+    memo_key = (model.table, code, grown)
+    getter = _CODE_GETTERS.get(memo_key)
+    if getter is None:
+        if len(_CODE_GETTERS) > _MEMO_LIMIT:
+            _CODE_GETTERS.clear()
+        lines = (_free_line(code),) if code == grown else (_free_line(code), _free_line(grown))
+        getter = _CODE_GETTERS[memo_key] = _new_getter(model, lines)
+    return getter
+
+
+def _value_free(
+    model: LineModel,
+    code: int,
+    tail: int,
+    remaining: Sequence[int],
+    counts: Sequence[Sequence[int]],
+    empty: int,
+) -> float:
+    """``_value`` of the order-free line ``code`` (``tail``: the stage and the
+    diagonal flag, as the rollouts make it): the same memo, fewer steps."""
+    memo = model.rollout_memo
+    memo_key = (code * 16 + tail,)
+    entry = memo.get(memo_key)
+    if entry is None:
+        line = _free_line(code)
+        if None not in line:
+            full_key = (model.table, code, tail & 1)
+            value = _FULL.get(full_key)
+            if value is None:
+                if len(_FULL) > _MEMO_LIMIT:
+                    _FULL.clear()
+                value = _FULL[full_key] = model.line_value(_INDEX[tail & 1], line, (), 0)
+            return value
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        entry = memo[memo_key] = (_code_getter(model, code, code), line.count(None), {})
+    found = entry[0](counts[entry[1]])
+    value = entry[2].get(found)
+    if value is None:
+        line = _free_line(code)
+        value = entry[2][found] = model.direct_value(_INDEX[tail & 1], line, remaining, empty)
+    return value
+
+
+def _gain_free(
+    model: LineModel,
+    key: int,
+    code: int,
+    grown: int,
+    remaining: Sequence[int],
+    counts: Sequence[Sequence[int]],
+    empty: int,
+    tail: int,
+) -> float:
+    """``_gain`` for an order-free line (``code`` grows to ``grown``): the same
+    memo entries and floats, with the getters memoised by the codes."""
+    memo = model.rollout_memo
+    entry = memo.get(key)
+    if entry is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        old_empty = 5 - sum(code // _SIX[v] % 6 for v in range(1, MAX_VALUE + 1))
+        entry = memo[key] = (_code_getter(model, code, grown), old_empty, {})
+    gain = _value_free(model, grown, tail, remaining, counts, empty) - _value_free(
+        model, code, tail, remaining, counts, empty
     )
     entry[2][entry[0](counts[entry[1]])] = gain
     return gain
@@ -235,11 +316,77 @@ def _final(model: LineModel, lines: Sequence[Line], remaining: Sequence[int]) ->
     return sum(value(index, line, remaining, 0) for index, line in enumerate(lines))
 
 
+#: A full line's exact value by table, line code (negative: in order) and
+#: diagonal flag: a pure function's memo (at most a few thousand codes a table).
+_FULL: dict[tuple[str, int, int], float] = {}
+
+
+def _final_codes(model: LineModel, codes: Sequence[int], ordered: bool) -> float:
+    """``_final`` of the full board whose lines are ``codes`` (the same floats,
+    summed in the same order), each line's value memoised by its code."""
+    full = _FULL
+    table = model.table
+    total = 0.0
+    for index, code in enumerate(codes):
+        key = (table, -code - 1 if ordered else code, _DIAGONAL[index])
+        value = full.get(key)
+        if value is None:
+            if len(full) > _MEMO_LIMIT:
+                full.clear()
+            line = _ordered_line(code) if ordered else _free_line(code)
+            value = full[key] = model.line_value(index, line, (), 0)
+        total += value
+    return total
+
+
 #: For each cell, its lines padded to four with a line index whose gain is
 #: always 0.0 (``len(LINES)``), so a cell's gain is four lookups and three
 #: additions, summed in ``LINES_THROUGH_CELL``'s order (the same float).
 _NO_LINE = len(LINES)
 _THROUGH4 = tuple((*lines, *(_NO_LINE,) * (4 - len(lines))) for lines in LINES_THROUGH_CELL)
+
+
+def _leaf(
+    model: LineModel,
+    codes: Sequence[int],
+    ordered: bool,
+    remaining: Sequence[int],
+    counts: Sequence[Sequence[int]],
+    empty: int,
+) -> float:
+    """Where a rollout stops: a full board's exact score, or (a rollout cut at
+    its horizon) the learned value of the board, line by line."""
+    if not empty:
+        return _final_codes(model, codes, ordered)
+    full = _FULL
+    table = model.table
+    tail = (empty >> 2) * 2
+    total = 0.0
+    for index, code in enumerate(codes):
+        line = _ordered_line(code) if ordered else _free_line(code)
+        if None in line:
+            # ``_value``'s keys as the rollouts make them (stage and diagonal in the tail).
+            key = code * 16 + tail + _DIAGONAL[index]
+            total += _value(model, -key - 16 if ordered else key, line, remaining, counts, empty)
+            continue
+        memo_key = (table, -code - 1 if ordered else code, _DIAGONAL[index])
+        value = full.get(memo_key)
+        if value is None:
+            value = full[memo_key] = model.line_value(index, line, (), 0)
+        total += value
+    return total
+
+
+#: What a rollout from one board starts from (``_free_start``, ``_ordered_start``):
+#: the lines' codes, their filled cells and the free cells.
+Start = tuple[list[int], list[int], list[int]]
+
+
+def _free_start(cells: Sequence[int | None]) -> Start:
+    six = _SIX
+    codes = [sum(six[v] for v in getter(cells) if v is not None) for getter in _GETTERS]
+    filled = [sum(v is not None for v in getter(cells)) for getter in _GETTERS]
+    return codes, filled, [cell for cell in range(CELLS) if cells[cell] is None]
 
 
 def _play_free(
@@ -248,21 +395,26 @@ def _play_free(
     remaining: list[int],
     future: Sequence[int],
     empty: int,
+    start: Start | None = None,
+    counts: list[list[int]] | None = None,
 ) -> float:
     """A rollout on a table whose lines ignore order (``matematico``, ``school``):
     a line is its multiset of values, so a card's effect on a line does not
-    depend on the cell. Returns the exact final score of the board."""
+    depend on the cell. Returns the exact final score of the board.
+
+    ``start`` (``_free_start(cells)``) and ``counts`` (``_all_counts(remaining)``)
+    may come precomputed for many futures from one board; they are copied."""
     six = _SIX
-    codes = [sum(six[v] for v in getter(cells) if v is not None) for getter in _GETTERS]
-    filled = [sum(v is not None for v in getter(cells)) for getter in _GETTERS]
+    if start is None:
+        start = _free_start(cells)
+    codes, filled, free = list(start[0]), list(start[1]), list(start[2])
     open_lines = [index for index in range(len(LINES)) if filled[index] < 5]
     # Each line's memo key without the card and the stage (kept as it grows).
     bases = [code * 224 + flag for code, flag in zip(codes, _DIAGONAL, strict=True)]
-    free = [cell for cell in range(CELLS) if cells[cell] is None]
     through = _THROUGH4
     memo = model.rollout_memo
     get = memo.get
-    counts = _all_counts(remaining)
+    counts = _all_counts(remaining) if counts is None else [row[:] for row in counts]
     gains = [0.0] * (len(LINES) + 1)
     minus_infinity = float("-inf")
     for card in future:
@@ -277,10 +429,10 @@ def _play_free(
                 gain = entry[2].get(entry[0](counts[entry[1]]))
             if gain is None:
                 code = codes[index]
-                old, new = _free_line(code), _free_line(code + six[card])
                 tail = (empty >> 2) * 2 + _DIAGONAL[index]
-                keys = (code * 16 + tail, (code + six[card]) * 16 + tail)
-                gain = _gain(model, key, old, new, remaining, counts, empty, keys)
+                gain = _gain_free(
+                    model, key, code, code + six[card], remaining, counts, empty, tail
+                )
             gains[index] = gain
         best_cell, best = free[0], minus_infinity
         for cell in free:  # ascending: ties go to the first cell
@@ -297,7 +449,15 @@ def _play_free(
             gains[index] = 0.0
             if filled[index] == 5:
                 open_lines.remove(index)
-    return _final(model, [_free_line(code) for code in codes], remaining)
+    return _leaf(model, codes, False, remaining, counts, empty)
+
+
+def _ordered_start(cells: Sequence[int | None]) -> Start:
+    fourteen = _FOURTEEN
+    codes = [
+        sum((v or 0) * fourteen[at] for at, v in enumerate(getter(cells))) for getter in _GETTERS
+    ]
+    return codes, [], [cell for cell in range(CELLS) if cells[cell] is None]
 
 
 def _play_ordered(
@@ -306,18 +466,20 @@ def _play_ordered(
     remaining: list[int],
     future: Sequence[int],
     empty: int,
+    start: Start | None = None,
+    counts: list[list[int]] | None = None,
 ) -> float:
     """A rollout on a table where order counts (``contiguous``): each empty
-    cell's lines are valued with the card in that cell. Fills ``cells``."""
+    cell's lines are valued with the card in that cell. Fills ``cells``
+    (``start`` and ``counts`` as for ``_play_free``)."""
     slots = _SLOTS
     fourteen = _FOURTEEN
     diagonal = _DIAGONAL
-    free = [cell for cell in range(CELLS) if cells[cell] is None]
-    codes = [
-        sum((v or 0) * fourteen[at] for at, v in enumerate(getter(cells))) for getter in _GETTERS
-    ]
+    if start is None:
+        start = _ordered_start(cells)
+    codes, free = list(start[0]), list(start[2])
     memo = model.rollout_memo
-    counts = _all_counts(remaining)
+    counts = _all_counts(remaining) if counts is None else [row[:] for row in counts]
     for card in future:
         _draw(remaining, counts, card)
         empty -= 1
@@ -345,7 +507,7 @@ def _play_ordered(
         cells[best_cell] = card
         for index, at in slots[best_cell]:
             codes[index] += card * fourteen[at]
-    return _final(model, [_ordered_line(code) for code in codes], remaining)
+    return _leaf(model, codes, True, remaining, counts, empty)
 
 
 def _behind(leader: list[float], other: list[float]) -> bool:
@@ -370,6 +532,7 @@ def judge(
     budget: int,
     most: int = 400,
     rounds: int = 1,
+    horizon: int = 0,
 ) -> list[tuple[float, int]]:
     """Mean final score of each candidate cell for ``card`` over the same
     futures, best first (ties keep the candidates' order; dropped candidates
@@ -386,11 +549,14 @@ def judge(
     the answer is deterministic.
     """
     empty_after = list(board).count(None) - 1
-    per_future = max(1, empty_after)
+    length = min(horizon, empty_after) if horizon > 0 else empty_after
+    per_future = max(1, length)
     step = max(2, min(most, budget // (len(candidates) * per_future * rounds)))
     count = step if rounds == 1 else max(step, min(most, budget // (2 * per_future)))
-    drawn = futures(board, card, remaining, count, empty_after)
+    drawn = futures(board, card, remaining, count, length)
     play = _play_ordered if ordered else _play_free
+    begin = _ordered_start if ordered else _free_start
+    counts = _all_counts(remaining)
     scores: dict[int, list[float]] = {cell: [] for cell in candidates}
     alive = list(candidates)
     dropped: list[int] = []
@@ -400,11 +566,14 @@ def judge(
         if used and spent + len(alive) * len(batch) * per_future > budget:
             break
         for cell in alive:
-            start = list(board)
-            start[cell] = card
+            after = list(board)
+            after[cell] = card
+            start = begin(after)
             played = scores[cell]
             for future in batch:
-                played.append(play(model, list(start), list(remaining), future, empty_after))
+                played.append(
+                    play(model, list(after), list(remaining), future, empty_after, start, counts)
+                )
         used += len(batch)
         spent += len(alive) * len(batch) * per_future
         mean = {cell: sum(scores[cell]) / used for cell in alive}
