@@ -532,6 +532,7 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
                         str(server.pid),
                         "--subprocesses",
                         "--nonblocking",
+                        "--gil",  # CPU: only samples that hold the GIL (not waits)
                         "--rate",
                         "50",
                         "--format",

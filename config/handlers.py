@@ -49,11 +49,13 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core import signals
-from django.core.exceptions import RequestAborted
+from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed, RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
+from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpRequest, HttpResponseBase
 from django.urls import Resolver404, ResolverMatch, get_resolver, set_script_prefix
+from django.utils.module_loading import import_string
 
 #: Middleware a lean route's request passes by, and why nothing is lost.
 LEAN_SKIPPED = (
@@ -86,12 +88,42 @@ class LeanChain(BaseHandler):
     """The synchronous chain of ``lean_middleware()`` around the views."""
 
     def __init__(self) -> None:
-        site = settings.MIDDLEWARE
-        settings.MIDDLEWARE = lean_middleware()
-        try:
-            self.load_middleware(is_async=False)
-        finally:
-            settings.MIDDLEWARE = site
+        self.load_middleware(is_async=False)
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        """``BaseHandler.load_middleware`` for a synchronous chain of the given
+        list (Django's reads ``settings.MIDDLEWARE`` and takes no list): the
+        same factories, hooks and order; an async-only middleware is refused."""
+        if is_async:
+            raise ImproperlyConfigured("The lean chain is synchronous.")
+        self._view_middleware: list[Any] = []
+        self._template_response_middleware: list[Any] = []
+        self._exception_middleware: list[Any] = []
+        handler = convert_exception_to_response(self._get_response)  # type: ignore[attr-defined]
+        for path in reversed(lean_middleware()):
+            factory = import_string(path)
+            if not getattr(factory, "sync_capable", True):
+                raise ImproperlyConfigured(f"Middleware {path} cannot run synchronously.")
+            try:
+                instance = factory(handler)
+            except MiddlewareNotUsed:
+                continue
+            if instance is None:
+                raise ImproperlyConfigured(f"Middleware factory {path} returned None.")
+            if hasattr(instance, "process_view"):
+                self._view_middleware.insert(
+                    0, self.adapt_method_mode(False, instance.process_view)
+                )
+            if hasattr(instance, "process_template_response"):
+                self._template_response_middleware.append(
+                    self.adapt_method_mode(False, instance.process_template_response)
+                )
+            if hasattr(instance, "process_exception"):
+                self._exception_middleware.append(
+                    self.adapt_method_mode(False, instance.process_exception)
+                )
+            handler = convert_exception_to_response(instance)
+        self._middleware_chain = handler
 
     def resolve_request(self, request: HttpRequest) -> ResolverMatch:
         # is_lean resolved this path with the site's URLconf on the loop; a

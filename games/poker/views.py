@@ -277,6 +277,7 @@ def service_worker(request: PlayerRequest) -> HttpResponse:
 # --- the JSON API ---------------------------------------------------------------
 
 
+@lean  # a start (a homework's too): the lean chain (config/handlers.py, issue 41)
 @require_POST
 def api_games(request: PlayerRequest) -> JsonResponse:
     now = time.time()

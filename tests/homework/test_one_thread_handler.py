@@ -175,9 +175,17 @@ def test_a_request_crosses_into_a_thread_at_most_three_times(make_assignment, pu
     start = {"mode": "assignment", "assignment": assignment["id"]}
     status, _headers, body = call(ours, "POST", "/poker/api/games/", body=start, cookie=cookie)
     assert status == 201, body
-    assert 1 <= hops[0] <= MOST_HOPS
+    # the start is a lean route (issue 41): no hop at all, a kept thread
+    assert hops[0] == 0
     # the lookup and the start share the request's thread, never the loop's
     assert threads["identity"] == threads["start"] != LOOP_THREAD[0]
+    # a request of no lean route (the game read back): the one-thread way
+    game_id = json.loads(body)["game"]["id"]
+    status, _headers, body = call(ours, "GET", f"/poker/api/games/{game_id}/", cookie=cookie)
+    assert status == 200, body
+    assert 1 <= hops[0] <= MOST_HOPS
+    assert threads["identity"] != LOOP_THREAD[0]
+    hops[0] = 0
 
     # Django's own handler, same stack, same kind of request: the contrast that
     # shows the count is real (it crosses far more often)
@@ -290,3 +298,28 @@ def test_what_a_visitor_gets_is_what_djangos_handler_gave(pupils, method, path, 
         assert "private" in headers["Cache-Control"]
     if method == "GET" and path.startswith(f"/poker/api/games/{NO_GAME}"):
         assert status == 404
+
+
+def test_the_lean_chain_is_built_without_changing_the_sites_settings(monkeypatch):
+    """The lean chain is the site's middleware less ``LEAN_SKIPPED``, built from
+    that list: ``settings.MIDDLEWARE`` is never set, even for a moment (another
+    thread starting up would have read the lean list)."""
+    from django.conf import LazySettings
+
+    from config.handlers import LEAN_SKIPPED, LeanChain, lean_middleware
+
+    written: list[str] = []
+    setattr_ = LazySettings.__setattr__
+
+    def recording(self, name, value):
+        written.append(name)
+        setattr_(self, name, value)
+
+    monkeypatch.setattr(LazySettings, "__setattr__", recording)
+    chain = LeanChain()
+    assert "MIDDLEWARE" not in written
+    # the hooks of the lean list's middleware, none of the skipped ones'
+    hooks = chain._view_middleware + chain._exception_middleware
+    owners = {type(getattr(hook, "__self__", hook)).__module__ for hook in hooks}
+    assert owners and not any(path.rsplit(".", 1)[0] in owners for path in LEAN_SKIPPED)
+    assert len(lean_middleware()) == len(settings.MIDDLEWARE) - len(LEAN_SKIPPED)

@@ -245,39 +245,46 @@ def _game_sql() -> str:
     )
 
 
-def _own_row(sql: str, game_id: object, player: PlayerProfile | None) -> tuple[Any, ...]:
-    not_found = PokerError("not_found", _("This game does not exist or is not yours."), 404)
+def _not_found() -> PokerError:
+    return PokerError("not_found", _("This game does not exist or is not yours."), 404)
+
+
+def _own_row(
+    sql: str, game_id: object, player: PlayerProfile | None
+) -> tuple[tuple[Any, ...], PlayerProfile]:
+    """The row of the player's own game (and the player); ``not_found`` else."""
     if player is None:
-        raise not_found
+        raise _not_found()
     try:
         key = uuid.UUID(str(game_id))
     except ValueError:
-        raise not_found from None
+        raise _not_found() from None
     # The statement written once per process (core.rawrows), not compiled by the
     # ORM on every placement (issue 41): what ``select_for_update().get()`` reads.
     with connection.cursor() as cursor:
         cursor.execute(sql, [key, player.pk])
         row = cursor.fetchone()
     if row is None:
-        raise not_found
-    return tuple(row)
+        raise _not_found()
+    return tuple(row), player
 
 
 def read_game(*, game_id: object, player: PlayerProfile | None) -> tuple[SoloGame, str]:
     """The player's own game as it is now, unlocked, and its row version
     (``xmin``); ``not_found`` for anyone else's."""
-    row = _own_row(_game_sql(), game_id, player)
+    row, owner = _own_row(_game_sql(), game_id, player)
     game: SoloGame = rawrows.instance(SoloGame, row[:-1])
-    game.player = player  # matched on this profile
+    game.player = owner  # matched on this profile
     return game, row[-1]
 
 
 def locked_game(*, game_id: object, player: PlayerProfile | None) -> SoloGame:
     """The player's own game, row-locked; ``not_found`` for anyone else's."""
-    game: SoloGame = rawrows.instance(SoloGame, _own_row(_locked_game_sql(), game_id, player))
+    row, owner = _own_row(_locked_game_sql(), game_id, player)
+    game: SoloGame = rawrows.instance(SoloGame, row)
     # The row was matched on this profile: recording the game's end need not
     # read it again (one query less on every finishing placement, issue 28).
-    game.player = player
+    game.player = owner
     return game
 
 
