@@ -59,6 +59,8 @@ def test_a_placement_makes_the_same_few_queries_early_and_late(make_assignment, 
             # read without a lock, written back onto the version read (issue 41)
             assert 'FROM "poker_sologame"' in read and "FOR UPDATE" not in read
             assert "xmin" in update.split("WHERE")[1]
+            # the move list is appended to, not sent again whole
+            assert '"moves" = "moves" ||' in update
             # only what a placement changes is written back
             assert update.startswith('UPDATE "poker_sologame" SET "state"')
             assert '"published"' not in update and '"player_id" =' not in update.split("WHERE")[0]

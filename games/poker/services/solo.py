@@ -200,12 +200,16 @@ def _act_optimistically(
     """The action on the game as read; None when it must go the locked way
     (the game ends with it) or someone wrote the row after it was read."""
     game, version = read_game(game_id=game_id, player=player)
+    known = len(game.moves)
     engine, events, refusal = _apply(game, action, now)
     if not events:  # refused, and time changed nothing: nothing to write
         return game, events, refusal
     if engine.over and game.finished_at is None:
         return None
-    if not save_in_progress(game=game, engine=engine, now=now, version=version):
+    new_moves = game.moves[known:]
+    if not save_in_progress(
+        game=game, engine=engine, now=now, version=version, new_moves=new_moves
+    ):
         return None
     return game, events, refusal
 
@@ -307,8 +311,12 @@ _PLACEMENT_UPDATE_SQL = (
     f'UPDATE "{SoloGame._meta.db_table}"'
     ' SET "state" = %s, "moves" = %s, "robot" = %s, "updated_at" = %s WHERE "id" = %s'
 )
-#: The same, only onto the row version read (``xmin``: every write makes a new one).
-_OPTIMISTIC_UPDATE_SQL = _PLACEMENT_UPDATE_SQL + " AND xmin = %s::xid"
+#: The same onto the row version read (``xmin``: every write makes a new one),
+#: the move list only appended to (the version read is the list read).
+_OPTIMISTIC_UPDATE_SQL = (
+    f'UPDATE "{SoloGame._meta.db_table}" SET "state" = %s, "moves" = "moves" || %s,'
+    ' "robot" = %s, "updated_at" = %s WHERE "id" = %s AND xmin = %s::xid'
+)
 
 
 def save(*, game: SoloGame, engine: PokerGame, now: float) -> None:
@@ -349,14 +357,26 @@ def _placement_params(game: SoloGame) -> list[Any]:
     ]
 
 
-def save_in_progress(*, game: SoloGame, engine: PokerGame, now: float, version: str) -> bool:
+def save_in_progress(
+    *, game: SoloGame, engine: PokerGame, now: float, version: str, new_moves: list[Any]
+) -> bool:
     """Store a placement of a game the action did not end, read unlocked as
-    ``version`` (``read_game``): written only if the row is still that
-    version; False (nothing written) when another write came first."""
+    ``version`` (``read_game``), its moves after those read as ``new_moves``:
+    written only if the row is still that version; False (nothing written)
+    when another write came first."""
     if game.robot is not None:
         _robot_plays(game=game, engine=engine)
     game.state = engine.to_dict()
     game.updated_at = moment(now)
+    robot = None if game.robot is None else Jsonb(game.robot)
+    params: list[Any] = [
+        Jsonb(game.state),
+        Jsonb(new_moves),
+        robot,
+        game.updated_at,
+        game.pk,
+        version,
+    ]
     with connection.cursor() as cursor:
-        cursor.execute(_OPTIMISTIC_UPDATE_SQL, [*_placement_params(game), version])
+        cursor.execute(_OPTIMISTIC_UPDATE_SQL, params)
         return bool(cursor.rowcount == 1)
