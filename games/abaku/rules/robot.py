@@ -91,6 +91,9 @@ class Level:
 # levels unchanged: 12 steps from ``easy`` to ``medium`` instead of 9. Fifth
 # pass: ``easy6`` moved two thirds of the way from ``easy5`` to ``easy7`` (it
 # was midway: easy6/easy5 53 %, easy7/easy6 68 % of 90 games each).
+# ``easy10_11`` stays: its own steps measured flat (52 % and 58 %), but
+# easy11 beat easy10 directly in 84 % of 70 games (third and fifth passes),
+# so without it that step would be a cliff (bench/RESULTS-abaku.md).
 LEVEL_TABLE: tuple[Level, ...] = (
     Level(
         "easy",
