@@ -257,9 +257,18 @@ class Model:
     ) -> float:
         """``line_value`` without its memos (for callers that keep their own)."""
         lines = self.lines
-        if lines is None or None not in line:
+        if None not in line:
             return self.line_value(line_index, line, remaining, empty_cells)
-        return lines.value(line_index in DIAGONALS, line, remaining, empty_cells)
+        if lines is not None:
+            return lines.value(line_index in DIAGONALS, line, remaining, empty_cells)
+        bonus = self.compiled.diagonal_bonus if line_index in DIAGONALS else 0
+        fine, coarse = line_keys(self.table, line, remaining, empty_cells)
+        found = self.fine.get(fine) or self.coarse.get(coarse)
+        if found is None:
+            points = _line_points(self.compiled, *line)
+            return float(points + bonus) if points else 0.0
+        mean, scoring = found
+        return mean + bonus * scoring
 
     def line_value(
         self,

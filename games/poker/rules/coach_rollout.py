@@ -98,7 +98,7 @@ def _nothing(remaining: Sequence[int]) -> tuple[()]:
 _FREE_LINES: dict[int, Line] = {}
 _ORDERED_LINES: dict[int, Line] = {}
 #: The counts getters by table and lines (``_getter``).
-_GETTERS_BY_LINES: dict[tuple[str, tuple[Line, ...]], Counts] = {}
+_GETTERS_BY_LINES: dict[tuple[str, tuple[tuple[int, ...], ...]], Counts] = {}
 
 
 def _free_line(code: int) -> Line:
@@ -122,7 +122,9 @@ def _getter(model: LineModel, lines: tuple[Line, ...]) -> Counts:
     """The getter of what the learned values of ``lines`` read of the unseen
     counts (see ``_counts``), the first line's empty cells capping the counts
     (memoised by the table and the lines: it depends on nothing else)."""
-    memo_key = (model.table, lines)
+    # What a line's value reads depends on its multiset of values alone
+    # (``relevant_split``), so lines in order share the getters of their values.
+    memo_key = (model.table, tuple(tuple(sorted(v for v in line if v)) for line in lines))
     getter = _GETTERS_BY_LINES.get(memo_key)
     if getter is None:
         if len(_GETTERS_BY_LINES) > _MEMO_LIMIT:
