@@ -40,7 +40,7 @@ test: install messages lint jstest
 	@rm -f .coverage .coverage.*
 	COVERAGE_PROCESS_START=$(CURDIR)/pyproject.toml COVERAGE_FILE=$(CURDIR)/.coverage \
 	  $(PY) -m tools.devservices test -p tests.coverage_scope \
-	  $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
+	  $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder) $(PYTEST_ARGS)
 	@$(PY) -m coverage combine --quiet
 	$(PY) -m coverage report $(if $(PYTEST_ARGS),--fail-under=0)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from tests import fast_flush, static_table
+from tests import balance, fast_flush, static_table
 
 # Autouse: every room event a database test writes must match its schema.
 from tests.rooms.schema_check import room_events_match_their_schemas  # noqa: F401
@@ -257,3 +257,17 @@ def page(browser, asgi_server):
 def pytest_report_header(config) -> str:
     chromium = _chromium_path()
     return f"chromium: {chromium or 'MISSING — browser tests will be skipped (fail under CI=true)'}"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items) -> None:
+    """With two workers the slowest test files go first (tests/balance.py says why)."""
+    balance.reorder(items)
+
+
+def pytest_runtest_logreport(report) -> None:
+    balance.record(report)
+
+
+def pytest_sessionfinish() -> None:
+    balance.write_times()
