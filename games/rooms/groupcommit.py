@@ -56,13 +56,18 @@ from games.rooms.prepared import SeatCursor
 
 #: The longest a batch waits for company, by default (``ROOMS_GROUP_COMMIT_MS``; 0: no batching).
 WINDOW_MS = 2.0
-#: Moves in one batch at most; batches in flight per process (the next one gathers meanwhile).
+#: Moves in one batch at most; batches in flight per process by default
+#: (``ROOMS_GROUP_COMMIT_IN_FLIGHT``; the next one gathers meanwhile).
 MAX_BATCH = 200
 MAX_IN_FLIGHT = 2
 
 
 def window_ms() -> float:
     return float(getattr(settings, "ROOMS_GROUP_COMMIT_MS", WINDOW_MS))
+
+
+def max_in_flight() -> int:
+    return int(getattr(settings, "ROOMS_GROUP_COMMIT_IN_FLIGHT", MAX_IN_FLIGHT))
 
 
 @dataclass(eq=False)
@@ -334,7 +339,7 @@ class SeatBatcher:
     async def submit(self, move: Move) -> Move:
         future: asyncio.Future[Move] = self.loop.create_future()
         self.pending.append((move, future))
-        if self.timer is None and self.in_flight < MAX_IN_FLIGHT:
+        if self.timer is None and self.in_flight < max_in_flight():
             # a fresh context: the batch is nobody's (not the first sender's language)
             self.timer = self.loop.call_later(
                 window_ms() / 1000, self._flush, context=contextvars.Context()
@@ -343,7 +348,7 @@ class SeatBatcher:
 
     def _flush(self) -> None:
         self.timer = None
-        if not self.pending or self.in_flight >= MAX_IN_FLIGHT:
+        if not self.pending or self.in_flight >= max_in_flight():
             return
         batch, self.pending = self.pending[:MAX_BATCH], self.pending[MAX_BATCH:]
         self.in_flight += 1
