@@ -24,12 +24,9 @@ class HomeworkGate(registry.AssignmentGate):
         services.finish_attempt(game=game, ref=ref, result=result)
 
     def _attempt(self, game: str, ref: str) -> Attempt | None:
-        attempt: Attempt | None = (
-            Attempt.objects.select_related("assignment")
-            .filter(ref=ref, assignment__game=game)
-            .first()
+        return services.unique_or_none(
+            Attempt.objects.select_related("assignment").filter(ref=ref, assignment__game=game)
         )
-        return attempt
 
     def pupil_may_review(self, *, game: str, ref: str) -> bool:
         """The player's own review: when the teacher allows it, after the deadline

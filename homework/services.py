@@ -7,10 +7,11 @@ handles deadlines with ``close_due_assignments``.
 """
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -282,6 +283,16 @@ def is_open(assignment: Assignment, now: datetime) -> bool:
     return open_now
 
 
+M = TypeVar("M", bound=Model)
+
+
+def unique_or_none(queryset: QuerySet[M]) -> M | None:
+    """The row of a lookup on a unique key, or None: what ``first()`` finds,
+    without the ordering it compiles and sends (the model's default ordering,
+    ``-due_at`` for homework) -- a start's and an end's lookups (issue 41)."""
+    return next(iter(queryset.order_by()[:1]), None)
+
+
 def _member_of(assignment: Assignment, player: PlayerProfile) -> Membership | None:
     from django.db.models import Q
 
@@ -308,7 +319,9 @@ def begin_attempt(
     )
     if player is None or type(assignment_id) is not int:
         raise not_found
-    assignment = Assignment.objects.select_for_update().filter(pk=assignment_id, game=game).first()
+    assignment = unique_or_none(
+        Assignment.objects.select_for_update().filter(pk=assignment_id, game=game)
+    )
     if assignment is None:
         raise not_found
     member = _member_of(assignment, player)
@@ -372,11 +385,10 @@ def attach_game(*, attempt_id: int, ref: str) -> None:
 def finish_attempt(*, game: str, ref: str, result: Any) -> None:
     """The game ``ref`` ended with ``result`` (a ``GameResult``): store what the
     class table shows, in the game's transaction."""
-    attempt = (
+    attempt = unique_or_none(
         Attempt.objects.select_for_update()
         .select_related("assignment")
         .filter(ref=ref, assignment__game=game, finished_at__isnull=True)
-        .first()
     )
     if attempt is None:
         return

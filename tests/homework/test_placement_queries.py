@@ -92,3 +92,26 @@ def test_the_finishing_placement_does_not_read_the_profile_again(make_assignment
     assert stored.record is not None and stored.record.results.get().player_id == profile.pk
     attempt = Attempt.objects.get(ref=game["id"])
     assert attempt.finished_at is not None and attempt.score == stored.record.results.get().score
+
+
+def test_the_start_and_the_end_look_up_unique_rows_without_an_order_by(make_assignment, pupils):
+    """Issue 41: the homework's row lock at a start and the attempt's at the end
+    are lookups on unique keys; ``first()`` compiled and sent the model's
+    default ordering (``-due_at, -id``) for them."""
+    client = pupils[2][0]
+    assignment = make_assignment()
+    with CaptureQueriesContext(connection) as captured:
+        game = start(client, assignment["id"]).json()["game"]
+    locks = [sql for sql in _statements(captured) if 'FROM "homework_assignment"' in sql]
+    assert locks and all("ORDER BY" not in sql for sql in locks)
+    while True:
+        before = game
+        with CaptureQueriesContext(connection) as captured:
+            response = post(client, f"{GAMES}{game['id']}/actions/", _action(game))
+        game = response.json()["game"]
+        if game["over"]:
+            break
+    assert before["over"] is False
+    ends = [sql for sql in _statements(captured) if 'FROM "homework_attempt"' in sql]
+    assert ends and all("ORDER BY" not in sql for sql in ends if "FOR UPDATE" in sql)
+    assert any("FOR UPDATE" in sql for sql in ends)
