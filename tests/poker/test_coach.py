@@ -186,16 +186,21 @@ def test_rollouts_judge_only_inside_their_window():
     assert differ > 0
 
 
+def rollout_start(table: str, seed: int):
+    """A board with 7 numbers of ``seeded_deck(seed)`` on it, for a rollout."""
+    model = coach_model(table)
+    deck = [card for card in seeded_deck(seed, table) if card != JOKER]
+    cells: list[int | None] = [None] * 25
+    for cell, value in zip((0, 6, 7, 12, 19, 24, 3), deck, strict=False):
+        cells[cell] = value
+    return model, deck, cells, coach_remaining(table, deck[:7])
+
+
 @pytest.mark.parametrize("table", TABLE_NAMES)
 def test_a_rollout_ends_in_a_full_board_scored_exactly(table):
     """Both rollout players (lines as sorted values, lines in cell order) put
     every card of the future on the board and return its exact score."""
-    model = coach_model(table)
-    deck = [card for card in seeded_deck(21, table) if card != JOKER]
-    cells: list[int | None] = [None] * 25
-    for cell, value in zip((0, 6, 7, 12, 19, 24, 3), deck, strict=False):
-        cells[cell] = value
-    remaining = coach_remaining(table, deck[:7])
+    model, deck, cells, remaining = rollout_start(table, 21)
     board = list(cells)
     ordered = coach_rollout._play_ordered(model, board, list(remaining), deck[7:25], 18)
     assert None not in board and sorted(v for v in board if v is not None) == sorted(deck[:25])
@@ -500,12 +505,7 @@ def test_a_rollout_cut_at_its_horizon_counts_the_boards_learned_value(table):
     """A rollout whose future is shorter than the empty cells (``Search.horizon``)
     places those cards as a whole rollout would and returns the learned value of
     the board it reached (each line's value with the cards left unseen)."""
-    model = coach_model(table)
-    deck = [card for card in seeded_deck(23, table) if card != JOKER]
-    cells: list[int | None] = [None] * 25
-    for cell, value in zip((0, 6, 7, 12, 19, 24, 3), deck, strict=False):
-        cells[cell] = value
-    remaining = coach_remaining(table, deck[:7])
+    model, deck, cells, remaining = rollout_start(table, 23)
     board = list(cells)
     cut = coach_rollout._play_ordered(model, board, list(remaining), deck[7:15], 18)
     assert sum(v is None for v in board) == 10
