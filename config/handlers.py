@@ -22,7 +22,7 @@ it (reading the body, ``request_started``, sending the response, closing it).
 
 **Lean routes** (issue 41: a homework placement cost 7.4-11 ms of web CPU).
 A ``POST`` whose view is marked lean (``accounts.middleware.lean``: a game's
-placement API) skips the rest of that plumbing: the request is read on the
+placement and start API) skips the rest of that plumbing: the request is read on the
 event loop, then ``request_started``, the chain with its view and the
 response's close (``request_finished``: the database connection back to the
 pool) run in **one call on a kept thread** (``lean_threads()`` of them, made as
