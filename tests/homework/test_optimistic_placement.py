@@ -69,3 +69,25 @@ def test_a_write_between_the_read_and_the_update_is_not_lost(monkeypatch):
     assert game.state["handled"] == 2
     assert game.state["cells"][5] == HIGH_DECK[0] and game.state["cells"][0] == HIGH_DECK[1]
     assert after_first.moves == game.moves
+
+
+@pytest.mark.django_db
+def test_the_card_that_ends_the_game_goes_the_locked_way_at_once(monkeypatch):
+    game = _new_game("Iva")
+    moment = 1_001.0
+    while sum(cell is None for cell in game.state["cells"]) > 1:
+        cell = game.state["cells"].index(None)
+        game, _events = solo.act_in_solo_game(
+            game_id=game.pk, player=game.player, action=_action(game, cell), now=moment
+        )
+        moment += 1
+    read_game, reads, locked = solo.read_game, [], []
+    locked_game = solo.locked_game
+    monkeypatch.setattr(solo, "read_game", lambda **kw: reads.append(1) or read_game(**kw))
+    monkeypatch.setattr(solo, "locked_game", lambda **kw: locked.append(1) or locked_game(**kw))
+    last = game.state["cells"].index(None)
+    game, _events = solo.act_in_solo_game(
+        game_id=game.pk, player=game.player, action=_action(game, last), now=moment
+    )
+    assert game.finished_at is not None and game.record is not None
+    assert reads == [1] and locked == [1]  # one unlocked read, then the lock

@@ -151,19 +151,23 @@ def act_in_solo_game(
     """
     if not isinstance(action, dict) or action.get("type") not in ACTIONS:
         raise PokerError("unknown_action", str(RULE_MESSAGES["unknown_action"]))
+    outcome: Outcome | str = MISSED
     for _try in range(OPTIMISTIC_TRIES):
         outcome = _act_optimistically(game_id=game_id, player=player, action=action, now=now)
-        if outcome is not None:
-            game, events, refusal = outcome
+        if outcome is not MISSED:
             break
-    else:
-        game, events, refusal = _act_locked(game_id=game_id, player=player, action=action, now=now)
+    if isinstance(outcome, str):  # ends the game, or missed every time
+        outcome = _act_locked(game_id=game_id, player=player, action=action, now=now)
+    game, events, refusal = outcome
     if refusal is not None:
         raise PokerError(refusal.code, str(RULE_MESSAGES[refusal.code]), 409)
     return game, events
 
 
 Outcome = tuple[SoloGame, list[dict[str, Any]], IllegalMove | None]
+#: ``_act_optimistically``: another write came first (try again) / the action
+#: ends the game (take the row lock at once: the end is recorded with it).
+MISSED, ENDS = "missed", "ends"
 
 
 def _apply(
@@ -196,21 +200,22 @@ def _act_locked(
 
 def _act_optimistically(
     *, game_id: object, player: PlayerProfile | None, action: dict[str, Any], now: float
-) -> Outcome | None:
-    """The action on the game as read; None when it must go the locked way
-    (the game ends with it) or someone wrote the row after it was read."""
+) -> Outcome | str:
+    """The action on the game as read; ``ENDS`` when it must go the locked way
+    (the game ends with it), ``MISSED`` when someone wrote the row after it
+    was read (nothing written)."""
     game, version = read_game(game_id=game_id, player=player)
     known = len(game.moves)
     engine, events, refusal = _apply(game, action, now)
     if not events:  # refused, and time changed nothing: nothing to write
         return game, events, refusal
     if engine.over and game.finished_at is None:
-        return None
+        return ENDS
     new_moves = game.moves[known:]
     if not save_in_progress(
         game=game, engine=engine, now=now, version=version, new_moves=new_moves
     ):
-        return None
+        return MISSED
     return game, events, refusal
 
 
