@@ -56,32 +56,59 @@ def file_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
-def longest_first(files_and_costs: Sequence[tuple[str, float]]) -> list[int]:
-    """Indices of the tests in the new order: files by expected time, longest first
-    (ties: first seen first), each file's tests together in their old order."""
+def db_group(item: Any) -> int:
+    """pytest-django's order: 0 database tests, 1 transactional ones, 2 the rest."""
+    marker = item.get_closest_marker("django_db")
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")):
+        return 1
+    if fixtures & {"transactional_db", "live_server"}:
+        return 1
+    return 0 if marker or "db" in fixtures else 2
+
+
+def longest_first(tests: Sequence[tuple[str, float, int, bool]]) -> list[int]:
+    """Indices of the tests (file, cost, pytest-django group, browser) in the new order.
+
+    Two things a single process gets from pytest-django's order must hold in each
+    worker too: the database tests run before any transactional test empties the
+    rows the migrations wrote (scheduled tasks), and no in-process test runs after
+    a browser test (Playwright keeps an event loop on the thread, and
+    ``async_to_sync`` then refuses). So files go by their first group, then their
+    last (a file with database and transactional tests after the files of database
+    tests only), browser files after the others of those groups, and within that by expected time,
+    longest first (ties: first seen first); each file's tests stay together in
+    their old order."""
     total: dict[str, float] = {}
     first: dict[str, int] = {}
-    for index, (name, cost) in enumerate(files_and_costs):
+    group: dict[str, int] = {}
+    last_group: dict[str, int] = {}
+    browser: dict[str, bool] = {}
+    for index, (name, cost, in_group, is_browser) in enumerate(tests):
         total[name] = total.get(name, 0.0) + cost
         first.setdefault(name, index)
+        group[name] = min(group.get(name, 2), in_group)
+        last_group[name] = max(last_group.get(name, 0), in_group)
+        browser[name] = browser.get(name, False) or is_browser
     expected = {name: MEASURED.get(name, total[name]) for name in total}
-    return sorted(
-        range(len(files_and_costs)),
-        key=lambda index: (
-            -expected[files_and_costs[index][0]],
-            first[files_and_costs[index][0]],
-            index,
-        ),
-    )
+
+    def key(index: int) -> tuple:
+        name = tests[index][0]
+        return (group[name], last_group[name], browser[name], -expected[name], first[name], index)
+
+    return sorted(range(len(tests)), key=key)
 
 
 def reorder(items: list[Any]) -> None:
-    """In a pytest-xdist worker: ``items`` in longest-first order of their files.
+    """In a pytest-xdist worker: ``items`` in the order of ``longest_first``.
     Every worker collects the same tests and orders them alike (xdist checks it)."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    costs = [(file_of(item.nodeid), PER_TEST[kind(item)]) for item in items]
-    items[:] = [items[index] for index in longest_first(costs)]
+    tests = []
+    for item in items:
+        sort = kind(item)
+        tests.append((file_of(item.nodeid), PER_TEST[sort], db_group(item), sort == "browser"))
+    items[:] = [items[index] for index in longest_first(tests)]
 
 
 _times: dict[str, float] = {}
