@@ -5,10 +5,11 @@ each sender gets exactly the answer it would have got alone."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from accounts import services as accounts_services
@@ -52,6 +53,21 @@ def _move(room, player, client_id, cell, language="cs"):
     return Move(room.pk, player, client_id, {"type": "place", "cell": cell}, language)
 
 
+def _run(coroutine):
+    """``asyncio.run`` in a thread of its own, as uvicorn's loop runs: in a full run the
+    session's Playwright keeps an event loop running in the test's thread, where
+    ``asyncio.run`` refuses. The thread's database connection is closed at the end."""
+
+    def in_thread():
+        try:
+            return asyncio.run(coroutine)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(in_thread).result()
+
+
 def _together(batch):
     """Each move's answer (or the exception it raised), sent at once through the loop."""
 
@@ -60,7 +76,7 @@ def _together(batch):
             *(groupcommit.submit(move) for move in batch), return_exceptions=True
         )
 
-    return [r if isinstance(r, BaseException) else r[0] for r in asyncio.run(send())]
+    return [r if isinstance(r, BaseException) else r[0] for r in _run(send())]
 
 
 def _cell(room, player, cell):
@@ -186,6 +202,6 @@ def test_a_lost_database_fails_the_batch_as_unavailable(room_of_four, in_this_th
         return await groupcommit.submit(_move(room, ana, "a1", cell=1))
 
     with pytest.raises(OperationalError) as failed:
-        asyncio.run(one())
+        _run(one())
     assert unavailable(failed.value)
     assert not ProcessedMessage.objects.filter(client_id="a1").exists()
