@@ -14,6 +14,8 @@ import pytest
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 
+from tests.scale.topology import run_async
+
 
 def _worker_settings(monkeypatch, worker: str) -> dict:
     """config/settings/test.py as the worker ``worker`` reads it (a fresh run of the
@@ -68,5 +70,5 @@ async def _first_message_heard_in_room_1(mine: dict, other: dict) -> dict:
 
 
 def test_a_worker_does_not_hear_the_other_workers_room_of_the_same_number(two_workers):
-    heard = asyncio.run(_first_message_heard_in_room_1(*two_workers))
+    heard = run_async(_first_message_heard_in_room_1(*two_workers))
     assert heard["type"] == "own"
