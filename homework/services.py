@@ -268,6 +268,11 @@ def close_assignment(*, assignment_id: int, now: datetime | None = None) -> Assi
     return assignment
 
 
+def mark_lms_linked(*, assignment_id: int) -> None:
+    """An LMS links to this homework: its finished attempts' grades are looked for."""
+    Assignment.objects.filter(pk=assignment_id, lms_linked=False).update(lms_linked=True)
+
+
 def delete_assignment(*, assignment_id: int) -> None:
     """The assignment and its attempts go; the games played stay the pupils' own."""
     Assignment.objects.filter(pk=assignment_id).delete()

@@ -11,7 +11,7 @@ from functools import partial
 from celery import Task, shared_task
 from django.db import transaction
 
-from homework.models import Assignment
+from homework import services as homework_services
 
 from . import ags, net, nrps
 from .models import ResourceLink
@@ -64,9 +64,7 @@ def on_link_saved(sender: object, instance: ResourceLink, **kwargs: object) -> N
     """A resource link leading to homework marks it linked, so its finished
     attempts' grades are looked for (``on_attempt_finished``)."""
     if instance.assignment_id is not None:
-        Assignment.objects.filter(pk=instance.assignment_id, lms_linked=False).update(
-            lms_linked=True
-        )
+        homework_services.mark_lms_linked(assignment_id=instance.assignment_id)
 
 
 def on_grading_changed(sender: object, assignment_id: int, **kwargs: object) -> None:
